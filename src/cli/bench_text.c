@@ -1,0 +1,113 @@
+/* bench_text: perf bench's text layouts, so people and scripts that read perf's output read ours. */
+#include "cli/bench_out.h"
+#include "util/size.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+struct text_out {
+	FILE *out;
+	bool simple;
+};
+
+static const struct wl_opt *text_find_opt(const struct workload *wl, const char *name)
+{
+	for (const struct wl_opt *o = wl->opts; o->long_name; o++)
+		if (!strcmp(o->long_name, name))
+			return o;
+	return NULL;
+}
+
+static void text_begin(struct wl_sink *s, const struct wl_invocation *inv)
+{
+	struct text_out *t = s->priv;
+
+	if (!t->simple)
+		fprintf(t->out, "# Running '%s/%s' benchmark:\n", inv->wl->collection, inv->wl->name);
+}
+
+static void text_function(struct wl_sink *s, const struct wl_invocation *inv, const struct wl_func *f)
+{
+	struct text_out *t = s->priv;
+	const struct wl_opt *size = text_find_opt(inv->wl, "size");
+	char sz[32] = "";
+
+	fprintf(t->out, "# function '%s' (%s)\n", f->name, f->desc);
+	if (size)
+		wl_opt_format(size, inv->params, sz, sizeof(sz));
+	/* perf says "Copying" for every mem benchmark; kept so existing parsers match. */
+	if (!t->simple && size)
+		fprintf(t->out, "# Copying %s bytes ...\n\n", sz);
+	fflush(t->out);
+}
+
+static void text_skipped(struct wl_sink *s, const struct wl_invocation *inv, const struct wl_func *f)
+{
+	struct text_out *t = s->priv;
+
+	(void)inv;
+	fprintf(t->out, "# function '%s' (%s)\n# skipped: %s\n", f->name, f->desc, f->why_not);
+}
+
+static const struct wl_metric *text_metric(const struct wl_result *r, const char *name)
+{
+	for (size_t i = 0; i < r->nmetrics; i++)
+		if (!strcmp(r->metrics[i].name, name))
+			return &r->metrics[i];
+	return NULL;
+}
+
+static void text_result(struct wl_sink *s, const struct wl_invocation *inv, const struct wl_result *r)
+{
+	struct text_out *t = s->priv;
+	const struct wl_metric *cyc = text_metric(r, "cycles");
+	double v;
+	const char *unit;
+
+	(void)inv;
+	if (t->simple) {
+		fprintf(t->out, "%lf\n", cyc ? cyc->value : r->metrics[0].value);
+		return;
+	}
+	if (cyc) {
+		fprintf(t->out, " %14lf cycles/byte", cyc->value);
+	} else {
+		size_rate_scale(r->metrics[0].value, &v, &unit);
+		fprintf(t->out, " %14lf %s", v, unit);
+	}
+	if (r->threads > 1)
+		fprintf(t->out, "/thread\t( +- %6.2f%% )", r->thread_rel_stddev);
+	fprintf(t->out, "\n");
+	/* Further metrics (bench mem clear's consumer rates) follow, one per line. */
+	for (size_t i = 1; i < r->nmetrics; i++) {
+		const struct wl_metric *m = &r->metrics[i];
+
+		if (m == cyc)
+			continue;
+		if (!strcmp(m->unit, "bytes/sec")) {
+			size_rate_scale(m->value, &v, &unit);
+			fprintf(t->out, " %14lf %s (%s)\n", v, unit, m->name);
+		} else {
+			fprintf(t->out, " %14lf %s (%s)\n", m->value, m->unit, m->name);
+		}
+	}
+	if (r->note[0])
+		fprintf(t->out, "# %s\n", r->note);
+}
+
+static void text_end(struct wl_sink *s, const struct wl_invocation *inv)
+{
+	struct text_out *t = s->priv;
+
+	(void)inv;
+	fflush(t->out);
+}
+
+void bench_out_text(struct wl_sink *sink, FILE *out, bool simple)
+{
+	static struct text_out t;
+
+	t.out = out;
+	t.simple = simple;
+	*sink = (struct wl_sink){ text_begin, text_function, text_skipped, text_result, text_end, &t };
+}

@@ -1,0 +1,74 @@
+/* cmd_bench: `clearpath bench [--format F] <collection> <workload> [options]`, perf bench's command line. */
+#include "cli/commands.h"
+#include "cli/bench_out.h"
+#include "workloads/workload.h"
+#include "util/log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void bench_list(void)
+{
+	printf("Available workloads (clearpath bench <collection> <workload> [options]):\n");
+	for (size_t i = 0; i < wl_count(); i++) {
+		const struct workload *wl = wl_at(i);
+
+		printf("  %s %-10s %s\n", wl->collection, wl->name, wl->summary);
+	}
+}
+
+/*
+ * Take --format F / --format=F out of @argv wherever it appears: perf puts it
+ * before the collection, users often put it at the end.  Returns the number
+ * of arguments left, or -1 after logging a missing value.
+ */
+static int bench_take_format(int argc, char **argv, const char **format)
+{
+	int out = 0;
+
+	for (int i = 0; i < argc; i++) {
+		if (!strncmp(argv[i], "--format=", 9)) {
+			*format = argv[i] + 9;
+		} else if (!strcmp(argv[i], "--format")) {
+			if (i + 1 >= argc) {
+				log_err("--format needs a value: default, simple or json");
+				return -1;
+			}
+			*format = argv[++i];
+		} else {
+			argv[out++] = argv[i];
+		}
+	}
+	return out;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	const char *format = "default";
+	struct wl_sink sink;
+	int ret;
+
+	argc = bench_take_format(argc, argv, &format);
+	if (argc < 0)
+		return EXIT_USAGE;
+	if (argc == 0 || !strcmp(argv[0], "--list") || !strcmp(argv[0], "-h") ||
+	    !strcmp(argv[0], "--help")) {
+		bench_list();
+		return argc == 0 ? EXIT_USAGE : EXIT_OK;
+	}
+	if (!strcmp(format, "default") || !strcmp(format, "simple")) {
+		bench_out_text(&sink, stdout, !strcmp(format, "simple"));
+		return wl_invoke(argc, argv, &sink);
+	}
+	if (strcmp(format, "json")) {
+		log_err("unknown output format '%s': expected default, simple or json", format);
+		return EXIT_USAGE;
+	}
+	ret = bench_out_json(&sink, stdout);
+	if (ret)
+		return ret;
+	ret = wl_invoke(argc, argv, &sink);
+	bench_out_json_free(&sink);
+	return ret;
+}

@@ -1,0 +1,8 @@
+/* commands: the subcommands main() dispatches to; each lives in its own src/cli file. */
+#ifndef CLEARPATH_CLI_COMMANDS_H
+#define CLEARPATH_CLI_COMMANDS_H
+
+/* Each takes the arguments after its own name and returns an exit code. */
+int cmd_bench(int argc, char **argv);
+
+#endif

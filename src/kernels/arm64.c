@@ -1,0 +1,111 @@
+/* arm64: zeroing strategies in AArch64 instructions (dc zva, stnp, stp, FEAT_MOPS). */
+#if defined(__aarch64__)
+#include "kernels/impl.h"
+#include "kernels/cpu.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static inline uint64_t a64_pattern(int c)
+{
+	return 0x0101010101010101ULL * (unsigned char)c;
+}
+
+static inline size_t a64_head(const void *p, size_t align, size_t n)
+{
+	size_t h = (size_t)(-(uintptr_t)p & (align - 1));
+
+	return h < n ? h : n;
+}
+
+void *kern_arm64_dc_zva(void *p, int c, size_t n)
+{
+	size_t block = cpu_features()->dczva_block;
+	char *d = p;
+	size_t h = a64_head(d, block, n);
+
+	(void)c;	/* dc zva only writes zeros: the table marks it zero_only */
+	memset(d, 0, h);
+	d += h;
+	n -= h;
+	for (; n >= block; n -= block, d += block)
+		__asm__ volatile("dc zva, %0" : : "r"(d) : "memory");
+	memset(d, 0, n);
+	return p;
+}
+
+void *kern_arm64_stnp(void *p, int c, size_t n)
+{
+	uint64_t v = a64_pattern(c);
+	char *d = p;
+	size_t h = a64_head(d, 64, n);
+
+	memset(d, c, h);
+	d += h;
+	n -= h;
+	for (; n >= 64; n -= 64, d += 64)
+		__asm__ volatile("stnp %1, %1, [%0]\n\tstnp %1, %1, [%0, #16]\n\t"
+				 "stnp %1, %1, [%0, #32]\n\tstnp %1, %1, [%0, #48]"
+				 : : "r"(d), "r"(v) : "memory");
+	memset(d, c, n);
+	return p;
+}
+
+void *kern_arm64_stp(void *p, int c, size_t n)
+{
+	uint64_t v = a64_pattern(c);
+	char *d = p;
+	size_t h = a64_head(d, 64, n);
+
+	memset(d, c, h);
+	d += h;
+	n -= h;
+	for (; n >= 64; n -= 64, d += 64)
+		__asm__ volatile("stp %1, %1, [%0]\n\tstp %1, %1, [%0, #16]\n\t"
+				 "stp %1, %1, [%0, #32]\n\tstp %1, %1, [%0, #48]"
+				 : : "r"(d), "r"(v) : "memory");
+	memset(d, c, n);
+	return p;
+}
+
+/* The prologue/main/epilogue triple must stay together with the same registers. */
+void *kern_arm64_mops(void *p, int c, size_t n)
+{
+	char *d = p;
+	uint64_t v = (unsigned char)c;
+
+	__asm__ volatile(".arch_extension mops\n\t"
+			 "setp [%0]!, %1!, %2\n\t"
+			 "setm [%0]!, %1!, %2\n\t"
+			 "sete [%0]!, %1!, %2"
+			 : "+r"(d), "+r"(n) : "r"(v) : "memory", "cc");
+	return p;
+}
+
+void *kern_arm64_mops_nt(void *p, int c, size_t n)
+{
+	char *d = p;
+	uint64_t v = (unsigned char)c;
+
+	__asm__ volatile(".arch_extension mops\n\t"
+			 "setpn [%0]!, %1!, %2\n\t"
+			 "setmn [%0]!, %1!, %2\n\t"
+			 "seten [%0]!, %1!, %2"
+			 : "+r"(d), "+r"(n) : "r"(v) : "memory", "cc");
+	return p;
+}
+
+const char *kern_arm64_check_dczva(const struct cpu_features *cpu)
+{
+	if (cpu->dczva_prohibited)
+		return "dc zva prohibited here (DCZID_EL0.DZP is set)";
+	if (cpu->dczva_block < 16 || cpu->dczva_block > 2048)
+		return "dc zva block size from DCZID_EL0 is out of range";
+	return NULL;
+}
+
+const char *kern_arm64_check_mops(const struct cpu_features *cpu)
+{
+	return cpu->mops ? NULL : "needs FEAT_MOPS (HWCAP2_MOPS not set)";
+}
+#endif

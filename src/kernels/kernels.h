@@ -1,0 +1,33 @@
+/* kernels: the table of memory-zeroing strategies, every architecture's, with runtime availability. */
+#ifndef CLEARPATH_KERNELS_KERNELS_H
+#define CLEARPATH_KERNELS_KERNELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Same shape as memset(3), so libc's memset is a strategy without a wrapper. */
+typedef void *(*kern_fill_fn)(void *p, int c, size_t n);
+
+struct cpu_features;
+
+struct kern_strategy {
+	const char *name;	/* -f name, e.g. "x86-64-stosb" */
+	const char *desc;	/* one line for -f help */
+	const char *arch;	/* "x86-64", "arm64", or NULL when portable */
+	bool zero_only;		/* ignores c and always writes zero */
+	bool nontemporal;	/* stores bypass (or do not allocate in) the cache */
+	kern_fill_fn fn;	/* NULL when not built for this architecture */
+	/* Why this CPU cannot run it, or NULL.  NULL pointer: always runnable. */
+	const char *(*check)(const struct cpu_features *cpu);
+};
+
+/* Number of strategies in the table (all architectures). */
+size_t kern_count(void);
+/* The i-th strategy, i < kern_count(). */
+const struct kern_strategy *kern_at(size_t i);
+/* The strategy named @name, or NULL. */
+const struct kern_strategy *kern_find(const char *name);
+/* Why @s cannot run on this machine ("arm64 only", "needs AVX-512F"), or NULL. */
+const char *kern_why_not(const struct kern_strategy *s);
+
+#endif

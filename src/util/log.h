@@ -1,0 +1,21 @@
+/* log: one place for user-facing diagnostics and the documented exit codes. */
+#ifndef CLEARPATH_UTIL_LOG_H
+#define CLEARPATH_UTIL_LOG_H
+
+/* Exit codes, as documented in README.md and clearpath(1). */
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_INTERNAL = 1,	/* a bug or an unexpected system failure */
+	EXIT_USAGE = 2,		/* bad option, bad size, unknown name */
+	EXIT_RESOURCE = 3,	/* no hugepages, not enough memory, CPU lacks a feature */
+	EXIT_REGRESSION = 4,	/* a regression was found and the user asked to fail on one */
+};
+
+/* Print "clearpath: <msg>\n" to stderr. */
+void log_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "clearpath: warning: <msg>\n" to stderr. */
+void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print an indented "  hint: <msg>\n" line: how to fix what the last error named. */
+void log_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

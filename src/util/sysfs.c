@@ -1,0 +1,147 @@
+/* sysfs: read procfs/sysfs facts through one redirectable root (fixtures in tests). */
+#include "util/sysfs.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char sysfs_root[512];
+static int sysfs_root_init;
+
+void sysfs_set_root(const char *root)
+{
+	snprintf(sysfs_root, sizeof(sysfs_root), "%s", root ? root : "");
+	sysfs_root_init = 1;
+}
+
+static FILE *sysfs_open(const char *path)
+{
+	char full[1024];
+
+	if (!sysfs_root_init) {
+		const char *env = getenv("CLEARPATH_SYSROOT");
+
+		sysfs_set_root(env);
+	}
+	snprintf(full, sizeof(full), "%s%s", sysfs_root, path);
+	return fopen(full, "re");
+}
+
+int sysfs_read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = sysfs_open(path);
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f)) {
+		ret = -EIO;
+		buf[0] = '\0';
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return ret;
+}
+
+int sysfs_read_u64(const char *path, uint64_t *out)
+{
+	char line[64], *end;
+	int ret = sysfs_read_line(path, line, sizeof(line));
+
+	if (ret)
+		return ret;
+	errno = 0;
+	*out = strtoull(line, &end, 10);
+	if (errno || end == line)
+		return -EINVAL;
+	return 0;
+}
+
+int sysfs_mem_available(uint64_t *bytes)
+{
+	FILE *f = sysfs_open("/proc/meminfo");
+	char line[256];
+	int ret = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		uint64_t kb;
+
+		if (sscanf(line, "MemAvailable: %" SCNu64 " kB", &kb) == 1) {
+			*bytes = kb * 1024;
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+void sysfs_hugepool_dir(uint64_t page_bytes, char *buf, size_t len)
+{
+	snprintf(buf, len, "/sys/kernel/mm/hugepages/hugepages-%" PRIu64 "kB", page_bytes / 1024);
+}
+
+int sysfs_hugepool(uint64_t page_bytes, struct sysfs_hugepool *pool)
+{
+	char dir[128], path[192];
+	int ret;
+
+	memset(pool, 0, sizeof(*pool));
+	sysfs_hugepool_dir(page_bytes, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/nr_hugepages", dir);
+	ret = sysfs_read_u64(path, &pool->total);
+	if (ret == -ENOENT)
+		return 0;	/* the kernel does not offer this page size */
+	if (ret)
+		return ret;
+	pool->supported = true;
+	snprintf(path, sizeof(path), "%s/free_hugepages", dir);
+	return sysfs_read_u64(path, &pool->free);
+}
+
+int sysfs_read_choice(const char *path, char *buf, size_t len)
+{
+	char line[256], *open, *close;
+	int ret = sysfs_read_line(path, line, sizeof(line));
+
+	if (ret)
+		return ret;
+	open = strchr(line, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (!close) {
+		snprintf(buf, len, "%s", line);	/* a single-valued file */
+		return 0;
+	}
+	*close = '\0';
+	snprintf(buf, len, "%s", open + 1);
+	return 0;
+}
+
+bool sysfs_cpu_has_flag(const char *flag)
+{
+	FILE *f = sysfs_open("/proc/cpuinfo");
+	char line[8192];
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *save = NULL, *tok, *colon = strchr(line, ':');
+
+		if (strncmp(line, "flags", 5) || !colon)
+			continue;
+		for (tok = strtok_r(colon + 1, " \t\n", &save); tok;
+		     tok = strtok_r(NULL, " \t\n", &save))
+			if (!strcmp(tok, flag)) {
+				found = true;
+				break;
+			}
+		break;	/* the first CPU's flags are enough */
+	}
+	fclose(f);
+	return found;
+}

@@ -1,0 +1,388 @@
+/* invoke: turn one bench command line into parsed parameters, selected functions and runs. */
+#include "workloads/workload.h"
+#include "util/log.h"
+#include "util/size.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INV_MAX_OPTS 32
+#define INV_OPT_FUNCTION 1000	/* getopt values of the driver's own options */
+#define INV_OPT_HELP 1001
+
+static size_t inv_nopts(const struct wl_opt *opts)
+{
+	size_t n = 0;
+
+	while (opts[n].long_name)
+		n++;
+	return n;
+}
+
+static void inv_opt_name(const struct wl_opt *o, char *buf, size_t len)
+{
+	if (o->short_name)
+		snprintf(buf, len, "-%c/--%s", o->short_name, o->long_name);
+	else
+		snprintf(buf, len, "--%s", o->long_name);
+}
+
+static int inv_set_uint(const struct wl_opt *o, const char *arg, unsigned *out, const char *name)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (arg[0] < '0' || arg[0] > '9' || *end || errno || v > UINT32_MAX) {
+		log_err("invalid value '%s' for %s: expected a whole number", arg, name);
+		return EXIT_USAGE;
+	}
+	if (v < o->min || (o->max && v > o->max)) {
+		if (o->max)
+			log_err("%s must be between %u and %u, not %lu", name, o->min, o->max, v);
+		else
+			log_err("%s must be at least %u, not %lu", name, o->min, v);
+		return EXIT_USAGE;
+	}
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int inv_set_str(const struct wl_opt *o, const char *arg, const char **out, const char *name)
+{
+	char list[256] = "";
+
+	if (!o->choices) {
+		*out = arg;
+		return 0;
+	}
+	for (const char *const *c = o->choices; *c; c++) {
+		if (!strcmp(*c, arg)) {
+			*out = *c;
+			return 0;
+		}
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+			 c == o->choices ? "" : ", ", *c);
+	}
+	log_err("invalid value '%s' for %s: expected one of %s", arg, name, list);
+	return EXIT_USAGE;
+}
+
+/* Store @arg (NULL for a flag) into @params according to @o.  0 or EXIT_USAGE. */
+static int inv_set(const struct wl_opt *o, const char *arg, void *params)
+{
+	char *field = (char *)params + o->offset;
+	char name[64];
+	int ret;
+
+	inv_opt_name(o, name, sizeof(name));
+	switch (o->type) {
+	case WL_OPT_SIZE:
+		ret = size_parse(arg, (uint64_t *)(void *)field);
+		if (ret == -ERANGE) {
+			log_err("size '%s' for %s is too large (the limit is 2^63-1 bytes)", arg, name);
+			return EXIT_USAGE;
+		}
+		if (ret) {
+			log_err("invalid size '%s' for %s: expected %s", arg, name, SIZE_FORMS);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case WL_OPT_UINT:
+		return inv_set_uint(o, arg, (unsigned *)(void *)field, name);
+	case WL_OPT_STR:
+		return inv_set_str(o, arg, (const char **)(void *)field, name);
+	case WL_OPT_FLAG:
+		*(bool *)(void *)field = true;
+		return 0;
+	}
+	return EXIT_INTERNAL;
+}
+
+void wl_opt_format(const struct wl_opt *o, const void *params, char *buf, size_t len)
+{
+	const char *field = (const char *)params + o->offset;
+
+	switch (o->type) {
+	case WL_OPT_SIZE:
+		size_format(*(const uint64_t *)(const void *)field, buf, len);
+		break;
+	case WL_OPT_UINT:
+		snprintf(buf, len, "%u", *(const unsigned *)(const void *)field);
+		break;
+	case WL_OPT_STR:
+		snprintf(buf, len, "%s", *(const char *const *)(const void *)field ?: "");
+		break;
+	case WL_OPT_FLAG:
+		snprintf(buf, len, "%s", *(const bool *)(const void *)field ? "true" : "false");
+		break;
+	}
+}
+
+struct wl_metric *wl_result_add(struct wl_result *res, const char *name, double value,
+				const char *unit, bool higher_is_better)
+{
+	struct wl_metric *m;
+
+	if (res->nmetrics >= WL_MAX_METRICS)
+		return NULL;
+	m = &res->metrics[res->nmetrics++];
+	m->name = name;
+	m->value = value;
+	m->unit = unit;
+	m->higher_is_better = higher_is_better;
+	return m;
+}
+
+static void inv_usage(const struct workload *wl)
+{
+	printf("usage: clearpath bench %s %s [options]\n\n%s\n\n", wl->collection, wl->name,
+	       wl->summary);
+	printf("    -f, --function <name[,name]>  function to run, 'all' (default: %s) or 'help'\n",
+	       wl->default_function);
+	for (const struct wl_opt *o = wl->opts; o->long_name; o++) {
+		char left[64];
+
+		if (o->short_name)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s%s", o->short_name, o->long_name,
+				 o->metavar ? " <" : "", o->metavar ?: "", o->metavar ? ">" : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s%s", o->long_name,
+				 o->metavar ? " <" : "", o->metavar ?: "", o->metavar ? ">" : "");
+		printf("    %-30s%s", left, o->help);
+		if (o->def)
+			printf(" (default: %s)", o->def);
+		printf("\n");
+	}
+	printf("    %-30s%s\n", "--format <default|simple|json>", "output format (default: perf's layout)");
+}
+
+/* Defaults first, so a missing option means exactly what the table says. */
+static int inv_defaults(const struct workload *wl, void *params)
+{
+	for (const struct wl_opt *o = wl->opts; o->long_name; o++)
+		if (o->def && inv_set(o, o->def, params))
+			return EXIT_INTERNAL;
+	return 0;
+}
+
+static void inv_build_getopt(const struct workload *wl, struct option *lo, char *so, size_t solen)
+{
+	size_t n = inv_nopts(wl->opts), k = 0;
+
+	snprintf(so, solen, ":f:h");
+	for (size_t i = 0; i < n; i++) {
+		const struct wl_opt *o = &wl->opts[i];
+		bool arg = o->type != WL_OPT_FLAG;
+
+		lo[i] = (struct option){ o->long_name, arg ? required_argument : no_argument, NULL, (int)i };
+		if (o->short_name)
+			snprintf(so + strlen(so), solen - strlen(so), "%c%s", o->short_name, arg ? ":" : "");
+	}
+	k = n;
+	lo[k++] = (struct option){ "function", required_argument, NULL, INV_OPT_FUNCTION };
+	lo[k++] = (struct option){ "help", no_argument, NULL, INV_OPT_HELP };
+	lo[k] = (struct option){ NULL, 0, NULL, 0 };
+}
+
+static const struct wl_opt *inv_by_short(const struct workload *wl, int c)
+{
+	for (const struct wl_opt *o = wl->opts; o->long_name; o++)
+		if (o->short_name == c)
+			return o;
+	return NULL;
+}
+
+/* Parse @argv (argv[0] is the workload name) into @params and *functions. */
+static int inv_parse(const struct workload *wl, int argc, char **argv, void *params,
+		     const char **functions)
+{
+	struct option lo[INV_MAX_OPTS + 3];
+	char so[3 * INV_MAX_OPTS + 8];
+	int c, ret;
+
+	if (inv_nopts(wl->opts) > INV_MAX_OPTS)
+		return EXIT_INTERNAL;
+	inv_build_getopt(wl, lo, so, sizeof(so));
+	optind = 0;	/* full re-initialisation: the harness parses many command lines */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		const struct wl_opt *o = NULL;
+
+		if (c == INV_OPT_FUNCTION || c == 'f') {
+			*functions = optarg;
+			continue;
+		}
+		if (c == INV_OPT_HELP || c == 'h') {
+			inv_usage(wl);
+			return -1;
+		}
+		if (c == '?' || c == ':') {
+			const char *what = c == ':' ? "needs a value" : "is not an option";
+
+			if (optopt > 0 && optopt < 128 && isalpha(optopt))
+				log_err("-%c %s of 'bench %s %s'", optopt, what, wl->collection, wl->name);
+			else
+				log_err("%s %s of 'bench %s %s'", argv[optind - 1], what,
+					wl->collection, wl->name);
+			log_hint("see 'clearpath bench %s %s --help'", wl->collection, wl->name);
+			return EXIT_USAGE;
+		}
+		o = c >= 0 && c < INV_MAX_OPTS ? &wl->opts[c] : inv_by_short(wl, c);
+		if (!o)
+			return EXIT_INTERNAL;
+		ret = inv_set(o, optarg, params);
+		if (ret)
+			return ret;
+	}
+	if (optind < argc) {
+		log_err("unexpected argument '%s' to 'bench %s %s'", argv[optind], wl->collection,
+			wl->name);
+		log_hint("see 'clearpath bench %s %s --help'", wl->collection, wl->name);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void inv_list_functions(const struct workload *wl, const struct wl_func *f, size_t n)
+{
+	printf("Available functions for 'bench %s %s':\n", wl->collection, wl->name);
+	for (size_t i = 0; i < n; i++) {
+		printf("\t%s ... %s", f[i].name, f[i].desc);
+		if (f[i].why_not)
+			printf(" [cannot run here: %s]", f[i].why_not);
+		printf("\n");
+	}
+}
+
+static const struct wl_func *inv_func_find(const struct wl_func *f, size_t n, const char *name,
+					   size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strlen(f[i].name) == len && !strncmp(f[i].name, name, len))
+			return &f[i];
+	return NULL;
+}
+
+/*
+ * Resolve the -f list into @sel.  "all" selects every function (those that
+ * cannot run are reported as skipped later); a named function that cannot
+ * run here is a resource error.
+ */
+static int inv_select(const struct workload *wl, const char *spec, const struct wl_func *f,
+		      size_t n, const struct wl_func **sel, size_t *nsel)
+{
+	*nsel = 0;
+	if (!strcmp(spec, "all")) {
+		for (size_t i = 0; i < n; i++)
+			sel[(*nsel)++] = &f[i];
+		return 0;
+	}
+	for (const char *p = spec; *p;) {
+		size_t len = strcspn(p, ",");
+		const struct wl_func *hit = inv_func_find(f, n, p, len);
+
+		if (!hit) {
+			log_err("unknown function '%.*s' for 'bench %s %s'", (int)len, p,
+				wl->collection, wl->name);
+			log_hint("'-f help' lists the functions; '-f all' runs every one");
+			return EXIT_USAGE;
+		}
+		if (hit->why_not) {
+			log_err("function '%s' cannot run on this machine: %s", hit->name, hit->why_not);
+			log_hint("'-f all' runs what this machine can and skips the rest with a reason");
+			return EXIT_RESOURCE;
+		}
+		if (*nsel < WL_MAX_FUNCS)
+			sel[(*nsel)++] = hit;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	if (!*nsel) {
+		log_err("-f needs at least one function name");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int inv_run(const struct workload *wl, const void *params, const char *functions,
+		   struct wl_sink *sink)
+{
+	struct wl_func funcs[WL_MAX_FUNCS];
+	const struct wl_func *sel[WL_MAX_FUNCS];
+	struct wl_invocation inv = { wl, params, functions };
+	size_t n = wl->functions(funcs, WL_MAX_FUNCS), nsel;
+	int ret;
+
+	if (!strcmp(functions, "help") || !strcmp(functions, "h")) {
+		inv_list_functions(wl, funcs, n);
+		return 0;
+	}
+	ret = inv_select(wl, functions, funcs, n, sel, &nsel);
+	if (ret)
+		return ret;
+	ret = wl->prepare((void *)params);
+	if (ret)
+		return ret;
+	sink->begin(sink, &inv);
+	for (size_t i = 0; i < nsel; i++) {
+		struct wl_result res = { .function = sel[i]->name, .cycles = -1 };
+
+		if (sel[i]->why_not) {
+			sink->skipped(sink, &inv, sel[i]);
+			continue;
+		}
+		sink->function(sink, &inv, sel[i]);
+		ret = wl->run(params, sel[i], &res);
+		if (ret)
+			return ret;
+		if (res.cycles >= 0 && res.bytes)
+			wl_result_add(&res, "cycles", res.cycles / ((double)res.bytes * res.threads),
+				      "cycles/byte", false);
+		sink->result(sink, &inv, &res);
+	}
+	sink->end(sink, &inv);
+	return 0;
+}
+
+int wl_invoke(int argc, char **argv, struct wl_sink *sink)
+{
+	const struct workload *wl;
+	const char *functions;
+	void *params;
+	int ret;
+
+	if (argc < 2) {
+		log_err("bench needs a collection and a workload, e.g. 'bench mem memset'");
+		log_hint("'clearpath bench --list' shows every workload");
+		return EXIT_USAGE;
+	}
+	wl = wl_find(argv[0], argv[1]);
+	if (!wl) {
+		log_err("unknown workload '%s %s'", argv[0], argv[1]);
+		log_hint("'clearpath bench --list' shows every workload");
+		return EXIT_USAGE;
+	}
+	params = calloc(1, wl->params_size);
+	if (!params) {
+		log_err("out of memory");
+		return EXIT_INTERNAL;
+	}
+	functions = wl->default_function;
+	ret = inv_defaults(wl, params);
+	if (!ret)
+		ret = inv_parse(wl, argc - 1, argv + 1, params, &functions);
+	if (ret < 0)
+		ret = 0;	/* --help was printed */
+	else if (!ret)
+		ret = inv_run(wl, params, functions, sink);
+	free(params);
+	return ret;
+}

@@ -1,0 +1,218 @@
+/* mem: shared parts of the mem workloads: mappings by page size, resource checks, the timed-region timer. */
+#define _GNU_SOURCE
+#include "workloads/mem.h"
+#include "util/log.h"
+#include "util/perfctr.h"
+#include "util/size.h"
+#include "util/sysfs.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/mman.h>
+#include <linux/perf_event.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MEM_4KB (4ULL << 10)
+#define MEM_2MB (2ULL << 20)
+#define MEM_1GB (1ULL << 30)
+/* Left for the rest of the system when sizing against MemAvailable. */
+#define MEM_RESERVE (64ULL << 20)
+
+static int mem_check_page(uint64_t page)
+{
+	if (page == MEM_4KB || page == MEM_2MB || page == MEM_1GB)
+		return 0;
+	log_err("invalid page size for -p/--page: expected 4KB, 2MB or 1GB");
+	return EXIT_USAGE;
+}
+
+static int mem_check_base_pages(uint64_t bytes)
+{
+	uint64_t avail;
+	char need[32], have[32];
+
+	if (sysfs_mem_available(&avail)) {
+		log_warn("cannot read MemAvailable from /proc/meminfo; not checking the size");
+		return 0;
+	}
+	if (bytes + MEM_RESERVE <= avail)
+		return 0;
+	log_err("this run needs %s of memory but only %s is available (MemAvailable, less %llu MB kept free)",
+		size_format(bytes, need, sizeof(need)), size_format(avail, have, sizeof(have)),
+		(unsigned long long)(MEM_RESERVE >> 20));
+	log_hint("use a smaller -s (or fewer -t threads), or free memory first");
+	return EXIT_RESOURCE;
+}
+
+static int mem_no_1gb_pages(void)
+{
+	if (!sysfs_cpu_has_flag("pdpe1gb") && sysfs_cpu_has_flag("fpu"))
+		log_err("1GB pages are not supported: this CPU lacks the pdpe1gb flag");
+	else
+		log_err("1GB pages are not offered by this kernel (no /sys/kernel/mm/hugepages/hugepages-1048576kB)");
+	log_hint("use -p 2MB, or boot a kernel with 1GB hugetlb support and 'hugepagesz=1G hugepages=N'");
+	return EXIT_RESOURCE;
+}
+
+static int mem_check_huge_pages(uint64_t bytes, uint64_t page)
+{
+	struct sysfs_hugepool pool;
+	uint64_t need = (bytes + page - 1) / page;
+	char dir[128], pg[16];
+	int ret = sysfs_hugepool(page, &pool);
+
+	size_format(page, pg, sizeof(pg));
+	if (ret) {
+		log_err("cannot read the %s hugetlb pool: %s", pg, strerror(-ret));
+		return EXIT_RESOURCE;
+	}
+	if (!pool.supported && page == MEM_1GB)
+		return mem_no_1gb_pages();
+	if (!pool.supported) {
+		log_err("%s hugetlb pages are not offered by this kernel", pg);
+		log_hint("use -p 4KB, or a kernel built with CONFIG_HUGETLBFS");
+		return EXIT_RESOURCE;
+	}
+	if (pool.free >= need)
+		return 0;
+	sysfs_hugepool_dir(page, dir, sizeof(dir));
+	log_err("this run needs %" PRIu64 " free %s hugetlb pages, but %" PRIu64 " of %" PRIu64 " are free",
+		need, pg, pool.free, pool.total);
+	if (page == MEM_1GB)
+		log_hint("reserve them at boot: default_hugepagesz=1G hugepagesz=1G hugepages=%" PRIu64
+			 " (or as root: echo %" PRIu64 " > %s/nr_hugepages)", pool.total - pool.free + need,
+			 pool.total - pool.free + need, dir);
+	else
+		log_hint("reserve them as root: echo %" PRIu64 " > %s/nr_hugepages (or boot with hugepagesz=2M hugepages=%" PRIu64 ")",
+			 pool.total - pool.free + need, dir, pool.total - pool.free + need);
+	return EXIT_RESOURCE;
+}
+
+static int mem_check_cycles(void)
+{
+	int fd = perfctr_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	log_err("-c/--cycles needs the CPU cycle counter, which cannot be opened: %s",
+		perfctr_strerror(fd));
+	log_hint("drop -c to measure bytes per second with the clock instead");
+	return EXIT_RESOURCE;
+}
+
+int wl_mem_prepare(const struct wl_mem_params *m, uint64_t bytes)
+{
+	int ret;
+
+	if (m->size == 0) {
+		log_err("-s/--size must be greater than zero");
+		return EXIT_USAGE;
+	}
+	ret = mem_check_page(m->page);
+	if (ret)
+		return ret;
+	if (m->cycles && (ret = mem_check_cycles()))
+		return ret;
+	return m->page == MEM_4KB ? mem_check_base_pages(bytes) : mem_check_huge_pages(bytes, m->page);
+}
+
+static unsigned mem_page_shift(uint64_t page)
+{
+	return (unsigned)__builtin_ctzll(page);
+}
+
+void *wl_mem_map(uint64_t size, uint64_t page, bool populate)
+{
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0);
+	void *p;
+
+	if (page != MEM_4KB)
+		flags |= MAP_HUGETLB | (int)(mem_page_shift(page) << MAP_HUGE_SHIFT);
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, flags, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void wl_mem_unmap(void *p, uint64_t size, uint64_t page)
+{
+	/* hugetlb lengths must be page multiples; mmap rounded the mapping up. */
+	if (p)
+		munmap(p, (size + page - 1) / page * page);
+}
+
+int wl_mem_map_failed(uint64_t size, uint64_t page, int err)
+{
+	char sz[32], pg[16];
+
+	log_err("mmap of %s in %s pages failed: %s", size_format(size, sz, sizeof(sz)),
+		size_format(page, pg, sizeof(pg)), strerror(err));
+	if (page != MEM_4KB)
+		log_hint("the hugetlb pool may have been used up by another process; check %s",
+			 "/sys/kernel/mm/hugepages/*/free_hugepages");
+	return EXIT_RESOURCE;
+}
+
+uint64_t wl_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+int wl_timer_init(struct wl_timer *t, bool cycles)
+{
+	memset(t, 0, sizeof(*t));
+	t->cycles_fd = -1;
+	if (cycles) {
+		t->cycles_fd = perfctr_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+		if (t->cycles_fd < 0)
+			return t->cycles_fd;
+	}
+	return 0;
+}
+
+void wl_timer_start(struct wl_timer *t)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	t->minflt0 = ru.ru_minflt;
+	t->majflt0 = ru.ru_majflt;
+	if (t->cycles_fd >= 0)
+		perfctr_read(t->cycles_fd, &t->c0);
+	t->t0 = wl_now_ns();
+}
+
+void wl_timer_stop(struct wl_timer *t)
+{
+	uint64_t t1 = wl_now_ns(), c1 = 0;
+	struct rusage ru;
+
+	t->ns += t1 - t->t0;
+	if (t->cycles_fd >= 0 && !perfctr_read(t->cycles_fd, &c1))
+		t->cycles += c1 - t->c0;
+	getrusage(RUSAGE_THREAD, &ru);
+	t->minflt += ru.ru_minflt - t->minflt0;
+	t->majflt += ru.ru_majflt - t->majflt0;
+}
+
+void wl_timer_fini(struct wl_timer *t)
+{
+	if (t->cycles_fd >= 0)
+		close(t->cycles_fd);
+	t->cycles_fd = -1;
+}
+
+void wl_timer_result(const struct wl_timer *t, struct wl_result *res)
+{
+	res->elapsed_ns = t->ns;
+	res->minflt = t->minflt;
+	res->majflt = t->majflt;
+	res->cycles = t->cycles_fd >= 0 ? (double)t->cycles : -1;
+}

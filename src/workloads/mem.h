@@ -1,0 +1,71 @@
+/* mem: what the mem workloads share: common options, page-size mappings, resource checks, the timer. */
+#ifndef CLEARPATH_WORKLOADS_MEM_H
+#define CLEARPATH_WORKLOADS_MEM_H
+
+#include "workloads/workload.h"
+
+#include <stddef.h>
+
+/* Options every mem workload takes, as perf's bench_common_options. */
+struct wl_mem_params {
+	uint64_t size;		/* -s: bytes per buffer */
+	uint64_t page;		/* -p: 4KB, 2MB or 1GB */
+	unsigned loops;		/* -l */
+	bool cycles;		/* -c */
+};
+
+/* Table rows for struct wl_mem_params embedded as member `mem` of @type. */
+#define WL_MEM_COMMON_OPTS(type)                                                              \
+	{ 's', "size", WL_OPT_SIZE, offsetof(type, mem.size), "1MB", "size",                   \
+	  "bytes per buffer (4096, 4KB, 2MB, 1GB, 1TB, KiB..TiB)", 0, 0, NULL },               \
+	{ 'p', "page", WL_OPT_SIZE, offsetof(type, mem.page), "4KB", "size",                   \
+	  "page size backing the buffer: 4KB, 2MB or 1GB (hugetlb)", 0, 0, NULL },             \
+	{ 'l', "nr_loops", WL_OPT_UINT, offsetof(type, mem.loops), "1", "n",                   \
+	  "number of timed loops", 1, 0, NULL },                                               \
+	{ 'c', "cycles", WL_OPT_FLAG, offsetof(type, mem.cycles), NULL, NULL,                  \
+	  "report CPU cycles per byte (needs a hardware cycle counter)", 0, 0, NULL }
+
+/*
+ * Check @m (size > 0, a known page size, the cycle counter when -c) and that
+ * @bytes of @m->page pages can be had without the OOM killer: MemAvailable
+ * for 4KB pages, free hugetlb pages otherwise.  Returns 0 or an exit code
+ * after log_err() and a hint saying how to fix it.
+ */
+int wl_mem_prepare(const struct wl_mem_params *m, uint64_t bytes);
+
+/*
+ * mmap @size anonymous private bytes backed by @page pages (MAP_HUGETLB with
+ * the matching MAP_HUGE_* flag above 4KB), with MAP_POPULATE when @populate.
+ * Returns NULL (errno set) on failure.
+ */
+void *wl_mem_map(uint64_t size, uint64_t page, bool populate);
+/* Undo wl_mem_map(). */
+void wl_mem_unmap(void *p, uint64_t size, uint64_t page);
+/* Log why a mapping of @size bytes in @page pages failed with @err. Returns EXIT_RESOURCE. */
+int wl_mem_map_failed(uint64_t size, uint64_t page, int err);
+
+/*
+ * Timer of a timed region for the calling thread: wall time (CLOCK_MONOTONIC),
+ * page faults (getrusage RUSAGE_THREAD) and, with cycles, a hardware cycle
+ * counter.  Everything but the clock is read outside the clock's interval.
+ */
+struct wl_timer {
+	int cycles_fd;		/* -1 when not counting cycles */
+	uint64_t ns, cycles;	/* accumulated over start/stop pairs */
+	long minflt, majflt;
+	uint64_t t0, c0;
+	long minflt0, majflt0;
+};
+
+/* Returns 0 or -errno when the cycle counter cannot open. */
+int wl_timer_init(struct wl_timer *t, bool cycles);
+void wl_timer_start(struct wl_timer *t);
+void wl_timer_stop(struct wl_timer *t);
+void wl_timer_fini(struct wl_timer *t);
+/* Copy the timer's totals into @res (elapsed, faults, cycles). */
+void wl_timer_result(const struct wl_timer *t, struct wl_result *res);
+
+/* Monotonic clock in nanoseconds. */
+uint64_t wl_now_ns(void);
+
+#endif

@@ -1,0 +1,120 @@
+/* workload: the interface every benchmark workload implements, its option tables and its result record. */
+#ifndef CLEARPATH_WORKLOADS_WORKLOAD_H
+#define CLEARPATH_WORKLOADS_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Options are data (as in fio): parsing, defaults, validation, --help and the
+ * parameters written to JSON or the store all come from one table.
+ */
+enum wl_opt_type {
+	WL_OPT_SIZE,	/* uint64_t, parsed by size_parse() */
+	WL_OPT_UINT,	/* unsigned, decimal */
+	WL_OPT_STR,	/* const char *, one of opt->choices when set */
+	WL_OPT_FLAG,	/* bool, no argument */
+};
+
+struct wl_opt {
+	char short_name;	/* 0: long option only */
+	const char *long_name;
+	enum wl_opt_type type;
+	size_t offset;		/* of the value inside the workload's params struct */
+	const char *def;	/* default, parsed like user input; NULL: zero */
+	const char *metavar;
+	const char *help;
+	unsigned min, max;	/* WL_OPT_UINT bounds (max 0: none) */
+	const char *const *choices;	/* WL_OPT_STR: NULL-terminated list, or NULL for any */
+};
+
+/* One selectable -f function of a workload. */
+struct wl_func {
+	const char *name;
+	const char *desc;
+	const char *why_not;	/* NULL when it can run on this machine */
+	const void *impl;	/* the workload's own data (a kern_strategy, ...) */
+};
+
+/* One number a run produces; metrics[0] of a result is the headline value. */
+struct wl_metric {
+	const char *name;	/* result-class suffix, "" for the headline */
+	double value;
+	const char *unit;
+	bool higher_is_better;
+};
+
+#define WL_MAX_METRICS 8
+#define WL_MAX_FUNCS 32
+
+/* What one function's run measured: every output format reads this record. */
+struct wl_result {
+	const char *function;
+	uint64_t bytes;		/* bytes processed by one thread over all loops */
+	unsigned loops;
+	unsigned threads;
+	uint64_t elapsed_ns;	/* timed region, summed over loops, mean over threads */
+	long minflt, majflt;	/* page faults inside the timed region */
+	double cycles;		/* CPU cycles in the timed region with -c, else -1 */
+	double thread_rel_stddev;	/* % spread of per-thread times when threads > 1 */
+	char note[160];		/* one line of context, e.g. the THP mode in force */
+	size_t nmetrics;
+	struct wl_metric metrics[WL_MAX_METRICS];
+};
+
+struct workload {
+	const char *collection;	/* "mem" */
+	const char *name;	/* "memset" */
+	const char *summary;
+	const struct wl_opt *opts;	/* terminated by an entry with long_name NULL */
+	size_t params_size;
+	const char *default_function;
+	/* Fill @out with the selectable functions; returns how many. */
+	size_t (*functions)(struct wl_func *out, size_t max);
+	/*
+	 * Check the parsed parameters and that the machine can run them, before
+	 * anything is allocated.  Returns 0, or an exit code after log_err().
+	 */
+	int (*prepare)(void *params);
+	/* Run one function; fills @res.  Returns 0, or an exit code after log_err(). */
+	int (*run)(const void *params, const struct wl_func *fn, struct wl_result *res);
+};
+
+/* One parsed command line: what every output sink is told about. */
+struct wl_invocation {
+	const struct workload *wl;
+	const void *params;
+	const char *functions;	/* the -f value as given */
+};
+
+/* Receives the progress of an invocation: the perf text, simple, JSON outputs and the harness. */
+struct wl_sink {
+	void (*begin)(struct wl_sink *s, const struct wl_invocation *inv);
+	void (*function)(struct wl_sink *s, const struct wl_invocation *inv, const struct wl_func *f);
+	void (*skipped)(struct wl_sink *s, const struct wl_invocation *inv, const struct wl_func *f);
+	void (*result)(struct wl_sink *s, const struct wl_invocation *inv, const struct wl_result *r);
+	void (*end)(struct wl_sink *s, const struct wl_invocation *inv);
+	void *priv;
+};
+
+/* Registry access (registry.c). */
+size_t wl_count(void);
+const struct workload *wl_at(size_t i);
+const struct workload *wl_find(const char *collection, const char *name);
+
+/*
+ * Parse and run one bench command line, @argv[0] being the collection
+ * ("mem", "memset", "-s", "1MB", ...).  Reports through @sink.  Returns an
+ * exit code (0 ok, 2 usage, 3 resource unavailable, 1 internal).
+ */
+int wl_invoke(int argc, char **argv, struct wl_sink *sink);
+
+/* Format the value of @opt inside @params as text (for JSON, canonical names). */
+void wl_opt_format(const struct wl_opt *opt, const void *params, char *buf, size_t len);
+
+/* Add a metric to @res; returns it (NULL when the record is full). */
+struct wl_metric *wl_result_add(struct wl_result *res, const char *name, double value,
+				const char *unit, bool higher_is_better);
+
+#endif

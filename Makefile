@@ -79,8 +79,30 @@ run: deps
 	./clearpath bench mem mmap -s 256MB -l 3 -f all
 
 check: deps
-	@$(MAKE) --no-print-directory clearpath $(UNIT_BIN)
-	@tests/run-all $(BIN) $(UNIT_BIN)
+	@$(MAKE) --no-print-directory clearpath $(UNIT_BIN) cross
+	@tests/run-all $(BIN) $(UNIT_BIN) $$(ls $(BUILD)/cross/run-* 2>/dev/null)
+
+# arm64 kernels: cross-built statically and run under qemu-aarch64 when the tools exist
+# (always in CI).  The wrapper script is what tests/run-all executes.
+CROSS_CC   := aarch64-linux-gnu-gcc
+CROSS_QEMU := qemu-aarch64-static
+CROSS_SRC  := tests/cross/test_kernels_tap.c $(wildcard src/kernels/*.c)
+.PHONY: cross
+cross:
+	@if command -v $(CROSS_CC) >/dev/null && command -v $(CROSS_QEMU) >/dev/null; then \
+		$(MAKE) --no-print-directory $(BUILD)/cross/run-kernels-arm64; \
+	else \
+		rm -f $(BUILD)/cross/run-kernels-arm64; \
+		echo "# arm64 tests skipped: install gcc-aarch64-linux-gnu qemu-user-static (scripts/install-deps --with-cross)"; \
+	fi
+
+$(BUILD)/cross/kernels-arm64: $(CROSS_SRC) $(wildcard src/kernels/*.h)
+	@mkdir -p $(dir $@)
+	$(CROSS_CC) -static -std=gnu11 -O2 -g $(WARN) -Isrc -o $@ $(CROSS_SRC)
+
+$(BUILD)/cross/run-kernels-arm64: $(BUILD)/cross/kernels-arm64
+	@printf '#!/bin/sh\nexec $(CROSS_QEMU) %s "$$@"\n' "$(CURDIR)/$<" > $@
+	@chmod +x $@
 
 bench: clearpath
 	bench/fidelity

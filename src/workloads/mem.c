@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <linux/mman.h>
 #include <linux/perf_event.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -215,4 +216,64 @@ void wl_timer_result(const struct wl_timer *t, struct wl_result *res)
 	res->minflt = t->minflt;
 	res->majflt = t->majflt;
 	res->cycles = t->cycles_fd >= 0 ? (double)t->cycles : -1;
+}
+
+const char *wl_backing_name(enum wl_backing b)
+{
+	switch (b) {
+	case WL_BACK_HUGETLB:
+		return "hugetlb";
+	case WL_BACK_THP:
+		return "THP";
+	default:
+		return "4KB pages";
+	}
+}
+
+int wl_buf_map(struct wl_buf *b, uint64_t size, uint64_t page, enum wl_backing backing)
+{
+	memset(b, 0, sizeof(*b));
+	if (backing == WL_BACK_HUGETLB) {
+		b->map = wl_mem_map(size, page, true);
+		b->map_len = (size + page - 1) / page * page;
+		if (!b->map)
+			return -errno;
+		b->p = b->map;
+		b->size = size;
+		return 0;
+	}
+	/* Over-allocate by one page so the start can be aligned to it (THP needs 2MB alignment). */
+	b->map_len = size + (backing == WL_BACK_THP ? page : 0);
+	b->map = mmap(NULL, b->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (b->map == MAP_FAILED) {
+		b->map = NULL;
+		return -errno;
+	}
+	b->p = (char *)(((uintptr_t)b->map + page - 1) & ~(uintptr_t)(page - 1));
+	b->size = size;
+	/* Say which pages we want before the first touch decides. */
+	madvise(b->p, size, backing == WL_BACK_THP ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+	if (madvise(b->p, size, MADV_POPULATE_WRITE))
+		memset(b->p, 0, size);	/* kernels before 5.14 lack it: fault in by writing */
+	return 0;
+}
+
+void wl_buf_unmap(struct wl_buf *b)
+{
+	if (b->map)
+		munmap(b->map, b->map_len);
+	memset(b, 0, sizeof(*b));
+}
+
+bool wl_mem_hugetlb_fits(uint64_t bytes, uint64_t page)
+{
+	struct sysfs_hugepool pool;
+
+	return !sysfs_hugepool(page, &pool) && pool.supported && pool.free >= (bytes + page - 1) / page;
+}
+
+void wl_mem_thp_mode(char *buf, size_t len)
+{
+	if (sysfs_read_choice("/sys/kernel/mm/transparent_hugepage/enabled", buf, len))
+		snprintf(buf, len, "unknown");
 }

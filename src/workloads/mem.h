@@ -69,3 +69,34 @@ void wl_timer_result(const struct wl_timer *t, struct wl_result *res);
 uint64_t wl_now_ns(void);
 
 #endif
+
+/* How a buffer of huge pages is backed. */
+enum wl_backing {
+	WL_BACK_BASE,		/* 4KB pages (THP explicitly off for the range) */
+	WL_BACK_HUGETLB,	/* MAP_HUGETLB from the reserved pool */
+	WL_BACK_THP,		/* 4KB mapping aligned to 2MB with MADV_HUGEPAGE */
+};
+
+/* A mapped, prefaulted buffer aligned to its page size. */
+struct wl_buf {
+	char *p;		/* aligned start, @size bytes usable */
+	uint64_t size;
+	void *map;		/* what mmap returned */
+	size_t map_len;
+};
+
+/* Name of @b for notes and JSON ("4KB pages", "hugetlb", "THP"). */
+const char *wl_backing_name(enum wl_backing b);
+
+/*
+ * Map and prefault @size bytes aligned to @page with @backing.  Returns 0, or
+ * -errno after which nothing is mapped.
+ */
+int wl_buf_map(struct wl_buf *b, uint64_t size, uint64_t page, enum wl_backing backing);
+/* Undo wl_buf_map(); safe on a zeroed struct. */
+void wl_buf_unmap(struct wl_buf *b);
+
+/* Whether @page-sized hugetlb pages for @bytes are free right now. */
+bool wl_mem_hugetlb_fits(uint64_t bytes, uint64_t page);
+/* The system THP mode ("always", "madvise", "never", or "unknown") into @buf. */
+void wl_mem_thp_mode(char *buf, size_t len);

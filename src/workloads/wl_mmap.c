@@ -1,7 +1,6 @@
 /* wl_mmap: `bench mem mmap`, perf-compatible: time mmap plus first touch of every page (the kernel's fault and clear path). */
 #include "workloads/mem.h"
 #include "util/log.h"
-#include "util/sysfs.h"
 
 #include <errno.h>
 #include <math.h>
@@ -107,13 +106,13 @@ static void *mmap_thread_main(void *arg)
 
 static void mmap_note(const struct mmap_params *mp, struct wl_result *res)
 {
-	char mode[32] = "unknown";
+	char mode[32];
 
 	if (mp->mem.page != 4096) {
 		snprintf(res->note, sizeof(res->note), "hugetlb pages, THP not involved");
 		return;
 	}
-	sysfs_read_choice("/sys/kernel/mm/transparent_hugepage/enabled", mode, sizeof(mode));
+	wl_mem_thp_mode(mode, sizeof(mode));
 	if (!strcmp(mp->thp, "system"))
 		snprintf(res->note, sizeof(res->note), "THP: system setting '%s', no madvise", mode);
 	else

@@ -1,0 +1,255 @@
+/* wl_clear: `bench mem clear`, what the kernel does when it hands out a fresh page: clear it, then the user touches it. */
+#include "workloads/mem.h"
+#include "kernels/kernels.h"
+#include "util/log.h"
+#include "util/size.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CLEAR_LINE 64		/* the consumer touches one word per cache line */
+#define CLEAR_DIRT 0x5a		/* non-zero, so no clear is short-circuited */
+#define CLEAR_MARK 0x1111111111111111ULL	/* what the write consumer stores */
+
+struct clear_params {
+	struct wl_mem_params mem;
+	uint64_t extent;	/* -k: bytes per clear call; 0 = one page */
+	const char *then;	/* --then: none, read, write */
+	const char *backing;	/* --backing: auto, hugetlb, thp (for -p 2MB) */
+	enum wl_backing how;	/* resolved by prepare */
+};
+
+static const char *const clear_then_modes[] = { "none", "read", "write", NULL };
+static const char *const clear_backings[] = { "auto", "hugetlb", "thp", NULL };
+
+static const struct wl_opt clear_opts[] = {
+	WL_MEM_COMMON_OPTS(struct clear_params),
+	{ 'k', "extent", WL_OPT_SIZE, offsetof(struct clear_params, extent), "0", "size",
+	  "bytes per clear call, a multiple of the page: the page for clear_page, more for clear_pages (0: one page)",
+	  0, 0, NULL },
+	{ 0, "then", WL_OPT_STR, offsetof(struct clear_params, then), "none", "mode",
+	  "after each extent is cleared, the consumer reads or writes every cache line of it",
+	  0, 0, clear_then_modes },
+	{ 0, "backing", WL_OPT_STR, offsetof(struct clear_params, backing), "auto", "how",
+	  "huge pages from hugetlb or THP; auto: hugetlb when enough are free, else THP",
+	  0, 0, clear_backings },
+	{ 0, NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL },
+};
+
+static size_t clear_functions(struct wl_func *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < kern_count() && n < max; i++) {
+		const struct kern_strategy *k = kern_at(i);
+
+		out[n++] = (struct wl_func){ k->name, k->desc, kern_why_not(k), k };
+	}
+	return n;
+}
+
+static int clear_check_shape(const struct clear_params *cp)
+{
+	char pg[16], ex[32];
+
+	size_format(cp->mem.page, pg, sizeof(pg));
+	size_format(cp->extent, ex, sizeof(ex));
+	if (cp->extent % cp->mem.page) {
+		log_err("-k/--extent %s is not a multiple of the page size %s", ex, pg);
+		log_hint("clear_page clears one page (-k %s), clear_pages a whole number of them", pg);
+		return EXIT_USAGE;
+	}
+	if (cp->mem.size % cp->extent) {
+		log_err("-s/--size is not a multiple of the extent %s", ex);
+		log_hint("use a size that is a whole number of extents, e.g. a power of two");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Pick hugetlb or THP for huge pages before anything is allocated, and say why when neither works. */
+static int clear_resolve_backing(struct clear_params *cp)
+{
+	bool auto_pick = !strcmp(cp->backing, "auto");
+	char thp[32];
+
+	if (cp->mem.page == 4096) {
+		cp->how = WL_BACK_BASE;
+		if (auto_pick)
+			return 0;
+		log_err("--backing %s applies to huge pages (-p 2MB) only", cp->backing);
+		return EXIT_USAGE;
+	}
+	if (cp->mem.page != (2ULL << 20) && !strcmp(cp->backing, "thp")) {
+		log_err("THP cannot back 1GB pages; use --backing hugetlb (or auto)");
+		return EXIT_USAGE;
+	}
+	if (!strcmp(cp->backing, "hugetlb") || cp->mem.page != (2ULL << 20) ||
+	    (auto_pick && wl_mem_hugetlb_fits(cp->mem.size, cp->mem.page))) {
+		cp->how = WL_BACK_HUGETLB;
+		return 0;
+	}
+	wl_mem_thp_mode(thp, sizeof(thp));
+	if (!strcmp(thp, "never")) {
+		log_err("no free 2MB hugetlb pages for -s and transparent huge pages are disabled");
+		log_hint("reserve hugetlb pages (echo N > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages) or enable THP (echo madvise > /sys/kernel/mm/transparent_hugepage/enabled)");
+		return EXIT_RESOURCE;
+	}
+	cp->how = WL_BACK_THP;
+	return 0;
+}
+
+static int clear_prepare(void *p)
+{
+	struct clear_params *cp = p;
+	struct wl_mem_params base = cp->mem;
+	int ret;
+
+	if (!cp->extent)
+		cp->extent = cp->mem.page;
+	if (cp->mem.size == 0 || cp->mem.page == 0)
+		return wl_mem_prepare(&cp->mem, cp->mem.size);	/* reports the bad value */
+	ret = clear_resolve_backing(cp);
+	if (!ret && cp->extent > cp->mem.size) {
+		char ex[32], sz[32];
+
+		log_err("-k/--extent %s (default: one page) is larger than -s/--size %s",
+			size_format(cp->extent, ex, sizeof(ex)), size_format(cp->mem.size, sz, sizeof(sz)));
+		ret = EXIT_USAGE;
+	}
+	if (ret || (ret = clear_check_shape(cp)))
+		return ret;
+	/* THP-backed buffers come from ordinary memory: check MemAvailable, plus the alignment slack. */
+	if (cp->how == WL_BACK_THP)
+		base.page = 4096;
+	return wl_mem_prepare(&base, cp->mem.size + (cp->how == WL_BACK_THP ? cp->mem.page : 0));
+}
+
+/* Untimed: make every byte non-zero and the lines dirty, as a page freed by its last user. */
+static void clear_dirty(char *p, uint64_t size)
+{
+	memset(p, CLEAR_DIRT, size);
+}
+
+/* Touch one word per cache line, as a program does right after its page fault. */
+static void clear_consume(char *p, uint64_t n, bool write)
+{
+	if (write) {
+		for (uint64_t off = 0; off < n; off += CLEAR_LINE)
+			*(volatile uint64_t *)(void *)(p + off) = CLEAR_MARK;
+		return;
+	}
+	for (uint64_t off = 0; off < n; off += CLEAR_LINE)
+		(void)*(volatile uint64_t *)(void *)(p + off);
+}
+
+/* One timed pass over the buffer: clear each extent, and consume it right after when asked. */
+static void clear_pass(const struct kern_strategy *k, char *p, uint64_t size, uint64_t extent,
+		       int then, struct wl_timer *t)
+{
+	wl_timer_start(t);
+	if (then == 0) {
+		for (uint64_t off = 0; off < size; off += extent)
+			k->fn(p + off, 0, extent);
+	} else {
+		for (uint64_t off = 0; off < size; off += extent) {
+			k->fn(p + off, 0, extent);
+			clear_consume(p + off, extent, then == 2);
+		}
+	}
+	wl_timer_stop(t);
+}
+
+/* Untimed: the buffer holds zeros, or zeros plus the write consumer's mark at each line. */
+static int clear_verify(const char *p, uint64_t size, bool marked, const char *fn)
+{
+	for (uint64_t off = 0; off < size; off += CLEAR_LINE) {
+		uint64_t first, rest = 0;
+
+		memcpy(&first, p + off, 8);
+		for (unsigned i = 8; i < CLEAR_LINE; i++)
+			rest |= (unsigned char)p[off + i];
+		if (first != (marked ? CLEAR_MARK : 0) || rest) {
+			log_err("function '%s' left wrong bytes at offset %llu: the clear is broken, no result reported",
+				fn, (unsigned long long)off);
+			return EXIT_INTERNAL;
+		}
+	}
+	return 0;
+}
+
+static void clear_metrics(const struct clear_params *cp, const struct wl_timer *clear,
+			  const struct wl_timer *both, struct wl_result *res)
+{
+	double bytes = (double)res->bytes;
+	const char *then_name = !strcmp(cp->then, "read") ? "then-read" : "then-write";
+
+	wl_result_add(res, "clear", bytes * 1e9 / (double)(clear->ns ?: 1), "bytes/sec", true);
+	if (!both)
+		return;
+	/* The consumer's cost is what the combined pass took beyond the clear-only pass. */
+	if (both->ns > clear->ns)
+		wl_result_add(res, then_name, bytes * 1e9 / (double)(both->ns - clear->ns), "bytes/sec", true);
+	else
+		snprintf(res->note + strlen(res->note), sizeof(res->note) - strlen(res->note),
+			 "; %s time is within noise (combined <= clear)", then_name);
+	wl_result_add(res, "combined", bytes * 1e9 / (double)(both->ns ?: 1), "bytes/sec", true);
+}
+
+static int clear_run(const void *p, const struct wl_func *f, struct wl_result *res)
+{
+	const struct clear_params *cp = p;
+	const struct kern_strategy *k = f->impl;
+	int then = !strcmp(cp->then, "none") ? 0 : !strcmp(cp->then, "read") ? 1 : 2;
+	struct wl_timer clear, both;
+	struct wl_buf buf;
+	char ex[32];
+	int ret;
+
+	if ((ret = wl_timer_init(&clear, cp->mem.cycles)) || (ret = wl_timer_init(&both, false))) {
+		log_err("cannot open the cycle counter: %s", strerror(-ret));
+		return EXIT_RESOURCE;
+	}
+	ret = wl_buf_map(&buf, cp->mem.size, cp->mem.page, cp->how);
+	if (ret) {
+		wl_timer_fini(&clear);
+		return wl_mem_map_failed(cp->mem.size, cp->mem.page, -ret);
+	}
+	for (unsigned l = 0; l < cp->mem.loops; l++) {
+		clear_dirty(buf.p, buf.size);
+		clear_pass(k, buf.p, buf.size, cp->extent, 0, &clear);
+		if (then) {
+			clear_dirty(buf.p, buf.size);
+			clear_pass(k, buf.p, buf.size, cp->extent, then, &both);
+		}
+	}
+	ret = clear_verify(buf.p, buf.size, then == 2, f->name);
+	wl_timer_result(&clear, res);
+	wl_timer_fini(&clear);
+	wl_timer_fini(&both);
+	wl_buf_unmap(&buf);
+	if (ret)
+		return ret;
+
+	res->bytes = cp->mem.size * cp->mem.loops;
+	res->loops = cp->mem.loops;
+	res->threads = 1;
+	snprintf(res->note, sizeof(res->note), "%s, %s extents%s", wl_backing_name(cp->how),
+		 size_format(cp->extent, ex, sizeof(ex)), k->nontemporal ? ", non-temporal" : "");
+	clear_metrics(cp, &clear, then ? &both : NULL, res);
+	return 0;
+}
+
+const struct workload wl_mem_clear = {
+	.collection = "mem",
+	.name = "clear",
+	.summary = "Clear pages extent by extent with each zeroing strategy, optionally touching them right after, as a fresh page is used.",
+	.opts = clear_opts,
+	.params_size = sizeof(struct clear_params),
+	.default_function = "all",
+	.functions = clear_functions,
+	.prepare = clear_prepare,
+	.run = clear_run,
+};

@@ -77,6 +77,7 @@ run: deps
 	@$(MAKE) --no-print-directory clearpath
 	./clearpath bench mem memset -s 64MB -l 20 -f all
 	./clearpath bench mem mmap -s 256MB -l 3 -f all
+	./clearpath bench mem clear -s 256MB -f all --then read
 
 check: deps
 	@$(MAKE) --no-print-directory clearpath $(UNIT_BIN) cross

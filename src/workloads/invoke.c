@@ -352,37 +352,59 @@ static int inv_run(const struct workload *wl, const void *params, const char *fu
 	return 0;
 }
 
-int wl_invoke(int argc, char **argv, struct wl_sink *sink)
+int wl_parse(int argc, char **argv, struct wl_parsed *out)
 {
-	const struct workload *wl;
-	const char *functions;
-	void *params;
 	int ret;
 
+	memset(out, 0, sizeof(*out));
 	if (argc < 2) {
 		log_err("bench needs a collection and a workload, e.g. 'bench mem memset'");
 		log_hint("'clearpath bench --list' shows every workload");
 		return EXIT_USAGE;
 	}
-	wl = wl_find(argv[0], argv[1]);
-	if (!wl) {
+	out->wl = wl_find(argv[0], argv[1]);
+	if (!out->wl) {
 		log_err("unknown workload '%s %s'", argv[0], argv[1]);
 		log_hint("'clearpath bench --list' shows every workload");
 		return EXIT_USAGE;
 	}
-	params = calloc(1, wl->params_size);
-	if (!params) {
+	out->params = calloc(1, out->wl->params_size);
+	if (!out->params) {
 		log_err("out of memory");
 		return EXIT_INTERNAL;
 	}
-	functions = wl->default_function;
-	ret = inv_defaults(wl, params);
+	out->functions = out->wl->default_function;
+	ret = inv_defaults(out->wl, out->params);
 	if (!ret)
-		ret = inv_parse(wl, argc - 1, argv + 1, params, &functions);
-	if (ret < 0)
-		ret = 0;	/* --help was printed */
-	else if (!ret)
-		ret = inv_run(wl, params, functions, sink);
-	free(params);
+		ret = inv_parse(out->wl, argc - 1, argv + 1, out->params, &out->functions);
+	if (ret < 0) {
+		out->help = true;	/* --help was printed */
+		ret = 0;
+	}
+	if (ret)
+		wl_parsed_free(out);
+	return ret;
+}
+
+void wl_parsed_free(struct wl_parsed *p)
+{
+	free(p->params);
+	p->params = NULL;
+}
+
+int wl_run(const struct wl_parsed *p, struct wl_sink *sink)
+{
+	return p->help ? 0 : inv_run(p->wl, p->params, p->functions, sink);
+}
+
+int wl_invoke(int argc, char **argv, struct wl_sink *sink)
+{
+	struct wl_parsed p;
+	int ret = wl_parse(argc, argv, &p);
+
+	if (ret)
+		return ret;
+	ret = wl_run(&p, sink);
+	wl_parsed_free(&p);
 	return ret;
 }

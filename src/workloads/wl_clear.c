@@ -242,6 +242,14 @@ static int clear_run(const void *p, const struct wl_func *f, struct wl_result *r
 	return 0;
 }
 
+static void clear_needs(const void *p, uint64_t *bytes, uint64_t *page)
+{
+	const struct clear_params *cp = p;
+
+	*bytes = cp->mem.size;
+	*page = cp->mem.page;
+}
+
 const struct workload wl_mem_clear = {
 	.collection = "mem",
 	.name = "clear",
@@ -251,5 +259,6 @@ const struct workload wl_mem_clear = {
 	.default_function = "all",
 	.functions = clear_functions,
 	.prepare = clear_prepare,
+	.needs = clear_needs,
 	.run = clear_run,
 };

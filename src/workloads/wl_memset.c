@@ -102,6 +102,14 @@ static int memset_run(const void *p, const struct wl_func *f, struct wl_result *
 	return 0;
 }
 
+static void memset_needs(const void *p, uint64_t *bytes, uint64_t *page)
+{
+	const struct memset_params *mp = p;
+
+	*bytes = mp->mem.size;
+	*page = mp->mem.page;
+}
+
 const struct workload wl_mem_memset = {
 	.collection = "mem",
 	.name = "memset",
@@ -111,5 +119,6 @@ const struct workload wl_mem_memset = {
 	.default_function = "all",
 	.functions = memset_functions,
 	.prepare = memset_prepare,
+	.needs = memset_needs,
 	.run = memset_run,
 };

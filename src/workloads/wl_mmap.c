@@ -194,6 +194,14 @@ static int mmap_run(const void *p, const struct wl_func *f, struct wl_result *re
 	return 0;
 }
 
+static void mmap_needs(const void *p, uint64_t *bytes, uint64_t *page)
+{
+	const struct mmap_params *mp = p;
+
+	*bytes = mp->mem.size * mp->threads;	/* every thread maps its own buffer */
+	*page = mp->mem.page;
+}
+
 const struct workload wl_mem_mmap = {
 	.collection = "mem",
 	.name = "mmap",
@@ -203,5 +211,6 @@ const struct workload wl_mem_mmap = {
 	.default_function = "all",
 	.functions = mmap_functions,
 	.prepare = mmap_prepare,
+	.needs = mmap_needs,
 	.run = mmap_run,
 };

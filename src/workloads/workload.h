@@ -79,6 +79,8 @@ struct workload {
 	int (*prepare)(void *params);
 	/* Run one function; fills @res.  Returns 0, or an exit code after log_err(). */
 	int (*run)(const void *params, const struct wl_func *fn, struct wl_result *res);
+	/* Memory one function's run needs: @bytes in pages of @page bytes (for plans and doctor). */
+	void (*needs)(const void *params, uint64_t *bytes, uint64_t *page);
 };
 
 /* One parsed command line: what every output sink is told about. */
@@ -102,6 +104,24 @@ struct wl_sink {
 size_t wl_count(void);
 const struct workload *wl_at(size_t i);
 const struct workload *wl_find(const char *collection, const char *name);
+
+/* One parsed bench command line. */
+struct wl_parsed {
+	const struct workload *wl;
+	void *params;		/* the workload's params struct, owned */
+	const char *functions;	/* the -f value; points into the parsed argv */
+	bool help;		/* --help was given and printed: nothing to run */
+};
+
+/*
+ * Parse one bench command line (@argv[0] is the collection) without running
+ * it.  Returns 0 with *out filled (free with wl_parsed_free()), or an exit
+ * code after log_err() with nothing to free.  *out refers to @argv's strings.
+ */
+int wl_parse(int argc, char **argv, struct wl_parsed *out);
+void wl_parsed_free(struct wl_parsed *p);
+/* Check resources and run what @p selects, reporting to @sink.  Returns an exit code. */
+int wl_run(const struct wl_parsed *p, struct wl_sink *sink);
 
 /*
  * Parse and run one bench command line, @argv[0] being the collection

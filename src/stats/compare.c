@@ -16,6 +16,9 @@ static const char *stats_insufficient(const struct stats_cell *base, const struc
 		return "fewer than 2 samples in the compared column";
 	if (!(base->mean > 0))
 		return "base mean is not positive, so a relative change means nothing";
+	/* Cells not from stats_cell_compute; GSL's default handler aborts on df <= 0. */
+	if (!(eb->var_mean >= 0 && eb->df > 0) || !(eo->var_mean >= 0 && eo->df > 0))
+		return "no variance estimate with positive degrees of freedom";
 	/* Zero spread on both sides leaves no yardstick: a coarse timer or a constant metric. */
 	if (eb->var_mean == 0 && eo->var_mean == 0)
 		return "no spread in either column, nothing to judge the difference by";

@@ -100,7 +100,8 @@ struct stats_change {
  * do not overlap.
  *
  * STATS_INSUFFICIENT, with why_insufficient saying which, when the data
- * cannot decide: a column has n < 2; both columns have zero spread (no
+ * cannot decide: a column has n < 2; a column's estimate has no usable
+ * variance or df (only hand-made cells); both columns have zero spread (no
  * variance to judge a difference by: a coarse timer or a constant metric);
  * the base mean is not positive (a relative change is meaningless); or the
  * Fieller interval is unbounded (the base mean is not distinguishable from

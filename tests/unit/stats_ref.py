@@ -5,7 +5,7 @@ Plain Python only: exact fractions for the ANOVA, the Student t CDF by Simpson
 integration of its density (math.lgamma), quantiles by bisection.  The
 formulas are written out here from the textbook definitions (one-way random
 effects ANOVA: Searle, Casella & McCulloch, "Variance Components", ch. 3;
-Satterthwaite 1946; Welch 1947; Fieller 1954).  Run: python3 tests/unit/stats_ref.py
+Satterthwaite 1946; Welch 1947; Fieller 1954).  Run: python3 tests/unit/stats_ref.py (about 20 s: the integration is naive on purpose).
 """
 import math
 from fractions import Fraction as F

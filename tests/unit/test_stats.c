@@ -230,6 +230,15 @@ static void test_rejects_bad_input(void **state)
 	s.values = NULL;
 	assert_int_equal(stats_cell_compute(&s, 0.05, &c), -EINVAL);
 
+	/* a hand-made cell without df must not reach GSL (its default handler aborts) */
+	c = cell_made(101, 1, 0);
+	assert_int_equal(stats_compare(&a, &c, true, STATS_RULE_NESTED, 0.05, 0.5, &ch), 0);
+	assert_int_equal(ch.verdict, STATS_INSUFFICIENT);
+	c.nested.var_mean = NAN;
+	c.nested.df = 3;
+	assert_int_equal(stats_compare(&a, &c, true, STATS_RULE_NESTED, 0.05, 0.5, &ch), 0);
+	assert_int_equal(ch.verdict, STATS_INSUFFICIENT);
+
 	assert_int_equal(stats_compare(NULL, &a, true, STATS_RULE_NESTED, 0.05, 0.5, &ch), -EINVAL);
 	assert_int_equal(stats_compare(&a, &a, true, STATS_RULE_NESTED, 0.05, 0.5, NULL), -EINVAL);
 	assert_int_equal(stats_compare(&a, &a, true, STATS_RULE_NESTED, 1.5, 0.5, &ch), -EINVAL);

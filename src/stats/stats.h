@@ -1,0 +1,133 @@
+/* stats: pure statistics for comparing result columns: per-cell summaries, session-aware CIs, % change verdicts. */
+#ifndef CLEARPATH_STATS_STATS_H
+#define CLEARPATH_STATS_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Everything here is a pure function over arrays of numbers: no I/O, no
+ * globals, no logging.  Quantities that are undefined for the data at hand
+ * (a standard deviation from one sample, a between-session variance from one
+ * session) are NAN, never a made-up 0; renderers print them as "-".
+ */
+
+#define STATS_DEFAULT_ALPHA		0.05	/* two-sided: 95% intervals */
+#define STATS_DEFAULT_MIN_EFFECT_PCT	0.5	/* smaller changes are never called */
+
+/* One column's samples for one result class. */
+struct stats_sample_set {
+	const double *values;
+	const int *session;	/* session id per value (any ints); NULL: all one session */
+	size_t n;
+};
+
+/*
+ * An estimate of the mean with its uncertainty: the variance of the mean,
+ * its degrees of freedom and the (1 - alpha) two-sided t interval.  With
+ * var_mean == 0 (no spread) the interval collapses onto the mean and df is
+ * the nominal one.  With n < 2 everything but the mean is NAN and df is 0.
+ */
+struct stats_estimate {
+	double var_mean, df, ci_low, ci_high;
+};
+
+/* One cell of the table: one column (swprofile) of one result class. */
+struct stats_cell {
+	size_t n, sessions;
+	/* Descriptive, over all samples (sessions ignored); cv = stddev / |mean|. */
+	double mean, stddev, cv, min, max, median;
+	/*
+	 * One-way random-effects ANOVA components (NAN when not estimable:
+	 * var_between needs >= 2 sessions, var_within needs a session with
+	 * >= 2 samples).  var_between is clamped at 0.
+	 */
+	double var_between, var_within;
+	/* Session-aware inference (STATS_RULE_NESTED). */
+	struct stats_estimate nested;
+	/* Samples treated as independent: Student t, n - 1 df (STATS_RULE_FASTPATH). */
+	struct stats_estimate pooled;
+};
+
+/*
+ * Summarise @s into *out, intervals at level 1 - @alpha.
+ *
+ * nested: with k >= 2 sessions the mean is the mean of all N samples and its
+ * variance follows from the random-effects model,
+ *     Var(mean) = var_between * sum(n_i^2) / N^2 + var_within / N,
+ * which is exact for unbalanced sessions too (for balanced ones it is
+ * MSB / N).  The components come from the ANOVA mean squares (MSB with k - 1
+ * df, MSW with N - k df, var_between = (MSB - MSW) / n0 with
+ * n0 = (N - sum(n_i^2) / N) / (k - 1), clamped at 0), so Var(mean) is a linear
+ * combination of MSB and MSW and its df is Satterthwaite's.  With one session
+ * (or one sample per session) this is the ordinary t on the samples.
+ *
+ * Returns 0, -EINVAL for NULL pointers, n == 0, a non-finite value or alpha
+ * outside (0, 1), -ENOMEM when scratch memory cannot be had.  *out is only
+ * written on success.
+ */
+int stats_cell_compute(const struct stats_sample_set *s, double alpha, struct stats_cell *out);
+
+enum stats_rule {
+	STATS_RULE_NESTED,	/* change CI from the session-aware estimates */
+	STATS_RULE_FASTPATH,	/* "the two columns' 95% CIs do not overlap" on pooled samples */
+};
+
+enum stats_verdict { STATS_NONE, STATS_IMPROVEMENT, STATS_REGRESSION, STATS_INSUFFICIENT };
+
+/*
+ * The change of other relative to base, in percent: pct = 100 * (other/base - 1).
+ * ci_low/ci_high: Fieller's (1 - alpha) interval for the ratio of means,
+ * shifted to percent, using the rule's estimates (nested or pooled) and the
+ * Welch-Satterthwaite df of the two variances of the mean.  p_value: two-sided
+ * Welch t test of equal means with the same variances and df, so
+ * p < alpha exactly when the interval excludes 0.
+ */
+struct stats_change {
+	double pct, ci_low, ci_high, p_value, df;
+	enum stats_verdict verdict;
+	const char *why_insufficient;	/* static text when verdict is STATS_INSUFFICIENT, else NULL */
+};
+
+/*
+ * Compare @other against @base (both from stats_cell_compute).
+ *
+ * Verdict: improvement or regression when the rule fires and
+ * |pct| >= @min_effect_pct; the direction comes from @higher_is_better (a
+ * positive change of a lower-is-better metric is a regression).  The rule
+ * fires for STATS_RULE_NESTED when the change interval excludes 0, and for
+ * STATS_RULE_FASTPATH when the columns' pooled t intervals (level 1 - @alpha)
+ * do not overlap.
+ *
+ * STATS_INSUFFICIENT, with why_insufficient saying which, when the data
+ * cannot decide: a column has n < 2; a column's estimate has no usable
+ * variance or df (only hand-made cells); both columns have zero spread (no
+ * variance to judge a difference by: a coarse timer or a constant metric);
+ * the base mean is not positive (a relative change is meaningless); or the
+ * Fieller interval is unbounded (the base mean is not distinguishable from
+ * 0).  pct is still filled in when both means allow it, the rest is NAN.
+ *
+ * Returns 0, or -EINVAL for NULL pointers, alpha outside (0, 1), a negative
+ * or NaN min_effect_pct, or an unknown rule; *out is only written on success.
+ */
+int stats_compare(const struct stats_cell *base, const struct stats_cell *other, bool higher_is_better,
+		  enum stats_rule rule, double alpha, double min_effect_pct, struct stats_change *out);
+
+/* "improvement" | "regression" | "none" | "insufficient"; "?" for an unknown value. */
+const char *stats_verdict_name(enum stats_verdict v);
+
+/*
+ * other/base oriented so that > 1 means better: other/base when higher is
+ * better, base/other when lower is better.  NAN unless both are positive.
+ */
+double stats_ratio_better(double base_mean, double other_mean, bool higher_is_better);
+
+/*
+ * Geometric mean of @n ratios, exp(mean(log r)): the "geomean" row over
+ * result classes.  Orient the ratios first (stats_ratio_better) so that
+ * classes whose metrics point different ways do not cancel.  Returns NAN for
+ * n == 0, a NULL array, or any ratio that is not finite and positive.
+ */
+double stats_geomean(const double *ratios, size_t n);
+
+#endif

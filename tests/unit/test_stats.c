@@ -1,0 +1,410 @@
+/* test_stats: stats against reference numbers computed outside this code (see each test for the source). */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "stats/stats.h"
+
+/*
+ * Unless a test says otherwise, reference numbers come from
+ * tests/unit/stats_ref.py: plain Python with exact fractions for the ANOVA
+ * and its own Student t (Simpson integration of the density, bisection for
+ * quantiles), sharing no code with src/stats or GSL.  Its quantiles match
+ * printed t tables: t(.975; 3) = 3.182446, t(.975; 4) = 2.776445,
+ * t(.975; 11) = 2.200985.
+ */
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+#define assert_near(got, want, tol)                                                       \
+	do {                                                                              \
+		double got_ = (got), want_ = (want);                                      \
+		if (!(fabs(got_ - want_) <= (tol)))                                       \
+			fail_msg("%s = %.12g, want %.12g (+- %g)", #got, got_, want_, (double)(tol)); \
+	} while (0)
+
+static struct stats_cell cell_of(const double *v, const int *sess, size_t n)
+{
+	struct stats_sample_set s = { v, sess, n };
+	struct stats_cell c;
+
+	assert_int_equal(stats_cell_compute(&s, STATS_DEFAULT_ALPHA, &c), 0);
+	return c;
+}
+
+static struct stats_change compare(const struct stats_cell *b, const struct stats_cell *o, bool hib,
+				   enum stats_rule rule)
+{
+	struct stats_change ch;
+
+	assert_int_equal(stats_compare(b, o, hib, rule, STATS_DEFAULT_ALPHA, STATS_DEFAULT_MIN_EFFECT_PCT, &ch), 0);
+	return ch;
+}
+
+/* A cell made by hand: same mean/variance for both rules, enough n to compare. */
+static struct stats_cell cell_made(double mean, double var_mean, double df)
+{
+	struct stats_cell c;
+
+	memset(&c, 0, sizeof(c));
+	c.n = 12;
+	c.sessions = 4;
+	c.mean = mean;
+	c.nested = (struct stats_estimate){ var_mean, df, NAN, NAN };
+	c.pooled = c.nested;
+	return c;
+}
+
+/* One session: the ordinary t interval on the samples. */
+static void test_single_session(void **state)
+{
+	/*
+	 * By hand: mean 100, deviations 0 2 -2 1 -1, s^2 = 10/4 = 2.5,
+	 * half width = t(.975; 4) 2.776445 * sqrt(2.5/5) = 1.963243.
+	 */
+	static const double v[] = { 100, 102, 98, 101, 99 };
+	struct stats_cell c = cell_of(v, NULL, N_OF(v));
+
+	(void)state;
+	assert_int_equal(c.n, 5);
+	assert_int_equal(c.sessions, 1);
+	assert_near(c.mean, 100, 1e-12);
+	assert_near(c.stddev, 1.58113883, 1e-8);
+	assert_near(c.cv, 0.0158113883, 1e-10);
+	assert_near(c.min, 98, 0);
+	assert_near(c.max, 102, 0);
+	assert_near(c.median, 100, 0);
+	assert_near(c.pooled.var_mean, 0.5, 1e-12);
+	assert_near(c.pooled.df, 4, 0);
+	assert_near(c.pooled.ci_low, 98.03675684, 1e-7);
+	assert_near(c.pooled.ci_high, 101.9632432, 1e-7);
+	/* one session: nothing to separate, the nested estimate is the pooled one */
+	assert_near(c.nested.var_mean, c.pooled.var_mean, 0);
+	assert_near(c.nested.df, 4, 0);
+	assert_near(c.nested.ci_low, 98.03675684, 1e-7);
+	assert_near(c.var_within, 2.5, 1e-12);
+	assert_true(isnan(c.var_between));
+}
+
+/* Unbalanced sessions (3, 2, 1, 4 samples), given out of order with arbitrary ids. */
+static void test_unbalanced_sessions(void **state)
+{
+	/* sessions {10 12 14} {20 22} {17} {15 16 18 19}, interleaved */
+	static const double v[] = { 15, 10, 20, 17, 16, 12, 22, 18, 14, 19 };
+	static const int s[] = { -1, 7, 42, 3, -1, 7, 42, -1, 7, -1 };
+	struct stats_cell c = cell_of(v, s, N_OF(v));
+
+	(void)state;
+	assert_int_equal(c.sessions, 4);
+	assert_near(c.mean, 16.3, 1e-12);
+	assert_near(c.median, 16.5, 0);
+	assert_near(c.stddev, 3.683295626, 1e-8);
+	assert_near(c.var_between, 13.15714286, 1e-7);
+	assert_near(c.var_within, 3.333333333, 1e-8);
+	assert_near(c.nested.var_mean, 4.28047619, 1e-8);
+	assert_near(c.nested.df, 2.870150415, 1e-8);
+	assert_near(c.nested.ci_low, 9.543969742, 1e-6);
+	assert_near(c.nested.ci_high, 23.05603026, 1e-6);
+	/* sessions differ, so pooling understates the uncertainty about threefold */
+	assert_near(c.pooled.var_mean, 1.356666667, 1e-8);
+}
+
+/* Sessions no more different than samples within them: var_between clamps to 0. */
+static void test_clamped_between(void **state)
+{
+	/* {1 5 9} {4 6 8} {2 6 7 3}: MSB < MSW, so Var(mean) = MSW / N with N - k = 7 df */
+	static const double v[] = { 1, 5, 9, 4, 6, 8, 2, 6, 7, 3 };
+	static const int s[] = { 1, 1, 1, 2, 2, 2, 3, 3, 3, 3 };
+	struct stats_cell c = cell_of(v, s, N_OF(v));
+
+	(void)state;
+	assert_near(c.mean, 5.1, 1e-12);
+	assert_near(c.var_between, 0, 0);
+	assert_near(c.var_within, 8.142857143, 1e-8);
+	assert_near(c.nested.var_mean, 0.8142857143, 1e-10);
+	assert_near(c.nested.df, 7, 1e-9);
+}
+
+/* Balanced sessions: Var(mean) = MSB / N with k - 1 df, the exact nested t. */
+static void test_balanced_sessions(void **state)
+{
+	static const double v[] = { 100, 101, 102, 95, 96, 96, 104, 103, 105, 99, 100, 98 };
+	static const int s[] = { 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4 };
+	struct stats_cell c = cell_of(v, s, N_OF(v));
+
+	(void)state;
+	assert_near(c.mean, 99.91666667, 1e-8);
+	assert_near(c.var_between, 11.97222222, 1e-8);
+	assert_near(c.var_within, 0.8333333333, 1e-10);
+	assert_near(c.nested.var_mean, 3.0625, 1e-10);
+	assert_near(c.nested.df, 3, 1e-9);
+}
+
+/* One sample per session: the samples are the session means, so the plain t applies. */
+static void test_one_sample_per_session(void **state)
+{
+	/* by hand: s^2 of 1..4 = 5/3, Var(mean) = 5/12 with 3 df */
+	static const double v[] = { 1, 2, 3, 4 };
+	static const int s[] = { 10, 20, 30, 40 };
+	struct stats_cell c = cell_of(v, s, N_OF(v));
+
+	(void)state;
+	assert_int_equal(c.sessions, 4);
+	assert_near(c.nested.var_mean, 5.0 / 12, 1e-12);
+	assert_near(c.nested.df, 3, 0);
+	assert_true(isnan(c.var_between));
+	assert_true(isnan(c.var_within));
+}
+
+static void test_one_sample(void **state)
+{
+	static const double v[] = { 42 }, w[] = { 40, 41, 43 };
+	struct stats_cell c = cell_of(v, NULL, 1), d = cell_of(w, NULL, 3);
+	struct stats_change ch;
+
+	(void)state;
+	assert_near(c.mean, 42, 0);
+	assert_near(c.median, 42, 0);
+	assert_true(isnan(c.stddev) && isnan(c.cv));
+	assert_true(isnan(c.nested.var_mean) && isnan(c.nested.ci_low) && isnan(c.pooled.ci_high));
+	assert_near(c.nested.df, 0, 0);
+	ch = compare(&c, &d, true, STATS_RULE_NESTED);
+	assert_int_equal(ch.verdict, STATS_INSUFFICIENT);
+	assert_string_equal(ch.why_insufficient, "fewer than 2 samples in the base column");
+	ch = compare(&d, &c, true, STATS_RULE_FASTPATH);
+	assert_int_equal(ch.verdict, STATS_INSUFFICIENT);
+	assert_string_equal(ch.why_insufficient, "fewer than 2 samples in the compared column");
+	assert_near(ch.pct, 100.0 * (42.0 / (124.0 / 3) - 1), 1e-12);
+}
+
+/* No spread at all: point intervals; two such columns cannot be judged. */
+static void test_zero_variance(void **state)
+{
+	static const double five[] = { 5, 5, 5, 5 }, six[] = { 6, 6, 6, 6 }, var[] = { 5, 6, 7, 6 };
+	static const int s[] = { 1, 1, 2, 2 };
+	struct stats_cell a = cell_of(five, s, 4), b = cell_of(six, s, 4), c = cell_of(var, s, 4);
+	struct stats_change ch;
+
+	(void)state;
+	assert_near(a.stddev, 0, 0);
+	assert_near(a.cv, 0, 0);
+	assert_near(a.nested.var_mean, 0, 0);
+	assert_near(a.nested.ci_low, 5, 0);
+	assert_near(a.nested.ci_high, 5, 0);
+	assert_near(a.var_between, 0, 0);
+	ch = compare(&a, &b, true, STATS_RULE_NESTED);
+	assert_int_equal(ch.verdict, STATS_INSUFFICIENT);
+	assert_near(ch.pct, 20, 1e-12);
+	assert_true(isnan(ch.ci_low) && isnan(ch.p_value));
+	/* one column with spread is enough: its own df carries the test */
+	ch = compare(&a, &c, true, STATS_RULE_NESTED);
+	assert_int_not_equal(ch.verdict, STATS_INSUFFICIENT);
+	assert_near(ch.df, c.nested.df, 1e-12);
+}
+
+static void test_rejects_bad_input(void **state)
+{
+	double v[] = { 1, 2, 3 };
+	struct stats_sample_set s = { v, NULL, 3 };
+	struct stats_cell c, a = cell_made(100, 1, 5);
+	struct stats_change ch;
+
+	(void)state;
+	assert_int_equal(stats_cell_compute(NULL, 0.05, &c), -EINVAL);
+	assert_int_equal(stats_cell_compute(&s, 0.05, NULL), -EINVAL);
+	assert_int_equal(stats_cell_compute(&s, 0, &c), -EINVAL);
+	assert_int_equal(stats_cell_compute(&s, 1, &c), -EINVAL);
+	assert_int_equal(stats_cell_compute(&s, NAN, &c), -EINVAL);
+	s.n = 0;
+	assert_int_equal(stats_cell_compute(&s, 0.05, &c), -EINVAL);
+	s.n = 3;
+	v[1] = NAN;
+	assert_int_equal(stats_cell_compute(&s, 0.05, &c), -EINVAL);
+	v[1] = INFINITY;
+	assert_int_equal(stats_cell_compute(&s, 0.05, &c), -EINVAL);
+	s.values = NULL;
+	assert_int_equal(stats_cell_compute(&s, 0.05, &c), -EINVAL);
+
+	/* a hand-made cell without df must not reach GSL (its default handler aborts) */
+	c = cell_made(101, 1, 0);
+	assert_int_equal(stats_compare(&a, &c, true, STATS_RULE_NESTED, 0.05, 0.5, &ch), 0);
+	assert_int_equal(ch.verdict, STATS_INSUFFICIENT);
+	c.nested.var_mean = NAN;
+	c.nested.df = 3;
+	assert_int_equal(stats_compare(&a, &c, true, STATS_RULE_NESTED, 0.05, 0.5, &ch), 0);
+	assert_int_equal(ch.verdict, STATS_INSUFFICIENT);
+
+	assert_int_equal(stats_compare(NULL, &a, true, STATS_RULE_NESTED, 0.05, 0.5, &ch), -EINVAL);
+	assert_int_equal(stats_compare(&a, &a, true, STATS_RULE_NESTED, 0.05, 0.5, NULL), -EINVAL);
+	assert_int_equal(stats_compare(&a, &a, true, STATS_RULE_NESTED, 1.5, 0.5, &ch), -EINVAL);
+	assert_int_equal(stats_compare(&a, &a, true, STATS_RULE_NESTED, 0.05, -1, &ch), -EINVAL);
+	assert_int_equal(stats_compare(&a, &a, true, STATS_RULE_NESTED, 0.05, NAN, &ch), -EINVAL);
+	assert_int_equal(stats_compare(&a, &a, true, (enum stats_rule)99, 0.05, 0.5, &ch), -EINVAL);
+}
+
+/* The Welch part against R's published output for its sleep data. */
+static void test_compare_matches_r_welch(void **state)
+{
+	/*
+	 * datasets::sleep; R's ?t.test example t.test(extra ~ group, data = sleep)
+	 * prints t = -1.8608, df = 17.776, p-value = 0.07939.  The Fieller
+	 * interval is from stats_ref.py.
+	 */
+	static const double g1[] = { 0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0 };
+	static const double g2[] = { 1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4 };
+	struct stats_cell c1 = cell_of(g1, NULL, 10), c2 = cell_of(g2, NULL, 10);
+	struct stats_change ch = compare(&c2, &c1, true, STATS_RULE_NESTED);
+
+	(void)state;
+	assert_near(ch.df, 17.776, 5e-4);
+	assert_near(ch.p_value, 0.07939, 5e-6);
+	assert_near(ch.pct, -67.8111588, 1e-6);
+	assert_near(ch.ci_low, -120.1508607, 1e-5);
+	assert_near(ch.ci_high, 15.74232456, 1e-5);
+	assert_int_equal(ch.verdict, STATS_NONE);
+	/* group 1 as base: its mean 0.75 is within noise of 0, Fieller's set is unbounded */
+	ch = compare(&c1, &c2, true, STATS_RULE_NESTED);
+	assert_int_equal(ch.verdict, STATS_INSUFFICIENT);
+	assert_non_null(strstr(ch.why_insufficient, "unbounded"));
+}
+
+/* Nested vs fastpath on the same balanced columns: the rules disagree on what is noise. */
+static void test_compare_balanced_both_rules(void **state)
+{
+	static const double b[] = { 100, 101, 102, 95, 96, 96, 104, 103, 105, 99, 100, 98 };
+	static const double o[] = { 97, 98, 98, 93, 92, 94, 101, 100, 99, 96, 95, 97 };
+	static const int s[] = { 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4 };
+	struct stats_cell cb = cell_of(b, s, 12), co = cell_of(o, s, 12);
+	struct stats_change ch = compare(&cb, &co, true, STATS_RULE_NESTED);
+
+	(void)state;
+	assert_near(ch.pct, -3.252710592, 1e-8);
+	assert_near(ch.df, 5.828928296, 1e-8);
+	assert_near(ch.ci_low, -8.613718622, 1e-6);
+	assert_near(ch.ci_high, 2.469466316, 1e-6);
+	assert_near(ch.p_value, 0.2064698242, 1e-7);
+	assert_int_equal(ch.verdict, STATS_NONE);
+	assert_null(ch.why_insufficient);
+
+	/* pooled: a "significant" p = 0.015, yet the two 95% intervals still overlap */
+	ch = compare(&cb, &co, true, STATS_RULE_FASTPATH);
+	assert_near(ch.df, 21.4509687, 1e-6);
+	assert_near(ch.ci_low, -5.73709502, 1e-6);
+	assert_near(ch.ci_high, -0.6942436321, 1e-6);
+	assert_near(ch.p_value, 0.01548754186, 1e-7);
+	assert_near(cb.pooled.ci_low, 97.84524573, 1e-6);
+	assert_near(co.pooled.ci_high, 98.42939904, 1e-6);
+	assert_int_equal(ch.verdict, STATS_NONE);
+}
+
+/* Verdict direction, the minimum effect, and p < alpha exactly when the CI excludes 0. */
+static void test_verdicts(void **state)
+{
+	/* Welch df by hand: (1 + 1)^2 / (1/11 + 1/5) = 13.75; interval and p from stats_ref.py */
+	struct stats_cell b = cell_made(100, 1, 11), o = cell_made(103, 1, 5);
+	struct stats_change ch = compare(&b, &o, true, STATS_RULE_NESTED);
+
+	(void)state;
+	assert_near(ch.df, 13.75, 1e-12);
+	assert_near(ch.ci_low, -0.0377943457, 1e-7);
+	assert_near(ch.ci_high, 6.13292459, 1e-7);
+	assert_near(ch.p_value, 0.05257392487, 1e-8);
+	assert_int_equal(ch.verdict, STATS_NONE);
+
+	o.mean = 110;
+	assert_int_equal(compare(&b, &o, true, STATS_RULE_NESTED).verdict, STATS_IMPROVEMENT);
+	assert_int_equal(compare(&b, &o, false, STATS_RULE_NESTED).verdict, STATS_REGRESSION);
+	o.mean = 90;
+	assert_int_equal(compare(&b, &o, true, STATS_RULE_NESTED).verdict, STATS_REGRESSION);
+	assert_int_equal(compare(&b, &o, false, STATS_RULE_NESTED).verdict, STATS_IMPROVEMENT);
+	/* a clear but small change is not called */
+	b = cell_made(100, 1e-4, 11);
+	o = cell_made(100.3, 1e-4, 11);
+	ch = compare(&b, &o, true, STATS_RULE_NESTED);
+	assert_true(ch.ci_low > 0);
+	assert_int_equal(ch.verdict, STATS_NONE);
+	assert_int_equal(stats_compare(&b, &o, true, STATS_RULE_NESTED, 0.05, 0.25, &ch), 0);
+	assert_int_equal(ch.verdict, STATS_IMPROVEMENT);
+
+	b = cell_made(100, 1, 11);
+	for (double m = 95; m <= 105; m += 0.125) {
+		o = cell_made(m, 1, 5);
+		ch = compare(&b, &o, true, STATS_RULE_NESTED);
+		assert_int_equal(ch.p_value < 0.05, ch.ci_low > 0 || ch.ci_high < 0);
+	}
+}
+
+/* fastpath: fires only when the pooled t intervals are apart. */
+static void test_fastpath_rule(void **state)
+{
+	/* half width = t(.975; 11) 2.200985 (table) * sqrt(1): base CI [97.799, 102.201] */
+	struct stats_cell b = cell_made(100, 1, 11), o = cell_made(104.3, 1, 11);
+
+	(void)state;
+	/* 104.3 - 2.201 = 102.099 < 102.201: overlap, though the Welch test would reject */
+	assert_true(compare(&b, &o, true, STATS_RULE_NESTED).p_value < 0.05);
+	assert_int_equal(compare(&b, &o, true, STATS_RULE_FASTPATH).verdict, STATS_NONE);
+	o.mean = 104.5;	/* 102.299 > 102.201: apart */
+	assert_int_equal(compare(&b, &o, true, STATS_RULE_FASTPATH).verdict, STATS_IMPROVEMENT);
+	assert_int_equal(compare(&b, &o, false, STATS_RULE_FASTPATH).verdict, STATS_REGRESSION);
+	/* the rule uses the pooled estimate, not the nested one */
+	o.nested.var_mean = 100;
+	b.nested.var_mean = 100;
+	assert_int_equal(compare(&b, &o, true, STATS_RULE_FASTPATH).verdict, STATS_IMPROVEMENT);
+	assert_int_equal(compare(&b, &o, true, STATS_RULE_NESTED).verdict, STATS_NONE);
+}
+
+static void test_geomean_and_ratios(void **state)
+{
+	static const double r[] = { 2, 8 }, near1[] = { 1.02, 0.98 }, bad[] = { 1, 0 }, neg[] = { 1, -2 };
+
+	(void)state;
+	assert_near(stats_geomean(r, 2), 4, 1e-12);			/* sqrt(16) */
+	assert_near(stats_geomean(near1, 2), sqrt(1.02 * 0.98), 1e-15);	/* sqrt(0.9996) */
+	assert_near(stats_geomean(r, 1), 2, 1e-15);
+	assert_true(isnan(stats_geomean(r, 0)));
+	assert_true(isnan(stats_geomean(NULL, 2)));
+	assert_true(isnan(stats_geomean(bad, 2)));
+	assert_true(isnan(stats_geomean(neg, 2)));
+	assert_near(stats_ratio_better(100, 110, true), 1.1, 1e-15);
+	assert_near(stats_ratio_better(100, 110, false), 100.0 / 110, 1e-15);
+	assert_true(isnan(stats_ratio_better(0, 110, true)));
+	assert_true(isnan(stats_ratio_better(100, -1, true)));
+}
+
+static void test_verdict_names(void **state)
+{
+	(void)state;
+	assert_string_equal(stats_verdict_name(STATS_NONE), "none");
+	assert_string_equal(stats_verdict_name(STATS_IMPROVEMENT), "improvement");
+	assert_string_equal(stats_verdict_name(STATS_REGRESSION), "regression");
+	assert_string_equal(stats_verdict_name(STATS_INSUFFICIENT), "insufficient");
+	assert_string_equal(stats_verdict_name((enum stats_verdict)42), "?");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_single_session),
+		cmocka_unit_test(test_unbalanced_sessions),
+		cmocka_unit_test(test_clamped_between),
+		cmocka_unit_test(test_balanced_sessions),
+		cmocka_unit_test(test_one_sample_per_session),
+		cmocka_unit_test(test_one_sample),
+		cmocka_unit_test(test_zero_variance),
+		cmocka_unit_test(test_rejects_bad_input),
+		cmocka_unit_test(test_compare_matches_r_welch),
+		cmocka_unit_test(test_compare_balanced_both_rules),
+		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_fastpath_rule),
+		cmocka_unit_test(test_geomean_and_ratios),
+		cmocka_unit_test(test_verdict_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

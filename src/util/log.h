@@ -13,6 +13,12 @@ enum exit_code {
 
 /* Print "clearpath: <msg>\n" to stderr. */
 void log_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * The message of the last log_err() in this process ("" when none), so the
+ * harness can store why an invocation failed.  log_clear_error() forgets it.
+ */
+const char *log_last_error(void);
+void log_clear_error(void);
 /* Print "clearpath: warning: <msg>\n" to stderr. */
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print an indented "  hint: <msg>\n" line: how to fix what the last error named. */

@@ -145,3 +145,57 @@ bool sysfs_cpu_has_flag(const char *flag)
 	fclose(f);
 	return found;
 }
+
+/* Split a "key<tabs>: value" cpuinfo line; returns the value or NULL when @key does not match. */
+static char *sysfs_cpuinfo_match(char *line, const char *key)
+{
+	size_t klen = strlen(key);
+	char *v;
+
+	if (strncmp(line, key, klen) || (line[klen] != '\t' && line[klen] != ' ' && line[klen] != ':'))
+		return NULL;
+	v = strchr(line + klen, ':');
+	if (!v)
+		return NULL;
+	v += 1 + strspn(v + 1, " \t");
+	v[strcspn(v, "\n")] = '\0';
+	return v;
+}
+
+int sysfs_cpuinfo_value(const char *key, char *buf, size_t len)
+{
+	FILE *f = sysfs_open("/proc/cpuinfo");
+	char line[8192], *v = NULL;
+
+	if (!f)
+		return -errno;
+	while (!v && fgets(line, sizeof(line), f))
+		v = sysfs_cpuinfo_match(line, key);
+	if (v)
+		snprintf(buf, len, "%s", v);
+	fclose(f);
+	return v ? 0 : -ENOENT;
+}
+
+int sysfs_cpuinfo_distinct(const char *key)
+{
+	FILE *f = sysfs_open("/proc/cpuinfo");
+	char line[8192], seen[64][32];
+	int n = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *v = sysfs_cpuinfo_match(line, key);
+		int i;
+
+		if (!v)
+			continue;
+		for (i = 0; i < n && strcmp(seen[i], v); i++)
+			;
+		if (i == n && n < 64)
+			snprintf(seen[n++], sizeof(seen[0]), "%s", v);
+	}
+	fclose(f);
+	return n;
+}

@@ -408,3 +408,78 @@ int wl_invoke(int argc, char **argv, struct wl_sink *sink)
 	wl_parsed_free(&p);
 	return ret;
 }
+
+static const struct wl_opt *inv_by_long(const struct workload *wl, const char *name, size_t len)
+{
+	for (const struct wl_opt *o = wl->opts; o->long_name; o++)
+		if (strlen(o->long_name) == len && !strncmp(o->long_name, name, len))
+			return o;
+	return NULL;
+}
+
+/* Append " -x value" for @o (or -f) to @buf, normalising sizes. */
+static void inv_canon_add(const struct wl_opt *o, const char *val, char *buf, size_t len)
+{
+	size_t used = strlen(buf);
+	char norm[64];
+
+	if (o && o->type == WL_OPT_SIZE) {
+		uint64_t v;
+
+		if (!size_parse(val, &v))
+			val = size_format(v, norm, sizeof(norm));
+	}
+	if (!o)
+		snprintf(buf + used, len - used, "%s-f %s", used ? " " : "", val);
+	else if (o->short_name)
+		snprintf(buf + used, len - used, "%s-%c%s%s", used ? " " : "", o->short_name,
+			 val ? " " : "", val ?: "");
+	else
+		snprintf(buf + used, len - used, "%s--%s%s%s", used ? " " : "", o->long_name,
+			 val ? " " : "", val ?: "");
+}
+
+int wl_canonical(const struct workload *wl, int argc, char **argv, const char *function,
+		 char *buf, size_t len)
+{
+	bool have_f = false;
+	char rest[1024] = "";
+
+	for (int i = 0; i < argc; i++) {
+		const char *t = argv[i], *val = NULL, *eq;
+		const struct wl_opt *o = NULL;
+		bool is_f;
+
+		if (!strncmp(t, "--", 2)) {
+			eq = strchr(t, '=');
+			size_t nlen = eq ? (size_t)(eq - t - 2) : strlen(t + 2);
+
+			is_f = nlen == 8 && !strncmp(t + 2, "function", 8);
+			o = is_f ? NULL : inv_by_long(wl, t + 2, nlen);
+			if (!is_f && !o)
+				return -EINVAL;
+			val = eq ? eq + 1 : NULL;
+		} else if (t[0] == '-' && t[1]) {
+			is_f = t[1] == 'f';
+			o = is_f ? NULL : inv_by_short(wl, t[1]);
+			if (!is_f && !o)
+				return -EINVAL;
+			val = t[2] ? t + 2 : NULL;
+		} else {
+			return -EINVAL;
+		}
+		if ((is_f || o->type != WL_OPT_FLAG) && !val) {
+			if (i + 1 >= argc)
+				return -EINVAL;
+			val = argv[++i];
+		}
+		have_f |= is_f;
+		inv_canon_add(o, is_f ? function : val, rest, sizeof(rest));
+	}
+	buf[0] = '\0';
+	if (!have_f)
+		inv_canon_add(NULL, function, buf, len);
+	if (rest[0])
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? " " : "", rest);
+	return 0;
+}

@@ -130,6 +130,18 @@ int wl_run(const struct wl_parsed *p, struct wl_sink *sink);
  */
 int wl_invoke(int argc, char **argv, struct wl_sink *sink);
 
+/*
+ * The canonical parameter text of one function of a bench command line, the
+ * identity of a benchmark in the store: the options of @argv (the arguments
+ * after the workload name) in the user's order, each as "-x value" (the
+ * long form when there is no short one), sizes normalised ("1GB"), the -f
+ * value replaced by @function (put first when -f was not given).  Options
+ * left at their defaults are not added.  Returns 0, or -EINVAL for an
+ * argument wl_parse() would not have accepted.
+ */
+int wl_canonical(const struct workload *wl, int argc, char **argv, const char *function,
+		 char *buf, size_t len);
+
 /* Format the value of @opt inside @params as text (for JSON, canonical names). */
 void wl_opt_format(const struct wl_opt *opt, const void *params, char *buf, size_t len);
 

@@ -1,0 +1,165 @@
+/* fingerprint: read the SUT and swprofile descriptions from procfs, sysfs and uname. */
+#include "harness/fingerprint.h"
+#include "util/size.h"
+#include "util/sysfs.h"
+
+#include <gnu/libc-version.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+/* Page sizes hugetlb offers on x86-64 (2MB, 1GB) and arm64 with 4K/16K/64K granules. */
+static const unsigned long long fp_huge_sizes[] = {
+	64ULL << 10, 2ULL << 20, 32ULL << 20, 512ULL << 20, 1ULL << 30, 16ULL << 30, 0
+};
+
+static void fp_set_str(json_t *o, const char *key, const char *path)
+{
+	char buf[4096];
+
+	if (!sysfs_read_line(path, buf, sizeof(buf)))
+		json_object_set_new(o, key, json_string(buf));
+}
+
+static void fp_cpu_model(char *buf, size_t len)
+{
+	char impl[32], part[32];
+
+	if (!sysfs_cpuinfo_value("model name", buf, len))
+		return;
+	/* arm64 /proc/cpuinfo has no model name, only the MIDR fields. */
+	if (!sysfs_cpuinfo_value("CPU implementer", impl, sizeof(impl)) &&
+	    !sysfs_cpuinfo_value("CPU part", part, sizeof(part))) {
+		snprintf(buf, len, "arm64 implementer %s part %s", impl, part);
+		return;
+	}
+	snprintf(buf, len, "unknown CPU");
+}
+
+static int fp_numa_nodes(void)
+{
+	char path[64];
+	int n = 0;
+
+	for (int i = 0; i < 1024; i++) {
+		char line[16];
+
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpumap", i);
+		if (sysfs_read_line(path, line, sizeof(line)))
+			break;
+		n++;
+	}
+	return n ? n : 1;
+}
+
+static const char *fp_virtualisation(void)
+{
+	static char vendor[128];
+
+	if (!sysfs_cpu_has_flag("hypervisor"))
+		return sysfs_cpu_has_flag("fpu") ? "none" : "unknown";
+	if (!sysfs_read_line("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor)))
+		return vendor;
+	return "hypervisor";
+}
+
+json_t *fp_sut(char *name, size_t len)
+{
+	json_t *o = json_object();
+	struct utsname u;
+	char model[256], host[256] = "", product[256];
+
+	if (!o)
+		return NULL;
+	uname(&u);
+	gethostname(host, sizeof(host) - 1);
+	fp_cpu_model(model, sizeof(model));
+	json_object_set_new(o, "hostname", json_string(host));
+	json_object_set_new(o, "arch", json_string(u.machine));
+	json_object_set_new(o, "cpu", json_string(model));
+	json_object_set_new(o, "cores", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+	json_object_set_new(o, "sockets", json_integer(sysfs_cpuinfo_distinct("physical id") ?: 1));
+	json_object_set_new(o, "numa_nodes", json_integer(fp_numa_nodes()));
+	json_object_set_new(o, "memory", json_integer((json_int_t)sysconf(_SC_PHYS_PAGES) *
+						       sysconf(_SC_PAGESIZE)));
+	fp_set_str(o, "dmi_product", "/sys/class/dmi/id/product_name");
+	json_object_set_new(o, "virtualisation", json_string(fp_virtualisation()));
+	if (!sysfs_read_line("/sys/class/dmi/id/product_name", product, sizeof(product)) && product[0])
+		snprintf(name, len, "%s", product);
+	else
+		snprintf(name, len, "%s", model);
+	return o;
+}
+
+/* Reserved pages per offered size; with @with_free, {total, free} per size. */
+static json_t *fp_hugepools(bool with_free)
+{
+	json_t *pools = json_object();
+
+	for (const unsigned long long *sz = fp_huge_sizes; *sz; sz++) {
+		struct sysfs_hugepool pool;
+		char key[16];
+
+		if (sysfs_hugepool(*sz, &pool) || !pool.supported)
+			continue;
+		size_format(*sz, key, sizeof(key));
+		if (with_free)
+			json_object_set_new(pools, key, json_pack("{s:I, s:I}", "total", (json_int_t)pool.total,
+								  "free", (json_int_t)pool.free));
+		else
+			json_object_set_new(pools, key, json_integer((json_int_t)pool.total));
+	}
+	return pools;
+}
+
+json_t *fp_swprofile(char *name, size_t len)
+{
+	json_t *o = json_object();
+	struct utsname u;
+	char thp[64];
+
+	if (!o)
+		return NULL;
+	uname(&u);
+	json_object_set_new(o, "kernel_release", json_string(u.release));
+	json_object_set_new(o, "kernel_version", json_string(u.version));
+	fp_set_str(o, "cmdline", "/proc/cmdline");
+	if (!sysfs_read_choice("/sys/kernel/mm/transparent_hugepage/enabled", thp, sizeof(thp)))
+		json_object_set_new(o, "thp_enabled", json_string(thp));
+	if (!sysfs_read_choice("/sys/kernel/mm/transparent_hugepage/defrag", thp, sizeof(thp)))
+		json_object_set_new(o, "thp_defrag", json_string(thp));
+	json_object_set_new(o, "hugepages", fp_hugepools(false));
+	json_object_set_new(o, "libc", json_sprintf("glibc %s", gnu_get_libc_version()));
+	json_object_set_new(o, "clearpath", json_string(CLEARPATH_VERSION));
+	snprintf(name, len, "%s", u.release);
+	return o;
+}
+
+void fp_boot_id(char *buf, size_t len)
+{
+	if (sysfs_read_line("/proc/sys/kernel/random/boot_id", buf, len))
+		buf[0] = '\0';
+}
+
+json_t *fp_environment(void)
+{
+	json_t *o = json_object();
+	char buf[256];
+	uint64_t avail;
+
+	if (!o)
+		return NULL;
+	if (!sysfs_read_choice("/sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof(buf)))
+		json_object_set_new(o, "thp_enabled", json_string(buf));
+	if (!sysfs_read_choice("/sys/kernel/mm/transparent_hugepage/defrag", buf, sizeof(buf)))
+		json_object_set_new(o, "thp_defrag", json_string(buf));
+	json_object_set_new(o, "hugepages", fp_hugepools(true));
+	if (!sysfs_read_line("/proc/loadavg", buf, sizeof(buf)))
+		json_object_set_new(o, "loadavg", json_string(buf));
+	if (!sysfs_mem_available(&avail))
+		json_object_set_new(o, "mem_available", json_integer((json_int_t)avail));
+	fp_set_str(o, "cpufreq_governor", "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+	fp_set_str(o, "cpufreq_boost", "/sys/devices/system/cpu/cpufreq/boost");
+	return o;
+}

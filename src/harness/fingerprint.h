@@ -1,0 +1,34 @@
+/* fingerprint: describe the machine (SUT) and the software (swprofile) a session runs on. */
+#ifndef CLEARPATH_HARNESS_FINGERPRINT_H
+#define CLEARPATH_HARNESS_FINGERPRINT_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+/*
+ * The SUT fingerprint: hostname, arch, CPU model (arm64: implementer/part),
+ * cores, sockets, NUMA nodes, memory, DMI product name, virtualisation.
+ * Writes the default class name (DMI product name, else the CPU model) to
+ * @name.  Returns a new object (caller json_decref()s), NULL when out of memory.
+ */
+json_t *fp_sut(char *name, size_t len);
+
+/*
+ * The swprofile fingerprint: kernel release and version, /proc/cmdline, THP
+ * enabled/defrag, hugetlb pool sizes (reserved pages per size), libc version,
+ * clearpath version.  Writes the default name (the kernel release) to @name.
+ * Returns a new object, NULL when out of memory.
+ */
+json_t *fp_swprofile(char *name, size_t len);
+
+/*
+ * The environment snapshot stored with each session: the settings that can
+ * change between boots or sessions and move results (THP, hugepage pools,
+ * load, memory available).  Returns a new object, NULL when out of memory.
+ */
+json_t *fp_environment(void);
+
+/* /proc/sys/kernel/random/boot_id into @buf ("" when unreadable). */
+void fp_boot_id(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,439 @@
+/* interchange: long-form CSV/JSON export, all-or-nothing CSV import, and merging stores. */
+#include "store/db.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/csv.h"
+#include "util/log.h"
+
+enum col {
+	COL_SUT, COL_SWPROFILE, COL_SESSION, COL_BENCHMARK, COL_RESULTCLASS, COL_UNIT,
+	COL_HIGHER, COL_ITERATION, COL_WARMUP, COL_VALUE, COL_STARTED, COL_TIME, NCOLS
+};
+
+/* Must spell STORE_EXPORT_COLUMNS (a unit test holds them together). */
+static const char *const col_name[NCOLS] = {
+	"sut", "swprofile", "session", "benchmark", "resultclass", "unit", "higher_is_better",
+	"iteration", "warmup", "value", "session_started", "sample_time",
+};
+
+/* Text of one exported row; numbers are formatted into the buffers. */
+struct row_text {
+	const char *field[NCOLS];
+	char benchmark[1024];
+	char iteration[16];
+	char value[32];
+};
+
+static void row_format(const struct store_row *row, struct row_text *t)
+{
+	/* "suite params", split again at the first space on import */
+	snprintf(t->benchmark, sizeof(t->benchmark), "%s%s%s", row->suite, *row->params ? " " : "",
+		 row->params);
+	snprintf(t->iteration, sizeof(t->iteration), "%d", row->iteration);
+	snprintf(t->value, sizeof(t->value), "%.17g", row->value);
+	t->field[COL_SUT] = row->sut;
+	t->field[COL_SWPROFILE] = row->swprofile;
+	t->field[COL_SESSION] = row->session;
+	t->field[COL_BENCHMARK] = t->benchmark;
+	t->field[COL_RESULTCLASS] = row->resultclass;
+	t->field[COL_UNIT] = row->unit;
+	t->field[COL_HIGHER] = row->higher_is_better ? "1" : "0";
+	t->field[COL_ITERATION] = t->iteration;
+	t->field[COL_WARMUP] = row->warmup ? "1" : "0";
+	t->field[COL_VALUE] = t->value;
+	t->field[COL_STARTED] = row->session_started;
+	t->field[COL_TIME] = row->sample_time;
+}
+
+struct export_state {
+	FILE *out;
+	enum store_format fmt;
+	long rows;
+};
+
+static int export_csv_row(const struct store_row *row, void *arg)
+{
+	struct export_state *x = arg;
+	struct row_text t;
+
+	row_format(row, &t);
+	return csv_write_record(x->out, t.field, NCOLS);
+}
+
+/* One JSON object per line; keys in column order; flags as booleans, numbers as numbers. */
+static int export_json_row(const struct store_row *row, void *arg)
+{
+	struct export_state *x = arg;
+	struct row_text t;
+	json_t *obj = json_object();
+	char *text = NULL;
+	int ret = -ENOMEM;
+
+	row_format(row, &t);
+	if (!obj)
+		return -ENOMEM;
+	for (int i = 0; i < NCOLS; i++) {
+		json_t *v;
+
+		if (i == COL_HIGHER || i == COL_WARMUP)
+			v = json_boolean(t.field[i][0] == '1');
+		else if (i == COL_ITERATION)
+			v = json_integer(row->iteration);
+		else if (i == COL_VALUE)
+			v = json_real(row->value);
+		else
+			v = json_string(t.field[i]);
+		if (json_object_set_new(obj, col_name[i], v))
+			goto out;
+	}
+	text = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+	if (!text)
+		goto out;
+	fprintf(x->out, "%s%s", x->rows++ ? ",\n" : "", text);
+	ret = ferror(x->out) ? -EIO : 0;
+out:
+	free(text);
+	json_decref(obj);
+	return ret;
+}
+
+int store_export(struct store *st, FILE *out, enum store_format fmt)
+{
+	struct store_filter all = { .include_warmup = true };
+	struct export_state x = { .out = out, .fmt = fmt };
+	int ret;
+
+	if (fmt == STORE_CSV) {
+		ret = csv_write_record(out, col_name, NCOLS);
+		if (!ret)
+			ret = store_query(st, &all, export_csv_row, &x);
+	} else {
+		fputs("[\n", out);
+		ret = store_query(st, &all, export_json_row, &x);
+		fputs(x.rows ? "\n]\n" : "]\n", out);
+	}
+	if (!ret && (fflush(out) || ferror(out)))
+		ret = -EIO;
+	if (ret == -EIO)
+		log_err("writing the export of store %s failed", st->path);
+	else if (ret == -ENOMEM)
+		log_err("out of memory exporting store %s", st->path);
+	return ret;
+}
+
+/* Where the importer is, for messages that name line and column. */
+struct import_ctx {
+	struct store *st;
+	const char *name;
+	const struct csv_record *rec;
+};
+
+static int bad_field(const struct import_ctx *c, int col, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int bad_field(const struct import_ctx *c, int col, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_err("%s: line %ld, column %d (%s): %s", c->name, c->rec->line, col + 1, col_name[col], msg);
+	return -EINVAL;
+}
+
+static int parse_flag(const struct import_ctx *c, int col, bool *out)
+{
+	const char *s = c->rec->field[col];
+
+	if (strcmp(s, "0") && strcmp(s, "1"))
+		return bad_field(c, col, "'%s' is not 0 or 1", s);
+	*out = s[0] == '1';
+	return 0;
+}
+
+/* The parsed, validated content of one data line. */
+struct import_row {
+	const char *field[NCOLS];
+	char suite[1024];
+	const char *params;
+	bool higher, warmup;
+	int iteration;
+	double value;
+};
+
+static int parse_row(const struct import_ctx *c, struct import_row *r)
+{
+	char *end;
+	long it;
+	int ret;
+
+	if (c->rec->n != NCOLS)
+		return bad_field(c, c->rec->n < NCOLS ? (int)c->rec->n : NCOLS - 1,
+				 "expected %d columns, found %zu", NCOLS, c->rec->n);
+	for (int i = 0; i < NCOLS; i++) {
+		r->field[i] = c->rec->field[i];
+		if (!*r->field[i])
+			return bad_field(c, i, "empty");
+	}
+	if (!store_uuid_valid(r->field[COL_SESSION]))
+		return bad_field(c, COL_SESSION, "'%s' is not a UUID", r->field[COL_SESSION]);
+	/* "suite params": the suite never contains a space */
+	snprintf(r->suite, sizeof(r->suite), "%.*s", (int)strcspn(r->field[COL_BENCHMARK], " "),
+		 r->field[COL_BENCHMARK]);
+	r->params = r->field[COL_BENCHMARK] + strlen(r->suite);
+	r->params += *r->params == ' ';
+	ret = parse_flag(c, COL_HIGHER, &r->higher);
+	if (!ret)
+		ret = parse_flag(c, COL_WARMUP, &r->warmup);
+	if (ret)
+		return ret;
+	errno = 0;
+	it = strtol(r->field[COL_ITERATION], &end, 10);
+	if (errno || *end || it < 0 || it > 1000000000)
+		return bad_field(c, COL_ITERATION, "'%s' is not an iteration number",
+				 r->field[COL_ITERATION]);
+	r->iteration = (int)it;
+	errno = 0;
+	r->value = strtod(r->field[COL_VALUE], &end);
+	if (errno || *end || !isfinite(r->value))
+		return bad_field(c, COL_VALUE, "'%s' is not a finite number", r->field[COL_VALUE]);
+	return 0;
+}
+
+/*
+ * The session of a data line: created when new (complete, since an export
+ * is a finished record), checked against the line when it exists.
+ */
+static int import_session(const struct import_ctx *c, const struct import_row *r, int64_t sut,
+			  int64_t swp, int64_t *id)
+{
+	struct store *st = c->st;
+	sqlite3_stmt *stmt;
+	int ret, rc;
+
+	ret = store_prepare(st, &stmt, "SELECT id, sut_id = ?2 AND swprofile_id = ?3 AND started = ?4"
+			    " FROM session WHERE uuid = ?1", "tiit", r->field[COL_SESSION], sut, swp,
+			    r->field[COL_STARTED]);
+	if (ret)
+		return ret;
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(stmt, 0);
+		if (!sqlite3_column_int(stmt, 1))
+			ret = bad_field(c, COL_SESSION, "session %s has another sut, swprofile or start"
+					" time in this store", r->field[COL_SESSION]);
+	} else if (rc == SQLITE_DONE) {
+		ret = store_exec(st, "INSERT INTO session (uuid, sut_id, swprofile_id, started, complete)"
+				 " VALUES (?1, ?2, ?3, ?4, 1)", "tiit", r->field[COL_SESSION], sut, swp,
+				 r->field[COL_STARTED]);
+		*id = sqlite3_last_insert_rowid(st->db);
+	} else {
+		ret = store_sql_fail(st, rc, "looking up a session");
+	}
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+/* Insert the sample unless the very same one is stored already. */
+static int import_sample(const struct import_ctx *c, const struct import_row *r, int64_t session,
+			 int64_t rclass)
+{
+	sqlite3_stmt *stmt;
+	int ret, rc;
+
+	ret = store_prepare(c->st, &stmt, "INSERT INTO sample (session_id, resultclass_id, iteration,"
+			    " warmup, value, time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+			    " ON CONFLICT (session_id, resultclass_id, warmup, iteration) DO NOTHING"
+			    " RETURNING id", "iiibdt", session, rclass, (int64_t)r->iteration,
+			    (int)r->warmup, r->value, r->field[COL_TIME]);
+	if (ret)
+		return ret;
+	rc = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	if (rc == SQLITE_ROW)
+		return 0;
+	if (rc != SQLITE_DONE)
+		return store_sql_fail(c->st, rc, "importing a sample");
+	/* Not inserted: it exists.  The same value is a re-import; another is a contradiction. */
+	ret = store_prepare(c->st, &stmt, "SELECT value, value = ?5 FROM sample WHERE session_id = ?1 AND"
+			    " resultclass_id = ?2 AND iteration = ?3 AND warmup = ?4", "iiibd", session,
+			    rclass, (int64_t)r->iteration, (int)r->warmup, r->value);
+	if (ret)
+		return ret;
+	rc = sqlite3_step(stmt);
+	if (rc != SQLITE_ROW)
+		ret = store_sql_fail(c->st, rc, "importing a sample");
+	else if (!sqlite3_column_int(stmt, 1))
+		ret = bad_field(c, COL_VALUE, "this sample is already stored with value %.17g",
+				sqlite3_column_double(stmt, 0));
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+static int import_row(const struct import_ctx *c)
+{
+	struct store *st = c->st;
+	struct import_row r;
+	int64_t sut = 0, swp = 0, bench = 0, rclass = 0, session = 0;
+	int ret = parse_row(c, &r);
+
+	/* Suts and swprofiles get no fingerprint from a CSV; existing ones keep theirs. */
+	if (!ret)
+		ret = store_get_or_create(st, &sut, "INSERT INTO sut (name) VALUES (?1) ON CONFLICT DO NOTHING",
+					  "SELECT id FROM sut WHERE name = ?1", "t", r.field[COL_SUT]);
+	if (!ret)
+		ret = store_get_or_create(st, &swp, "INSERT INTO swprofile (name) VALUES (?1)"
+					  " ON CONFLICT DO NOTHING", "SELECT id FROM swprofile WHERE name = ?1",
+					  "t", r.field[COL_SWPROFILE]);
+	if (!ret)
+		ret = store_benchmark_get(st, r.suite, r.params, &bench);
+	if (!ret)
+		ret = store_resultclass_get(st, bench, r.field[COL_RESULTCLASS], r.field[COL_UNIT], r.higher,
+					    &rclass);
+	if (!ret)
+		ret = import_session(c, &r, sut, swp, &session);
+	if (!ret)
+		ret = import_sample(c, &r, session, rclass);
+	return ret;
+}
+
+static int check_header(const struct import_ctx *c)
+{
+	for (int i = 0; i < NCOLS; i++) {
+		if ((size_t)i >= c->rec->n)
+			return bad_field(c, i, "header lacks this column (expected %s)", STORE_EXPORT_COLUMNS);
+		if (strcmp(c->rec->field[i], col_name[i]))
+			return bad_field(c, i, "header says '%s'", c->rec->field[i]);
+	}
+	if (c->rec->n != NCOLS)
+		return bad_field(c, NCOLS - 1, "header has %zu columns, expected %d", c->rec->n, NCOLS);
+	return 0;
+}
+
+int store_import_csv(struct store *st, FILE *in, const char *name)
+{
+	struct csv_record rec = { 0 };
+	struct import_ctx c = { .st = st, .name = name, .rec = &rec };
+	struct csv_reader r;
+	struct csv_error err;
+	long n = 0;
+	int ret, got;
+
+	csv_reader_init(&r, in);
+	ret = store_tx_begin(st);
+	if (ret)
+		return ret;
+	for (; (got = csv_read_record(&r, &rec, &err)) == 1; n++) {
+		ret = n ? import_row(&c) : check_header(&c);
+		if (ret)
+			goto out;
+	}
+	if (got == -EINVAL) {
+		log_err("%s: line %ld, column %ld: %s", name, err.line, err.column, err.msg);
+		ret = got;
+	} else if (got < 0) {
+		log_err("%s: reading failed: %s", name, strerror(-got));
+		ret = got;
+	} else if (n == 0) {
+		log_err("%s: empty file (expected the header %s)", name, STORE_EXPORT_COLUMNS);
+		ret = -EINVAL;
+	}
+out:
+	ret = store_tx_end(st, ret);
+	if (ret)
+		log_hint("nothing from %s was imported", name);
+	csv_record_free(&rec);
+	return ret;
+}
+
+/*
+ * Merge statements, in dependency order, over "src" attached beside "main".
+ * temp.merge_new holds the UUIDs of the sessions main lacks; only those and
+ * their samples and errors are copied, so nothing is duplicated.
+ */
+static const char *const merge_sql[] = {
+	"CREATE TEMP TABLE merge_new (uuid TEXT PRIMARY KEY)",
+	"INSERT INTO temp.merge_new SELECT uuid FROM src.session"
+	" WHERE uuid NOT IN (SELECT uuid FROM main.session)",
+	"INSERT INTO main.sut (name, fingerprint) SELECT name, fingerprint FROM src.sut WHERE true"
+	" ON CONFLICT DO NOTHING",
+	"INSERT INTO main.swprofile (name, fingerprint) SELECT name, fingerprint FROM src.swprofile"
+	" WHERE true ON CONFLICT DO NOTHING",
+	"INSERT INTO main.benchmark (suite, params) SELECT suite, params FROM src.benchmark WHERE true"
+	" ON CONFLICT DO NOTHING",
+	"INSERT INTO main.resultclass (benchmark_id, name, unit, higher_is_better)"
+	" SELECT mb.id, r.name, r.unit, r.higher_is_better FROM src.resultclass r"
+	" JOIN src.benchmark b ON b.id = r.benchmark_id"
+	" JOIN main.benchmark mb ON mb.suite = b.suite AND mb.params = b.params"
+	" WHERE true ON CONFLICT DO NOTHING",
+	"INSERT INTO main.session (uuid, boot_id, sut_id, swprofile_id, started, ended, complete,"
+	" environment) SELECT s.uuid, s.boot_id, mu.id, mp.id, s.started, s.ended, s.complete,"
+	" s.environment FROM src.session s JOIN temp.merge_new n ON n.uuid = s.uuid"
+	" JOIN src.sut u ON u.id = s.sut_id JOIN main.sut mu ON mu.name = u.name"
+	" JOIN src.swprofile p ON p.id = s.swprofile_id JOIN main.swprofile mp ON mp.name = p.name",
+	"INSERT INTO main.sample (session_id, resultclass_id, iteration, warmup, value, time)"
+	" SELECT ms.id, mr.id, x.iteration, x.warmup, x.value, x.time FROM src.sample x"
+	" JOIN src.session s ON s.id = x.session_id JOIN temp.merge_new n ON n.uuid = s.uuid"
+	" JOIN main.session ms ON ms.uuid = s.uuid"
+	" JOIN src.resultclass r ON r.id = x.resultclass_id JOIN src.benchmark b ON b.id = r.benchmark_id"
+	" JOIN main.benchmark mb ON mb.suite = b.suite AND mb.params = b.params"
+	" JOIN main.resultclass mr ON mr.benchmark_id = mb.id AND mr.name = r.name AND mr.unit = r.unit"
+	"  AND mr.higher_is_better = r.higher_is_better",
+	"INSERT INTO main.error (session_id, benchmark_id, iteration, warmup, message, time)"
+	" SELECT ms.id, mb.id, e.iteration, e.warmup, e.message, e.time FROM src.error e"
+	" JOIN src.session s ON s.id = e.session_id JOIN temp.merge_new n ON n.uuid = s.uuid"
+	" JOIN main.session ms ON ms.uuid = s.uuid JOIN src.benchmark b ON b.id = e.benchmark_id"
+	" JOIN main.benchmark mb ON mb.suite = b.suite AND mb.params = b.params",
+};
+
+static int merge_attached(struct store *dst, int *added)
+{
+	int64_t n = 0;
+	int ret = store_tx_begin(dst);
+
+	if (ret)
+		return ret;
+	for (size_t i = 0; !ret && i < sizeof(merge_sql) / sizeof(merge_sql[0]); i++)
+		ret = store_exec(dst, merge_sql[i], NULL);
+	if (!ret)
+		ret = store_int64(dst, &n, "SELECT count(*) FROM temp.merge_new", NULL);
+	if (!ret)
+		ret = store_exec(dst, "DROP TABLE temp.merge_new", NULL);
+	ret = store_tx_end(dst, ret);
+	if (!ret && added)
+		*added = (int)n;
+	return ret;
+}
+
+int store_merge(struct store *dst, const char *src_url, int *added)
+{
+	struct store *src;
+	char *path;
+	int ret;
+
+	if (added)
+		*added = 0;
+	/* Opening it first refuses what is not a clearpath store and brings its schema up to date. */
+	ret = store_open(src_url, &src);
+	if (ret)
+		return ret;
+	path = strdup(src->path);
+	store_close(src);
+	if (!path)
+		return -ENOMEM;
+	ret = store_exec(dst, "ATTACH DATABASE ?1 AS src", "t", path);
+	if (!ret) {
+		ret = merge_attached(dst, added);
+		store_exec(dst, "DETACH DATABASE src", NULL);
+	}
+	if (ret)
+		log_hint("nothing from %s was merged", src_url);
+	free(path);
+	return ret;
+}

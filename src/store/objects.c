@@ -1,0 +1,336 @@
+/* objects: get-or-create of suts, swprofiles, benchmarks and result classes; sessions, samples, errors. */
+#include "store/db.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "util/log.h"
+
+static int require(const char *value, const char *what)
+{
+	if (value && *value)
+		return 0;
+	log_err("%s must not be empty", what);
+	return -EINVAL;
+}
+
+int store_sut_get(struct store *st, const char *name, const char *fingerprint, int64_t *id)
+{
+	char *fp;
+	int ret = require(name, "SUT class name");
+
+	if (ret)
+		return ret;
+	fp = store_json_canonical(fingerprint, "SUT fingerprint");
+	if (!fp)
+		return -EINVAL;
+	/* A class is described by its latest fingerprint, so upsert. */
+	ret = store_get_or_create(st, id,
+			    "INSERT INTO sut (name, fingerprint) VALUES (?1, ?2)"
+			    " ON CONFLICT (name) DO UPDATE SET fingerprint = excluded.fingerprint"
+			    " WHERE fingerprint IS NOT excluded.fingerprint",
+			    "SELECT id FROM sut WHERE name = ?1", "tt", name, fp);
+	free(fp);
+	return ret;
+}
+
+/* Append printf output to @buf at *@used, never past @len. */
+static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*used >= len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *used, len - *used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*used += (size_t)n;
+}
+
+/* Compact JSON for one value, or "(absent)". */
+static char *value_text(json_t *v)
+{
+	return v ? json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : strdup("(absent)");
+}
+
+static int diff_key(const char *key, json_t *a, json_t *b, char *buf, size_t len, size_t *used)
+{
+	char *ta, *tb;
+
+	if (a && b && json_equal(a, b))
+		return 0;
+	ta = value_text(a);
+	tb = value_text(b);
+	append(buf, len, used, "%s%s: %s -> %s", *used ? "; " : "", key, ta ? ta : "?",
+	       tb ? tb : "?");
+	free(ta);
+	free(tb);
+	return 1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The keys of @obj, sorted, in a new array of *@n borrowed strings (NULL: out of memory). */
+static const char **sorted_keys(json_t *obj, size_t *n)
+{
+	const char **names = malloc((json_object_size(obj) + 1) * sizeof(*names));
+	const char *key;
+	json_t *v;
+
+	*n = 0;
+	if (!names)
+		return NULL;
+	json_object_foreach(obj, key, v)
+		names[(*n)++] = key;
+	qsort(names, *n, sizeof(*names), cmp_str);
+	return names;
+}
+
+int store_fingerprint_diff(const char *old, const char *new, char *buf, size_t len)
+{
+	json_t *a = json_loads(old, 0, NULL), *b = json_loads(new, 0, NULL);
+	json_t *keys = json_object();
+	const char **names = NULL;
+	size_t used = 0, k;
+	int n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (!json_is_object(a) || !json_is_object(b) || !keys) {
+		n = -EINVAL;
+		goto out;
+	}
+	/* The union of both key sets, in sorted order for a stable message. */
+	json_object_update(keys, a);
+	json_object_update(keys, b);
+	names = sorted_keys(keys, &k);
+	if (!names) {
+		n = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < k; i++)
+		n += diff_key(names[i], json_object_get(a, names[i]), json_object_get(b, names[i]),
+			      buf, len, &used);
+out:
+	free(names);
+	json_decref(a);
+	json_decref(b);
+	json_decref(keys);
+	return n;
+}
+
+/* Read the stored fingerprint of swprofile @id into a new string. */
+static int swprofile_fingerprint(struct store *st, int64_t id, char **out)
+{
+	sqlite3_stmt *stmt;
+	int ret = store_prepare(st, &stmt, "SELECT fingerprint FROM swprofile WHERE id = ?1", "i", id);
+	int rc;
+
+	if (ret)
+		return ret;
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		*out = strdup((const char *)sqlite3_column_text(stmt, 0));
+		ret = *out ? 0 : -ENOMEM;
+	} else {
+		ret = rc == SQLITE_DONE ? -ENOENT : store_sql_fail(st, rc, "reading a swprofile");
+	}
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+/* Decide what happens when swprofile @name already exists with fingerprint @old. */
+static int swprofile_reconcile(struct store *st, int64_t id, const char *name, const char *old,
+			       const char *fp, bool force)
+{
+	char diff[1024];
+
+	if (!strcmp(old, fp))
+		return 0;
+	if (!strcmp(old, "{}"))		/* created by an import: nothing to contradict */
+		return store_exec(st, "UPDATE swprofile SET fingerprint = ?1 WHERE id = ?2", "ti", fp, id);
+	store_fingerprint_diff(old, fp, diff, sizeof(diff));
+	if (force) {
+		log_warn("swprofile '%s' keeps its stored fingerprint, which differs from this system: %s",
+			 name, diff);
+		return 0;
+	}
+	log_err("swprofile '%s' already exists with a different fingerprint (stored -> now): %s", name,
+		diff);
+	log_hint("name this software profile differently, or force reuse to keep the stored fingerprint");
+	return -EEXIST;
+}
+
+int store_swprofile_get(struct store *st, const char *name, const char *fingerprint, bool force,
+			int64_t *id)
+{
+	char *fp, *old = NULL;
+	int ret = require(name, "swprofile name");
+
+	if (ret)
+		return ret;
+	fp = store_json_canonical(fingerprint, "swprofile fingerprint");
+	if (!fp)
+		return -EINVAL;
+	ret = store_tx_begin(st);
+	if (ret)
+		goto out;
+	ret = store_get_or_create(st, id, "INSERT INTO swprofile (name, fingerprint) VALUES (?1, ?2)"
+			    " ON CONFLICT (name) DO NOTHING",
+			    "SELECT id FROM swprofile WHERE name = ?1", "tt", name, fp);
+	if (!ret)
+		ret = swprofile_fingerprint(st, *id, &old);
+	if (!ret)
+		ret = swprofile_reconcile(st, *id, name, old, fp, force);
+	ret = store_tx_end(st, ret);
+out:
+	free(old);
+	free(fp);
+	return ret;
+}
+
+int store_benchmark_get(struct store *st, const char *suite, const char *params, int64_t *id)
+{
+	int ret = require(suite, "benchmark suite");
+
+	if (ret)
+		return ret;
+	/* The export writes "suite params" in one column and splits at the first space. */
+	if (strpbrk(suite, " \t\r\n")) {
+		log_err("benchmark suite '%s' must not contain whitespace", suite);
+		return -EINVAL;
+	}
+	return store_get_or_create(st, id, "INSERT INTO benchmark (suite, params) VALUES (?1, ?2)"
+			     " ON CONFLICT (suite, params) DO NOTHING",
+			     "SELECT id FROM benchmark WHERE suite = ?1 AND params = ?2", "tt", suite,
+			     params ? params : "");
+}
+
+int store_resultclass_get(struct store *st, int64_t benchmark_id, const char *name, const char *unit,
+			  bool higher_is_better, int64_t *id)
+{
+	int ret = require(name, "result class name");
+
+	if (!ret)
+		ret = require(unit, "result class unit");
+	if (ret)
+		return ret;
+	return store_get_or_create(st, id, "INSERT INTO resultclass (benchmark_id, name, unit, higher_is_better)"
+			     " VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
+			     "SELECT id FROM resultclass WHERE benchmark_id = ?1 AND name = ?2"
+			     " AND unit = ?3 AND higher_is_better = ?4", "ittb", benchmark_id, name, unit,
+			     (int)higher_is_better);
+}
+
+/* A random (version 4) UUID from getrandom(). */
+static int uuid_generate(char out[STORE_UUID_LEN + 1])
+{
+	unsigned char b[16];
+
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
+		log_err("cannot make a session UUID: %s", strerror(errno));
+		return -errno;
+	}
+	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
+	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
+	snprintf(out, STORE_UUID_LEN + 1,
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+		 b[14], b[15]);
+	return 0;
+}
+
+int store_session_begin(struct store *st, struct store_session *s, int64_t *id)
+{
+	char now[STORE_TIME_LEN + 1], *env;
+	int64_t old;
+	int ret = 0;
+
+	if (!s->uuid[0])
+		ret = uuid_generate(s->uuid);
+	else if (!store_uuid_valid(s->uuid)) {
+		log_err("session UUID '%s' is not of the form xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", s->uuid);
+		ret = -EINVAL;
+	}
+	if (ret)
+		return ret;
+	env = store_json_canonical(s->environment, "session environment");
+	if (!env)
+		return -EINVAL;
+	store_now(now);
+	ret = store_tx_begin(st);
+	if (ret)
+		goto out;
+	ret = store_int64(st, &old, "SELECT id FROM session WHERE uuid = ?1", "t", s->uuid);
+	if (!ret) {
+		log_err("session %s is already in store %s", s->uuid, st->path);
+		ret = -EEXIST;
+	} else if (ret == -ENOENT) {
+		ret = store_exec(st, "INSERT INTO session (uuid, boot_id, sut_id, swprofile_id, started,"
+				 " environment) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "ttiitt", s->uuid,
+				 s->boot_id, s->sut_id, s->swprofile_id, now, env);
+	}
+	if (!ret)
+		*id = sqlite3_last_insert_rowid(st->db);
+	ret = store_tx_end(st, ret);
+out:
+	free(env);
+	return ret;
+}
+
+int store_session_end(struct store *st, int64_t session_id)
+{
+	char now[STORE_TIME_LEN + 1];
+	int ret;
+
+	store_now(now);
+	ret = store_exec(st, "UPDATE session SET complete = 1, ended = ?1 WHERE id = ?2", "ti", now,
+			 session_id);
+	if (!ret && sqlite3_changes(st->db) == 0) {
+		log_err("store %s: no session with id %lld", st->path, (long long)session_id);
+		ret = -ENOENT;
+	}
+	return ret;
+}
+
+int store_sample_add(struct store *st, int64_t session_id, int64_t resultclass_id, int iteration,
+		     bool warmup, double value)
+{
+	char now[STORE_TIME_LEN + 1];
+
+	/* SQLite would store NaN as NULL; a sample that is not a number is a bug upstream. */
+	if (!isfinite(value)) {
+		log_err("refusing to store a non-finite sample (%g)", value);
+		return -EINVAL;
+	}
+	store_now(now);
+	/* Autocommit: the sample is durable when this returns. */
+	return store_exec(st, "INSERT INTO sample (session_id, resultclass_id, iteration, warmup, value,"
+			  " time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "iiibdt", session_id, resultclass_id,
+			  (int64_t)iteration, (int)warmup, value, now);
+}
+
+int store_error_add(struct store *st, int64_t session_id, int64_t benchmark_id, int iteration,
+		    bool warmup, const char *message)
+{
+	char now[STORE_TIME_LEN + 1];
+	int ret = require(message, "error message");
+
+	if (ret)
+		return ret;
+	store_now(now);
+	return store_exec(st, "INSERT INTO error (session_id, benchmark_id, iteration, warmup, message,"
+			  " time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "iinbtt", session_id, benchmark_id,
+			  (int64_t)iteration, (int)warmup, message, now);
+}

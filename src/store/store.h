@@ -1,0 +1,235 @@
+/* store: the SQLite result store, the only module that talks SQL (suts, swprofiles, sessions, samples). */
+#ifndef CLEARPATH_STORE_STORE_H
+#define CLEARPATH_STORE_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+/*
+ * Error codes used throughout (every failure is also reported with log_err()):
+ *   -EINVAL  bad input: unknown URL scheme, malformed CSV or JSON, not a
+ *            clearpath store, a constraint the caller broke (usage error)
+ *   -EEXIST  swprofile name reused with a different fingerprint (usage error)
+ *   -EPROTO  store written by a newer clearpath (upgrade clearpath)
+ *   -ENOSPC  disk full; -EIO I/O error or corruption; -EBUSY lock wait timed
+ *            out; -EACCES/-EROFS store or its directory not writable; -ENOMEM
+ *            (resource errors: earlier committed samples stay intact)
+ */
+
+/* An open store; one per process or thread (SQLite connections are not shared). */
+struct store;
+
+#define STORE_UUID_LEN 36	/* "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" */
+#define STORE_TIME_LEN 27	/* "2026-04-08T08:47:00.123456Z" */
+
+/*
+ * The default store URL: $CLEARPATH_STORE when set and not empty, else
+ * ${XDG_DATA_HOME:-$HOME/.local/share}/clearpath/results.db.  Returns 0,
+ * -ENOENT when neither XDG_DATA_HOME nor HOME is set, -ENAMETOOLONG when it
+ * does not fit @len.
+ */
+int store_default_url(char *buf, size_t len);
+
+/*
+ * Open (creating and initialising when new or empty) the store at @url: a
+ * path or "sqlite:///abs/path".  Creates the missing directory.  Migrates an
+ * older schema.  Refuses an unknown URL scheme (-EINVAL), a file that is not
+ * SQLite or an SQLite database of another application (-EINVAL), a store
+ * from a newer clearpath (-EPROTO) and a corrupt one (-EIO, with SQLite's
+ * quick_check verdict in the message).  On success *@out is the store and 0
+ * is returned; on failure *@out is NULL.
+ */
+int store_open(const char *url, struct store **out);
+
+/* Close @st (NULL is fine).  Committed data is already durable; nothing is lost. */
+void store_close(struct store *st);
+
+/* The schema version this build writes (PRAGMA user_version). */
+int store_schema_version(void);
+
+/*
+ * Run SQLite's PRAGMA integrity_check.  Returns 0 when it says "ok", -EIO
+ * when it finds damage (each finding is logged), or another negative errno
+ * when the check itself could not run.
+ */
+int store_check(struct store *st);
+
+/*
+ * Get or create the SUT class @name.  @fingerprint is a JSON object text
+ * (NULL means "{}"); a different stored fingerprint is replaced (a class
+ * is described by its latest fingerprint).  Sets *@id.  Returns 0, -EINVAL
+ * for an empty name or invalid JSON, or a store error.  Race-safe.
+ */
+int store_sut_get(struct store *st, const char *name, const char *fingerprint, int64_t *id);
+
+/*
+ * Get or create the swprofile @name with @fingerprint (JSON object text;
+ * NULL means "{}").  When the name exists with a different fingerprint,
+ * returns -EEXIST and logs which keys differ (old vs new) unless @force: then
+ * the OLD fingerprint is kept, because the profile's earlier sessions were
+ * measured under it (each session's environment snapshot records what really
+ * ran) and a warning is logged.  A stored "{}" (created by an import, which
+ * carries no fingerprints) is simply filled in.  Sets *@id.  Race-safe.
+ */
+int store_swprofile_get(struct store *st, const char *name, const char *fingerprint, bool force,
+			int64_t *id);
+
+/*
+ * Describe how JSON object texts @old and @new differ, key by key in sorted
+ * order ("kernel: \"6.9\" -> \"6.10\"; thp: (absent) -> \"always\""),
+ * into @buf (truncated to @len).  Returns the number of differing top-level
+ * keys (0: equal), or -EINVAL when either is not a JSON object.
+ */
+int store_fingerprint_diff(const char *old, const char *new, char *buf, size_t len);
+
+/*
+ * Get or create the benchmark @suite (e.g. "mem/mmap", no whitespace) with
+ * canonical @params (e.g. "-p 1GB -f demand -s 32GB -l 5"; NULL means "").
+ * Sets *@id.  Returns 0, -EINVAL for an empty suite or one with whitespace,
+ * or a store error.  Race-safe.
+ */
+int store_benchmark_get(struct store *st, const char *suite, const char *params, int64_t *id);
+
+/*
+ * Get or create the result class of @benchmark_id named @name measured in
+ * @unit (e.g. "bytes/sec") where @higher_is_better gives the direction.
+ * Sets *@id.  Returns 0, -EINVAL for an empty name or unit, or a store error.
+ */
+int store_resultclass_get(struct store *st, int64_t benchmark_id, const char *name, const char *unit,
+			  bool higher_is_better, int64_t *id);
+
+/* What store_session_begin() records about a session. */
+struct store_session {
+	char uuid[STORE_UUID_LEN + 1];	/* in: a UUID, or "" to generate one; out: the UUID */
+	const char *boot_id;		/* /proc/sys/kernel/random/boot_id, or NULL */
+	const char *environment;	/* JSON object text (environment snapshot), or NULL */
+	int64_t sut_id;
+	int64_t swprofile_id;
+};
+
+/*
+ * Record the start of a session (complete = false, started = now) and set
+ * *@id.  Returns 0, -EINVAL for a malformed UUID or environment, -EEXIST
+ * when the UUID is already stored, or a store error.
+ */
+int store_session_begin(struct store *st, struct store_session *s, int64_t *id);
+
+/*
+ * Mark session @session_id complete and record its end time.  A session
+ * that never reaches this (Ctrl-C, kill -9, crash) stays, marked incomplete.
+ * Returns 0, -ENOENT for an unknown session, or a store error.
+ */
+int store_session_end(struct store *st, int64_t session_id);
+
+/*
+ * Record one sample and commit it before returning, so a crash loses at most
+ * the invocation in flight.  The time is now.  Returns 0, -EINVAL for a
+ * non-finite value, a duplicate (session, resultclass, warmup, iteration) or
+ * an invocation that already has an error, or a store error.
+ */
+int store_sample_add(struct store *st, int64_t session_id, int64_t resultclass_id, int iteration,
+		     bool warmup, double value);
+
+/*
+ * Record that invocation @iteration (negative: the whole benchmark) of
+ * @benchmark_id failed in session @session_id with @message.  An invocation
+ * yields samples or an error, never both: -EINVAL when it has samples.
+ */
+int store_error_add(struct store *st, int64_t session_id, int64_t benchmark_id, int iteration,
+		    bool warmup, const char *message);
+
+/* One sample with everything it is grouped by; strings live until the callback returns. */
+struct store_row {
+	const char *sut;
+	const char *swprofile;
+	const char *session;		/* UUID: the unit of replication for stats */
+	const char *session_started;
+	const char *suite;
+	const char *params;
+	const char *resultclass;
+	const char *unit;
+	bool higher_is_better;
+	int iteration;
+	bool warmup;
+	double value;
+	const char *sample_time;
+};
+
+/* Which samples store_query() yields; NULL fields match anything. */
+struct store_filter {
+	const char *sut;
+	const char *swprofile;
+	const char *suite;
+	const char *params;
+	const char *resultclass;
+	bool include_warmup;		/* statistics want false */
+};
+
+/*
+ * Call @fn for every sample matching @f (NULL: all non-warmup samples) in a
+ * deterministic order: sut, swprofile, session start, session UUID,
+ * benchmark, resultclass, unit, direction, warmups first, iteration.  A
+ * nonzero return from @fn stops the walk and is returned.  Returns 0 or a
+ * store error.
+ */
+int store_query(struct store *st, const struct store_filter *f,
+		int (*fn)(const struct store_row *row, void *arg), void *arg);
+
+/*
+ * Listings for the CLI, as a new JSON array of objects (caller json_decref()s
+ * it) in *@out.  Keys:
+ *   suts, swprofiles: name, fingerprint (object), sessions
+ *   benchmarks:       suite, params, resultclass, unit, higher_is_better, samples
+ *   sessions:         uuid, sut, swprofile, boot_id, started, ended, complete,
+ *                     environment (object), samples, errors
+ * Returns 0 or a store error (*@out NULL).
+ */
+int store_list_suts(struct store *st, json_t **out);
+int store_list_swprofiles(struct store *st, json_t **out);
+int store_list_benchmarks(struct store *st, json_t **out);
+int store_list_sessions(struct store *st, json_t **out);
+
+enum store_format {
+	STORE_CSV,
+	STORE_JSON,
+};
+
+/*
+ * Write every sample (warmups included) to @out in long form, one row per
+ * sample in store_query() order, with the columns STORE_EXPORT_COLUMNS.
+ * Doubles are printed with "%.17g" so export -> import -> export is
+ * byte-identical.  CSV: a header line, then RFC 4180 records.  JSON: an
+ * array of objects with the same keys, one per line.  Returns 0, -EIO when
+ * writing failed, or a store error.
+ */
+#define STORE_EXPORT_COLUMNS \
+	"sut,swprofile,session,benchmark,resultclass,unit,higher_is_better,iteration,warmup,value," \
+	"session_started,sample_time"
+int store_export(struct store *st, FILE *out, enum store_format fmt);
+
+/*
+ * Import a CSV file in the export's form from @in (@name is used in
+ * messages).  The benchmark column is "suite params" split at the first
+ * space.  Missing suts, swprofiles (fingerprint "{}"), benchmarks, result
+ * classes and sessions are created; imported sessions are marked complete.
+ * A sample already stored with the same value is skipped; with another value
+ * the file is refused.  All or nothing: one transaction, and a malformed line
+ * (wrong column count, bad number, unterminated quote...) rejects the whole
+ * file with line and column named (-EINVAL).  Returns 0 or a negative errno.
+ */
+int store_import_csv(struct store *st, FILE *in, const char *name);
+
+/*
+ * Copy into @dst every session of the store at @src_url that @dst does not
+ * hold yet (by UUID), with its samples and errors, creating the suts,
+ * swprofiles, benchmarks and result classes it needs (existing ones keep their
+ * fingerprints).  One transaction.  *@added (may be NULL) is the number of
+ * sessions copied.  Returns 0 or a negative errno (open errors as store_open).
+ */
+int store_merge(struct store *dst, const char *src_url, int *added);
+
+#endif

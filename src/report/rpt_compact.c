@@ -183,7 +183,8 @@ static void compact_legend(const struct compact *c)
 		if (!compact_is_value(c, col))
 			continue;
 		compact_letter(j++, letter);
-		snprintf(lead, sizeof(lead), "  %s: ", letter);
+		/* no blank after the colon when there is no header to follow it */
+		snprintf(lead, sizeof(lead), "  %s:%s", letter, *c->t->cols[col].header ? " " : "");
 		compact_wrap(c->out, lead, strlen(lead), c->t->cols[col].header);
 	}
 }
@@ -269,10 +270,11 @@ static void compact_stacked(const struct compact *c, size_t r)
 		fputc('\n', c->out);
 }
 
-static void compact_header(const struct compact *c)
+/* "Benchmark / Result Class" and the letters over their columns.  Returns 0 or -ENOMEM. */
+static int compact_header(const struct compact *c)
 {
 	const struct rpt_table *t = c->t;
-	size_t width = c->lw ? c->indent + c->lw : RPT_COMPACT_WIDTH, done = 0;
+	size_t width = c->lw ? c->indent + c->lw : RPT_COMPACT_WIDTH, done;
 	char *text = NULL;
 	int n;
 
@@ -280,13 +282,15 @@ static void compact_header(const struct compact *c)
 		n = asprintf(&text, "%s / %s", t->cols[c->group].header, t->cols[c->label].header);
 	else
 		n = asprintf(&text, "%s", t->cols[c->label != SIZE_MAX ? c->label : 0].header);
-	if (n >= 0)
-		done = compact_fit(c->out, text, width);
+	if (n < 0)
+		return -ENOMEM;
+	done = compact_fit(c->out, text, width);
 	free(text);
 	if (c->lw)
 		compact_values(c, SIZE_MAX, done);
 	else
 		fputc('\n', c->out);
+	return 0;
 }
 
 static void compact_row(const struct compact *c, size_t r)
@@ -313,6 +317,7 @@ static void compact_row(const struct compact *c, size_t r)
 static int compact_render(const struct rpt_table *t, const struct rpt_opts *o, FILE *out)
 {
 	struct compact c = { .t = t, .out = out, .color = o->color, .group = SIZE_MAX, .label = SIZE_MAX };
+	int rc = 0;
 
 	for (size_t col = 0; col < t->ncols; col++) {
 		if (t->cols[col].flags & RPT_COL_GROUP)
@@ -328,14 +333,17 @@ static int compact_render(const struct rpt_table *t, const struct rpt_opts *o, F
 	if (t->ncols) {
 		compact_layout(&c);
 		compact_legend(&c);
-		compact_header(&c);
+		if ((rc = compact_header(&c)))
+			goto out;
 		for (size_t r = 0; r < t->nrows; r++)
 			compact_row(&c, r);
 	}
 	for (size_t i = 0; i < t->nfooters; i++)
 		compact_wrap(out, "", COMPACT_GAP, t->footers[i]);
+	rc = rpt_stream_status(out);
+out:
 	free(c.w);
-	return rpt_stream_status(out);
+	return rc;
 }
 
 const struct rpt_format rpt_fmt_compact = {

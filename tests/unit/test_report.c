@@ -263,7 +263,9 @@ static void test_compact_long_names(void **state)
 	/* eleven value columns of numbers leave no room for a label beside them */
 	t = rpt_table_new(NULL);
 	for (size_t c = 0; c < 12; c++) {
-		assert_int_equal(rpt_table_add_column(t, c ? "kernel" : "Result Class", c ? RPT_COL_RIGHT : 0), 0);
+		const char *hdr = c == 0 ? "Result Class" : c == 1 ? "" : "kernel";	/* "": no trailing blank */
+
+		assert_int_equal(rpt_table_add_column(t, hdr, c ? RPT_COL_RIGHT : 0), 0);
 		cells[c] = c ? "-12345.67%" : "memset -k 1GB -f default -s 16GB (bytes/sec)";
 	}
 	assert_int_equal(rpt_table_add_row(t, cells, 12, NULL), 0);
@@ -333,6 +335,16 @@ static void test_model_errors(void **state)
 	assert_null(rpt_format_at(rpt_format_count()));
 	rpt_table_free(t);
 	rpt_table_free(NULL);
+
+	/* a table with a title and nothing else still renders in every format */
+	t = rpt_table_new("only a title");
+	for (size_t i = 0; i < rpt_format_count(); i++) {
+		char *out = render(t, rpt_format_at(i)->name, true);
+
+		assert_true(!strcmp(out, "") || strstr(out, "only a title"));
+		free(out);
+	}
+	rpt_table_free(t);
 }
 
 static void test_csv_records(void **state)

@@ -1,0 +1,77 @@
+/* impl: the table model's layout and helpers shared by the renderers (not for callers). */
+#ifndef CLEARPATH_REPORT_IMPL_H
+#define CLEARPATH_REPORT_IMPL_H
+
+#include "report/report.h"
+
+struct rpt_column {
+	char *header;
+	unsigned flags;		/* enum rpt_col_flags */
+};
+
+struct rpt_row {
+	char **cells;		/* ncols strings, never NULL */
+	enum rpt_tone *tones;	/* ncols tones */
+};
+
+struct rpt_table {
+	char *title;		/* NULL: no title line */
+	struct rpt_column *cols;
+	size_t ncols;
+	struct rpt_row *rows;
+	size_t nrows;
+	char **footers;
+	size_t nfooters;
+};
+
+/* Glyphs of a framed table; box and grid differ only in these. */
+struct rpt_frame_glyphs {
+	const char *h, *v;
+	const char *top[3];	/* left, joint, right */
+	const char *mid[3];
+	const char *bot[3];
+};
+
+/* Render @t framed by @g (the shared body of box and grid).  Returns 0 or -ENOMEM / -EIO. */
+int rpt_frame_render(const struct rpt_table *t, const struct rpt_frame_glyphs *g,
+		     const struct rpt_opts *o, FILE *out);
+
+/* Whether row @r's cell in column @c is a repeated group name that human formats blank. */
+bool rpt_cell_hidden(const struct rpt_table *t, size_t r, size_t c);
+
+/*
+ * Per-column widths: the widest header or cell as measured by @width, at
+ * least @min.  A malloc'd array of t->ncols (free it); NULL when out of memory.
+ */
+size_t *rpt_col_widths(const struct rpt_table *t, size_t (*width)(const char *s), size_t min);
+
+/* The ANSI SGR sequence starting @tone's colour, or NULL for neutral. */
+const char *rpt_tone_sgr(enum rpt_tone tone);
+#define RPT_SGR_RESET "\033[0m"
+
+/* Write @n spaces to @out. */
+void rpt_pad(FILE *out, size_t n);
+
+/*
+ * Write @s to @out padded with spaces to @width columns on the side @right
+ * says, coloured by @tone when @color.  Cells wider than @width are written
+ * whole: callers size columns first.
+ */
+void rpt_put_cell(FILE *out, const char *s, size_t width, bool right, enum rpt_tone tone, bool color);
+
+/*
+ * Byte length of the next character of @s (at least 1 unless *@s is NUL) and
+ * its display width in *@w.  A combining mark is its own character of width 0.
+ */
+size_t rpt_char_next(const char *s, size_t *w);
+
+/* Byte length of the longest prefix of @s no wider than @max columns (trailing zero-width marks kept). */
+size_t rpt_prefix_fit(const char *s, size_t max);
+
+/* Display width of the first @len bytes of @s. */
+size_t rpt_width_n(const char *s, size_t len);
+
+/* Report -EIO when @out has its error flag set, else 0: renderers' common return. */
+int rpt_stream_status(FILE *out);
+
+#endif

@@ -1,0 +1,93 @@
+/* report: the table model behind `clearpath show` and the text renderers that print it. */
+#ifndef CLEARPATH_REPORT_REPORT_H
+#define CLEARPATH_REPORT_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * The model is format-agnostic: a title, columns, rows of UTF-8 string cells
+ * and footer lines.  Statistics live elsewhere; the caller formats every cell
+ * ("63932542232.12", "(I) 1.92%") and the renderers only lay them out.
+ *
+ * Groups: the caller puts the full group name (the Benchmark) on every row of
+ * a column added with RPT_COL_GROUP.  Human formats (box, grid, compact,
+ * markdown) print it only where it changes; csv repeats it on every row so
+ * that each record stands alone in a spreadsheet.
+ */
+
+/* Column flags; the default is a left-aligned text column. */
+enum rpt_col_flags {
+	RPT_COL_RIGHT = 1 << 0,	/* right-align cells (numbers); headers stay left as in the seed */
+	RPT_COL_GROUP = 1 << 1,	/* repeats of the previous row's cell are blanked (at most one) */
+};
+
+/* How a cell's value reads; box, grid and compact colour it when asked. */
+enum rpt_tone {
+	RPT_TONE_NEUTRAL = 0,
+	RPT_TONE_IMPROVED,	/* green */
+	RPT_TONE_REGRESSED,	/* red */
+};
+
+/* The longest line the compact format ever prints, in display columns. */
+#define RPT_COMPACT_WIDTH 72
+
+struct rpt_table;
+
+struct rpt_opts {
+	bool color;		/* ANSI colour by tone; ignored by markdown and csv */
+};
+
+/* One output format: a name for --format and a function that renders a table to a stream. */
+struct rpt_format {
+	const char *name;
+	const char *desc;
+	int (*render)(const struct rpt_table *t, const struct rpt_opts *o, FILE *out);
+};
+
+/* A new empty table titled @title (NULL: no title line); NULL when out of memory. */
+struct rpt_table *rpt_table_new(const char *title);
+/* Free @t and every string it holds; NULL is fine. */
+void rpt_table_free(struct rpt_table *t);
+
+/*
+ * Append a column headed @header with @flags (enum rpt_col_flags).  Returns 0,
+ * -EINVAL once rows exist or for a second RPT_COL_GROUP column, -ENOMEM.
+ */
+int rpt_table_add_column(struct rpt_table *t, const char *header, unsigned flags);
+
+/*
+ * Append a row of @n cells (@n must equal the number of columns; a NULL cell is
+ * empty).  @tones may be NULL (all neutral).  Strings are copied; tabs, newlines
+ * and other control characters become spaces because every format is one line
+ * per row.  Returns 0, -EINVAL on a count mismatch or no columns, -ENOMEM.
+ */
+int rpt_table_add_row(struct rpt_table *t, const char *const *cells, size_t n,
+		      const enum rpt_tone *tones);
+
+/* Append a line printed under the table (a legend, the test setup).  Returns 0 or -ENOMEM. */
+int rpt_table_add_footer(struct rpt_table *t, const char *line);
+
+/* Number of formats in the registry, and the i-th (NULL past the end), for --format help. */
+size_t rpt_format_count(void);
+const struct rpt_format *rpt_format_at(size_t i);
+/* The format called @name, or NULL when there is none. */
+const struct rpt_format *rpt_format_find(const char *name);
+
+/*
+ * Render @t in format @name to @out (@o may be NULL: defaults).  Returns 0,
+ * -EINVAL for an unknown format, -ENOMEM, or -EIO when writing to @out failed.
+ */
+int rpt_render(const struct rpt_table *t, const char *name, const struct rpt_opts *o, FILE *out);
+
+/* Like rpt_render() but into a malloc'd NUL-terminated string; NULL on any failure. */
+char *rpt_render_string(const struct rpt_table *t, const char *name, const struct rpt_opts *o);
+
+/*
+ * Display width of the UTF-8 string @s in terminal columns (CJK 2, combining
+ * marks 0), whatever the process locale is.  An invalid byte counts as 1.
+ */
+size_t rpt_width(const char *s);
+
+#endif

@@ -1,0 +1,106 @@
+/* rpt_width: display width of UTF-8 text, independent of the process locale. */
+#define _GNU_SOURCE
+#include "report/impl.h"
+
+#include <limits.h>
+#include <locale.h>
+#include <pthread.h>
+#include <string.h>
+#include <wchar.h>
+
+/*
+ * Tables are laid out in terminal columns, and wcwidth() knows them only under
+ * a UTF-8 LC_CTYPE.  Tests and cron jobs run under LANG=C, and a library must
+ * not call setlocale() behind its caller's back, so we switch this thread
+ * alone to C.UTF-8 with uselocale() while measuring.  It is created once and
+ * kept for the life of the process.
+ */
+static locale_t utf8_loc;
+static pthread_once_t utf8_once = PTHREAD_ONCE_INIT;
+
+static void utf8_init(void)
+{
+	utf8_loc = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+	if (!utf8_loc)
+		utf8_loc = newlocale(LC_CTYPE_MASK, "en_US.UTF-8", (locale_t)0);
+}
+
+/* Without a UTF-8 locale: continuation bytes take no column, everything else one. */
+static size_t char_next_bytes(const char *s, size_t *w)
+{
+	size_t n = 1;
+
+	while (((unsigned char)s[n] & 0xc0) == 0x80)
+		n++;
+	*w = 1;
+	return n;
+}
+
+static size_t char_next_wide(const char *s, size_t *w)
+{
+	mbstate_t st;
+	wchar_t wc;
+	size_t n;
+	int cw;
+
+	memset(&st, 0, sizeof(st));
+	n = mbrtowc(&wc, s, strnlen(s, MB_LEN_MAX), &st);
+	if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+		*w = 1;		/* a stray byte: terminals show one replacement glyph */
+		return 1;
+	}
+	cw = wcwidth(wc);
+	*w = cw < 0 ? 0 : (size_t)cw;
+	return n;
+}
+
+size_t rpt_char_next(const char *s, size_t *w)
+{
+	locale_t old;
+	size_t n;
+
+	if (!*s) {
+		*w = 0;
+		return 0;
+	}
+	if ((unsigned char)*s < 0x80) {
+		*w = (unsigned char)*s < 0x20 || *s == 0x7f ? 0 : 1;
+		return 1;
+	}
+	pthread_once(&utf8_once, utf8_init);
+	if (!utf8_loc)
+		return char_next_bytes(s, w);
+	old = uselocale(utf8_loc);
+	n = char_next_wide(s, w);
+	uselocale(old);
+	return n;
+}
+
+size_t rpt_width_n(const char *s, size_t len)
+{
+	size_t total = 0, w, i = 0, n;
+
+	while (i < len && (n = rpt_char_next(s + i, &w))) {
+		total += w;
+		i += n;
+	}
+	return total;
+}
+
+size_t rpt_width(const char *s)
+{
+	return rpt_width_n(s, strlen(s));
+}
+
+size_t rpt_prefix_fit(const char *s, size_t max)
+{
+	size_t used = 0, w, i = 0, n;
+
+	while ((n = rpt_char_next(s + i, &w))) {
+		if (used + w > max)
+			break;
+		used += w;
+		i += n;
+	}
+	return i;
+}

@@ -73,28 +73,28 @@ static size_t runnable_count(void)
 	return n;
 }
 
-/* Small sizes at every offset 0..63 for every strategy this machine can run. */
-static void test_fill_small(void **state)
+static void check_every_runnable(const size_t *sizes, size_t nsizes, size_t off_step)
 {
-	(void)state;
 	for (size_t i = 0; i < kern_count(); i++) {
 		const struct kern_strategy *k = kern_at(i);
 
 		if (!kern_why_not(k))
-			check_sizes(k, small_sizes, sizeof(small_sizes) / sizeof(small_sizes[0]), 1);
+			check_sizes(k, sizes, nsizes, off_step);
 	}
+}
+
+/* Small sizes at every offset 0..63 for every strategy this machine can run. */
+static void test_fill_small(void **state)
+{
+	(void)state;
+	check_every_runnable(small_sizes, sizeof(small_sizes) / sizeof(small_sizes[0]), 1);
 }
 
 /* Large sizes at offsets 0, 7, 14, ... 63: enough to cross every unrolled loop with odd heads and tails. */
 static void test_fill_large(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < kern_count(); i++) {
-		const struct kern_strategy *k = kern_at(i);
-
-		if (!kern_why_not(k))
-			check_sizes(k, large_sizes, sizeof(large_sizes) / sizeof(large_sizes[0]), 7);
-	}
+	check_every_runnable(large_sizes, sizeof(large_sizes) / sizeof(large_sizes[0]), 7);
 }
 
 /* libc memset and the portable C loop run everywhere, so the fill tests never test nothing. */

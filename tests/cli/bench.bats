@@ -1,0 +1,289 @@
+#!/usr/bin/env bats
+# bench.bats: the real binary's `bench mem memset|mmap` outputs, exit codes and messages, on small sizes.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	CP=${CLEARPATH:-./clearpath}
+	FIX="$BATS_TEST_DIRNAME/../fixtures"
+	HP2=/sys/kernel/mm/hugepages/hugepages-2048kB
+	unset CLEARPATH_SYSROOT
+}
+
+# The hugepage test records the pool it changed; put it back whatever happened.
+teardown() {
+	if [ -n "${HP_PREV:-}" ]; then
+		echo "$HP_PREV" > "$HP2/nr_hugepages"
+	fi
+}
+
+# Check $output as JSON with a python3 snippet reading `d`; python3 is part of the test image.
+json_check() {
+	printf '%s' "$output" | python3 -c "import json, sys
+d = json.load(sys.stdin)
+$1"
+}
+
+# A refusal: exit $1, nothing on stdout, stderr containing every further argument.
+refused() {
+	local code=$1
+	shift
+	[ "$status" -eq "$code" ] || { echo "status $status, expected $code; stderr: $stderr"; return 1; }
+	[ -z "$output" ] || { echo "stdout not empty: $output"; return 1; }
+	for msg in "$@"; do
+		[[ "$stderr" == *"$msg"* ]] || { echo "stderr lacks '$msg': $stderr"; return 1; }
+	done
+}
+
+# A perf rate line: " %14lf <unit>/sec", as bench/mem-functions.c prints it.
+RATE='^ [ 0-9]{5,}\.[0-9]{6} (GB|MB|KB|bytes)/sec$'
+
+@test "memset: perf's default layout, line by line" {
+	run --separate-stderr "$CP" bench mem memset -s 1MB -f default -l 2
+	[ "$status" -eq 0 ]
+	mapfile -t L <<< "$output"
+	[ "${#L[@]}" -eq 5 ]
+	[ "${L[0]}" = "# Running 'mem/memset' benchmark:" ]
+	[ "${L[1]}" = "# function 'default' (Default memset() provided by libc)" ]
+	[ "${L[2]}" = "# Copying 1MB bytes ..." ]
+	[ "${L[3]}" = "" ]
+	[[ "${L[4]}" =~ $RATE ]]
+	[ -z "$stderr" ]
+}
+
+@test "mmap: perf's layout for each function, with the THP note" {
+	run --separate-stderr "$CP" bench mem mmap -s 4MB
+	[ "$status" -eq 0 ]
+	mapfile -t L <<< "$output"
+	[ "${L[0]}" = "# Running 'mem/mmap' benchmark:" ]
+	[ "${L[1]}" = "# function 'demand' (Demand loaded mmap())" ]
+	[ "${L[2]}" = "# Copying 4MB bytes ..." ]
+	[ "${L[3]}" = "" ]
+	[[ "${L[4]}" =~ $RATE ]]
+	[[ "${L[5]}" =~ ^"# THP: system setting '"(always|madvise|never|unknown)"', no madvise"$ ]]
+	[ "${L[6]}" = "# function 'populate' (Eagerly populated mmap())" ]
+	[ "${#L[@]}" -eq 11 ]
+}
+
+@test "simple format: the function line, then bytes/sec as a plain number" {
+	run --separate-stderr "$CP" bench --format simple mem memset -s 1MB -f default,c-loop
+	[ "$status" -eq 0 ]
+	mapfile -t L <<< "$output"
+	[ "${#L[@]}" -eq 4 ]
+	[ "${L[0]}" = "# function 'default' (Default memset() provided by libc)" ]
+	[[ "${L[1]}" =~ ^[0-9]+\.[0-9]{6}$ ]]
+	[[ "${L[2]}" == "# function 'c-loop' ("* ]]
+	[[ "${L[3]}" =~ ^[0-9]+\.[0-9]{6}$ ]]
+	# --format may also come last, as --format=F
+	run --separate-stderr "$CP" bench mem mmap -s 1MB -f demand --format=simple
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "# function 'demand' (Demand loaded mmap())" ]
+	[[ "${lines[1]}" =~ ^[0-9]+\.[0-9]{6}$ ]]
+}
+
+@test "json: memset objects carry every parameter and the measured numbers" {
+	run --separate-stderr "$CP" bench --format json mem memset -s 1MB -f default,c-loop -l 2
+	[ "$status" -eq 0 ]
+	json_check '
+assert [o["function"] for o in d] == ["default", "c-loop"], d
+for o in d:
+    assert o["workload"] == "mem/memset"
+    assert o["params"] == {"size": 1048576, "page": 4096, "nr_loops": 2, "cycles": False, "chunk": 0}, o["params"]
+    assert o["unit"] == "bytes/sec"
+    assert o["bytes_total"] == 2 * 1048576 and o["loops"] == 2
+    for k in ("elapsed_ns", "minor_faults", "major_faults"):
+        assert isinstance(o[k], int) and o[k] >= 0, k
+    assert o["elapsed_ns"] > 0 and o["value"] > 0
+    # the value is bytes over time, not a rescaled GB/sec figure
+    assert abs(o["value"] - o["bytes_total"] * 1e9 / o["elapsed_ns"]) <= 1e-6 * o["value"]
+'
+}
+
+@test "json: mmap with -t 2 -r 42 records threads, seed and spread" {
+	run --separate-stderr "$CP" bench --format json mem mmap -s 2MB -t 2 -r 42 -f demand
+	[ "$status" -eq 0 ]
+	json_check '
+assert len(d) == 1
+o = d[0]
+assert o["workload"] == "mem/mmap" and o["function"] == "demand"
+assert o["params"] == {"size": 2097152, "page": 4096, "nr_loops": 1, "cycles": False,
+                       "randomize": 42, "threads": 2, "thp": "system"}, o["params"]
+assert o["threads"] == 2 and o["bytes_total"] == 2097152
+assert o["minor_faults"] >= 1, o
+assert "thread_rel_stddev_pct" in o
+'
+}
+
+@test "json: -f all lists the functions this CPU lacks as skipped, with the reason" {
+	run --separate-stderr "$CP" bench --format json mem memset -s 64KB -f all
+	[ "$status" -eq 0 ]
+	json_check '
+names = [o["function"] for o in d]
+assert names[0] == "default" and "arm64-stp" in names and "x86-64-stosb" in names, names
+for o in d:
+    if "skipped" in o:
+        assert "value" not in o and o["skipped"], o
+    else:
+        assert o["value"] > 0, o
+import platform
+other = "arm64" if platform.machine() == "x86_64" else "x86-64"
+skipped = {o["function"]: o["skipped"] for o in d if "skipped" in o}
+assert all(skipped[n] == other + " only" for n in names if n.startswith(other + "-")), skipped
+'
+}
+
+@test "-f help lists every function with its availability" {
+	run --separate-stderr "$CP" bench mem memset -f help
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "Available functions for 'bench mem memset':" ]
+	[[ "$output" == *$'\tdefault ... Default memset() provided by libc\n'* ]]
+	[[ "$output" == *$'\tc-loop ... '* ]]
+	for f in x86-64-unrolled x86-64-stosq x86-64-stosb x86-64-movnti x86-64-nt-avx2 \
+		 x86-64-nt-avx512 x86-64-clzero arm64-dc-zva arm64-stnp arm64-stp arm64-mops arm64-mops-nt; do
+		[[ "$output" == *$'\t'"$f ... "* ]] || { echo "missing $f"; return 1; }
+	done
+	[ "${#lines[@]}" -eq 15 ]
+	if [ "$(uname -m)" = x86_64 ]; then
+		[ "$(grep -c '\[cannot run here: arm64 only\]' <<< "$output")" -eq 5 ]
+		# a negated command would not fail a bats test: compare a count instead
+		[ "$(grep -c 'x86-64-stosb .*cannot run' <<< "$output")" -eq 0 ]
+	fi
+	run --separate-stderr "$CP" bench mem mmap -f help
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 3 ]
+	[ "${lines[1]}" = $'\tdemand ... Demand loaded mmap()' ]
+	[ "${lines[2]}" = $'\tpopulate ... Eagerly populated mmap()' ]
+}
+
+@test "-f all skips what this CPU lacks, naming the reason" {
+	[ "$(uname -m)" = x86_64 ] || skip "expects the x86-64 table"
+	run --separate-stderr "$CP" bench mem memset -s 64KB -f all
+	[ "$status" -eq 0 ]
+	grep -A1 -F "# function 'arm64-stp' (" <<< "$output" | grep -qx '# skipped: arm64 only'
+	# every reason is the other architecture or a named CPU feature
+	[ -z "$(grep '^# skipped: ' <<< "$output" | grep -vE '^# skipped: (arm64 only|needs .+)$')" ]
+	[ "$(grep -cE "$RATE" <<< "$output")" -ge 3 ]
+}
+
+@test "usage errors exit 2 with a message on stderr" {
+	run --separate-stderr "$CP" bench mem memset -x
+	refused 2 "-x is not an option of 'bench mem memset'" "--help"
+	run --separate-stderr "$CP" bench mem memset -s 1G
+	refused 2 "invalid size '1G' for -s/--size" "4096, 4KB, 2MB, 1GB, 1TB" "KiB/MiB/GiB/TiB"
+	run --separate-stderr "$CP" bench mem memset -s 1.5GB
+	refused 2 "invalid size '1.5GB'"
+	run --separate-stderr "$CP" bench mem memset -s 8589934592GB
+	refused 2 "too large"
+	run --separate-stderr "$CP" bench mem memset -s 0
+	refused 2 "-s/--size must be greater than zero"
+	run --separate-stderr "$CP" bench mem memset -s 1MB -k 2MB
+	refused 2 "-k/--chunk" "larger than -s/--size"
+	run --separate-stderr "$CP" bench mem memset -f nosuch
+	refused 2 "unknown function 'nosuch'" "'-f help' lists the functions"
+	run --separate-stderr "$CP" bench mem nosuch
+	refused 2 "unknown workload 'mem nosuch'" "bench --list"
+	run --separate-stderr "$CP" bench --format xml mem memset
+	refused 2 "unknown output format 'xml': expected default, simple or json"
+	run --separate-stderr "$CP" bench mem memset --format
+	refused 2 "--format needs a value"
+	run --separate-stderr "$CP" bench --format json mem memset -s 4Kb
+	refused 2 "invalid size '4Kb'"
+	run --separate-stderr "$CP" bench mem mmap -t 0
+	refused 2 "-t/--threads must be between 1 and 1024"
+	run --separate-stderr "$CP" nosuch
+	refused 2 "unknown command 'nosuch'"
+}
+
+@test "bench without a workload lists them and exits 2; --list exits 0" {
+	run --separate-stderr "$CP" bench
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"mem memset"* && "$output" == *"mem mmap"* ]]
+	run --separate-stderr "$CP" bench --list
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"mem mmap"* ]]
+}
+
+@test "--thp applies to 4KB pages only" {
+	run --separate-stderr "$CP" bench mem mmap --thp always -p 2MB -s 2MB
+	refused 2 "--thp always applies to -p 4KB only"
+	run --separate-stderr "$CP" bench mem mmap --thp sometimes
+	refused 2 "expected one of system, always, never"
+	run --separate-stderr "$CP" bench mem mmap --thp never -s 1MB -f demand
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# THP: MADV_NOHUGEPAGE (system setting '"* ]]
+}
+
+@test "a size above MemAvailable exits 3 before allocating" {
+	run --separate-stderr "$CP" bench mem memset -s 1TB -f default
+	refused 3 "this run needs 1TB of memory but only" "MemAvailable" "hint: use a smaller -s"
+	run --separate-stderr "$CP" bench mem mmap -s 512GB -t 4
+	refused 3 "this run needs 2TB of memory"
+	CLEARPATH_SYSROOT="$FIX/small-box" run --separate-stderr "$CP" bench mem memset -s 64MB
+	refused 3 "this run needs 64MB of memory but only 96MB is available"
+}
+
+@test "2MB pages not reserved: exit 3 with the exact sysfs command" {
+	CLEARPATH_SYSROOT="$FIX/vm-x86" run --separate-stderr "$CP" bench mem mmap -p 2MB -s 8MB
+	refused 3 "needs 4 free 2MB hugetlb pages, but 0 of 0 are free" \
+		"echo 4 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages" "hugepagesz=2M hugepages=4"
+	CLEARPATH_SYSROOT="$FIX/small-box" run --separate-stderr "$CP" bench mem memset -p 2MB -s 4MB
+	refused 3 "but 1 of 4 are free" "echo 5 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
+}
+
+@test "1GB pages: not reserved, not in this kernel, not on this CPU: exit 3" {
+	CLEARPATH_SYSROOT="$FIX/vm-x86" run --separate-stderr "$CP" bench mem mmap -p 1GB -s 2GB
+	refused 3 "needs 2 free 1GB hugetlb pages" "default_hugepagesz=1G hugepagesz=1G hugepages=2"
+	CLEARPATH_SYSROOT="$FIX/old-arm64" run --separate-stderr "$CP" bench mem mmap -p 1GB -s 1GB
+	refused 3 "1GB pages are not offered by this kernel" "hugepagesz=1G hugepages=N"
+	CLEARPATH_SYSROOT="$FIX/small-box" run --separate-stderr "$CP" bench mem mmap -p 1GB -s 1GB
+	refused 3 "this CPU lacks the pdpe1gb flag" "use -p 2MB"
+}
+
+@test "a function this CPU lacks, named explicitly, exits 3" {
+	[ "$(uname -m)" = x86_64 ] || skip "expects the x86-64 table"
+	run --separate-stderr "$CP" bench mem memset -s 64KB -f arm64-stp
+	refused 3 "function 'arm64-stp' cannot run on this machine: arm64 only" "'-f all' runs what this machine can"
+	if "$CP" bench mem memset -f help | grep -q 'x86-64-nt-avx512 .*cannot run here'; then
+		run --separate-stderr "$CP" bench mem memset -s 64KB -f default,x86-64-nt-avx512
+		refused 3 "function 'x86-64-nt-avx512' cannot run on this machine: needs AVX-512F"
+	fi
+}
+
+@test "-c exits 3 where the cycle counter cannot open" {
+	if perf stat -x, -e cycles true 2>&1 | grep -qE '^[0-9]+,'; then
+		skip "this machine has a working cycle counter"
+	fi
+	run --separate-stderr "$CP" bench mem memset -c -s 64KB -f default
+	refused 3 "-c/--cycles needs the CPU cycle counter" "hint: drop -c"
+	run --separate-stderr "$CP" bench mem mmap --cycles -s 64KB
+	refused 3 "-c/--cycles needs the CPU cycle counter"
+}
+
+@test "mmap -t 2 -r 42: a per-thread rate with its spread" {
+	run --separate-stderr "$CP" bench mem mmap -s 2MB -t 2 -r 42 -f demand,populate
+	[ "$status" -eq 0 ]
+	[ "$(grep -cE '^ [ 0-9]{5,}\.[0-9]{6} (GB|MB|KB|bytes)/sec/thread'$'\t''\( \+- +[0-9]+\.[0-9]{2}% \)$' <<< "$output")" -eq 2 ]
+}
+
+@test "hugetlb 2MB pages, reserved for the test and restored after" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to reserve 2MB hugetlb pages"
+	[ -w "$HP2/nr_hugepages" ] || skip "no writable $HP2/nr_hugepages"
+	local prev free
+	prev=$(cat "$HP2/nr_hugepages")
+	HP_PREV=$prev
+	echo $((prev + 4)) > "$HP2/nr_hugepages" || skip "could not reserve 4 2MB pages"
+	free=$(cat "$HP2/free_hugepages")
+	[ "$free" -ge 4 ] || skip "reservation gave only $free free 2MB pages (memory fragmented?)"
+	run --separate-stderr "$CP" bench mem mmap -p 2MB -s 8MB
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	[[ "$output" == *"# Copying 8MB bytes ..."* ]]
+	[[ "$output" == *"# hugetlb pages, THP not involved"* ]]
+	[ "$(grep -cE "$RATE" <<< "$output")" -eq 2 ]
+	run --separate-stderr "$CP" bench mem memset -p 2MB -s 4MB -f default
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	[ "$(grep -cE "$RATE" <<< "$output")" -eq 1 ]
+	run --separate-stderr "$CP" bench --format json mem mmap -p 2MB -s 8MB -f demand
+	[ "$status" -eq 0 ]
+	# one fault per 2MB page, where 4KB pages would need 2048
+	json_check 'assert d[0]["params"]["page"] == 2097152 and 1 <= d[0]["minor_faults"] < 64, d'
+}

@@ -1,0 +1,194 @@
+/* test_kernels: every strategy this CPU can run fills exactly [p, p+n) with the right byte, at odd sizes and alignments. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "kernels/kernels.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GUARD 256		/* bytes checked on each side of the range */
+#define GUARD_BYTE 0x3c	/* differs from every fill byte tried */
+#define ALIGN_SPAN 64	/* offsets 0..63: every position within a cache line */
+
+static const size_t small_sizes[] = { 0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65,
+				      127, 128, 129, 255, 256, 257, 1000, 4095, 4096, 4097 };
+static const size_t large_sizes[] = { 65536 + 7, (1u << 20) + 13 };
+/* Fill bytes as ints: -1 must behave as 0xff and 0x1a5 as 0xa5, as for memset(3). */
+static const int fills[] = { 0, 0xa5, -1, 0x1a5 };
+
+/* Report the first byte of [from, from+n) that is not @want, naming the strategy and case. */
+static void expect_bytes(const unsigned char *from, size_t n, unsigned char want,
+			 const char *name, const char *where, size_t size, size_t off, int c)
+{
+	for (size_t i = 0; i < n; i++)
+		if (from[i] != want)
+			fail_msg("%s: size %zu offset %zu fill %d: %s byte %zu is 0x%02x, expected 0x%02x",
+				 name, size, off, c, where, i, from[i], want);
+}
+
+/* One call of @k on @buf + GUARD + @off with @n bytes; buf holds GUARD + 63 + n + GUARD bytes. */
+static void check_one(const struct kern_strategy *k, unsigned char *buf, size_t n, size_t off, int c)
+{
+	size_t total = GUARD + ALIGN_SPAN + n + GUARD;
+	unsigned char *p = buf + GUARD + off;
+	unsigned char want = k->zero_only ? 0 : (unsigned char)c;
+
+	memset(buf, GUARD_BYTE, total);
+	if (k->fn(p, c, n) != p)
+		fail_msg("%s: size %zu offset %zu: does not return its first argument", k->name, n, off);
+	expect_bytes(buf, GUARD + off, GUARD_BYTE, k->name, "guard before, ", n, off, c);
+	expect_bytes(p, n, want, k->name, "range", n, off, c);
+	expect_bytes(p + n, total - (GUARD + off + n), GUARD_BYTE, k->name, "guard after,", n, off, c);
+}
+
+static void check_sizes(const struct kern_strategy *k, const size_t *sizes, size_t nsizes,
+			size_t off_step)
+{
+	size_t max = 0;
+	unsigned char *buf;
+
+	for (size_t i = 0; i < nsizes; i++)
+		max = sizes[i] > max ? sizes[i] : max;
+	/* 64-byte aligned base, so offset 0 is cache-line aligned and 1..63 are not. */
+	buf = aligned_alloc(64, (GUARD + ALIGN_SPAN + max + GUARD + 63) / 64 * 64);
+	assert_non_null(buf);
+	for (size_t i = 0; i < nsizes; i++)
+		for (size_t off = 0; off < ALIGN_SPAN; off += off_step)
+			for (size_t f = 0; f < sizeof(fills) / sizeof(fills[0]); f++)
+				check_one(k, buf, sizes[i], off, fills[f]);
+	free(buf);
+}
+
+static size_t runnable_count(void)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < kern_count(); i++)
+		n += kern_why_not(kern_at(i)) == NULL;
+	return n;
+}
+
+static void check_every_runnable(const size_t *sizes, size_t nsizes, size_t off_step)
+{
+	for (size_t i = 0; i < kern_count(); i++) {
+		const struct kern_strategy *k = kern_at(i);
+
+		if (!kern_why_not(k))
+			check_sizes(k, sizes, nsizes, off_step);
+	}
+}
+
+/* Small sizes at every offset 0..63 for every strategy this machine can run. */
+static void test_fill_small(void **state)
+{
+	(void)state;
+	check_every_runnable(small_sizes, sizeof(small_sizes) / sizeof(small_sizes[0]), 1);
+}
+
+/* Large sizes at offsets 0, 7, 14, ... 63: enough to cross every unrolled loop with odd heads and tails. */
+static void test_fill_large(void **state)
+{
+	(void)state;
+	check_every_runnable(large_sizes, sizeof(large_sizes) / sizeof(large_sizes[0]), 7);
+}
+
+/* libc memset and the portable C loop run everywhere, so the fill tests never test nothing. */
+static void test_portable_always_runnable(void **state)
+{
+	(void)state;
+	assert_non_null(kern_find("default"));
+	assert_null(kern_why_not(kern_find("default")));
+	assert_non_null(kern_find("c-loop"));
+	assert_null(kern_why_not(kern_find("c-loop")));
+	assert_true(runnable_count() >= 2);
+	/* "default" is perf's function name for libc memset, first as in perf's -f help. */
+	assert_string_equal(kern_at(0)->name, "default");
+}
+
+static void test_table_invariants(void **state)
+{
+	(void)state;
+	assert_true(kern_count() > 0);
+	assert_null(kern_at(kern_count()));
+	for (size_t i = 0; i < kern_count(); i++) {
+		const struct kern_strategy *k = kern_at(i);
+
+		assert_non_null(k);
+		assert_non_null(k->name);
+		assert_true(k->name[0] != '\0');
+		/* names are -f values separated by commas: no comma, space, or reserved word */
+		assert_null(strpbrk(k->name, ", \t"));
+		assert_true(strcmp(k->name, "all") && strcmp(k->name, "help") && strcmp(k->name, "h"));
+		if (!k->desc || !k->desc[0])
+			fail_msg("strategy %s has no description", k->name);
+		if (k->arch && strcmp(k->arch, "x86-64") && strcmp(k->arch, "arm64"))
+			fail_msg("strategy %s: unknown arch '%s'", k->name, k->arch);
+		/* a portable row must be built everywhere */
+		if (!k->arch)
+			assert_non_null(k->fn);
+		assert_ptr_equal(kern_find(k->name), k);
+		for (size_t j = i + 1; j < kern_count(); j++)
+			if (!strcmp(k->name, kern_at(j)->name))
+				fail_msg("strategy name %s appears twice (rows %zu and %zu)", k->name, i, j);
+	}
+	assert_null(kern_find("no-such-strategy"));
+	assert_null(kern_find(""));
+	assert_null(kern_find("DEFAULT"));
+	assert_null(kern_find("defaul"));
+}
+
+/* Rows of the other architecture are listed but say which architecture they need. */
+static void test_other_arch_says_why(void **state)
+{
+#if defined(__x86_64__)
+	const char *here = "x86-64", *other_msg = "arm64 only";
+#elif defined(__aarch64__)
+	const char *here = "arm64", *other_msg = "x86-64 only";
+#else
+	const char *here = "", *other_msg = NULL;
+#endif
+	size_t others = 0;
+
+	(void)state;
+	for (size_t i = 0; i < kern_count(); i++) {
+		const struct kern_strategy *k = kern_at(i);
+		const char *why = kern_why_not(k);
+
+		if (!k->arch)
+			continue;
+		if (strcmp(k->arch, here)) {
+			others++;
+			assert_null(k->fn);
+			assert_non_null(why);
+			if (other_msg)
+				assert_string_equal(why, other_msg);
+			else
+				assert_true(!strcmp(why, "arm64 only") || !strcmp(why, "x86-64 only"));
+		} else {
+			assert_non_null(k->fn);
+			/* built here: unavailable only for a named CPU feature */
+			if (why && strncmp(why, "needs ", 6))
+				fail_msg("%s: reason '%s' does not name what it needs", k->name, why);
+		}
+	}
+	/* both architectures have rows, so every build has some of the other one */
+	assert_true(others > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_invariants),
+		cmocka_unit_test(test_other_arch_says_why),
+		cmocka_unit_test(test_portable_always_runnable),
+		cmocka_unit_test(test_fill_small),
+		cmocka_unit_test(test_fill_large),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

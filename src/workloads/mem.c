@@ -107,15 +107,19 @@ static int mem_check_cycles(void)
 	return EXIT_RESOURCE;
 }
 
-int wl_mem_prepare(const struct wl_mem_params *m, uint64_t bytes)
+int wl_mem_check_params(const struct wl_mem_params *m)
 {
-	int ret;
-
 	if (m->size == 0) {
 		log_err("-s/--size must be greater than zero");
 		return EXIT_USAGE;
 	}
-	ret = mem_check_page(m->page);
+	return mem_check_page(m->page);
+}
+
+int wl_mem_prepare(const struct wl_mem_params *m, uint64_t bytes)
+{
+	int ret = wl_mem_check_params(m);
+
 	if (ret)
 		return ret;
 	if (m->cycles && (ret = mem_check_cycles()))

@@ -25,8 +25,11 @@ struct wl_mem_params {
 	{ 'c', "cycles", WL_OPT_FLAG, offsetof(type, mem.cycles), NULL, NULL,                  \
 	  "report CPU cycles per byte (needs a hardware cycle counter)", 0, 0, NULL }
 
+/* Check the values alone: size > 0 and a known page size.  0 or EXIT_USAGE after log_err(). */
+int wl_mem_check_params(const struct wl_mem_params *m);
+
 /*
- * Check @m (size > 0, a known page size, the cycle counter when -c) and that
+ * Check @m (wl_mem_check_params(), the cycle counter when -c) and that
  * @bytes of @m->page pages can be had without the OOM killer: MemAvailable
  * for 4KB pages, free hugetlb pages otherwise.  Returns 0 or an exit code
  * after log_err() and a hint saying how to fix it.

@@ -36,7 +36,10 @@ static size_t memset_functions(struct wl_func *out, size_t max)
 static int memset_prepare(void *p)
 {
 	struct memset_params *mp = p;
+	int ret = wl_mem_check_params(&mp->mem);
 
+	if (ret)
+		return ret;
 	if (mp->chunk > mp->mem.size) {
 		log_err("-k/--chunk (%llu bytes) is larger than -s/--size (%llu bytes)",
 			(unsigned long long)mp->chunk, (unsigned long long)mp->mem.size);

@@ -44,16 +44,28 @@ static size_t mmap_functions(struct wl_func *out, size_t max)
 	return 2;
 }
 
+static void mmap_needs(const void *p, uint64_t *bytes, uint64_t *page);
+
 static int mmap_prepare(void *p)
 {
 	struct mmap_params *mp = p;
+	uint64_t bytes, page;
+	int ret = wl_mem_check_params(&mp->mem);
 
+	if (ret)
+		return ret;
 	if (strcmp(mp->thp, "system") && mp->mem.page != 4096) {
-		log_err("--thp %s applies to -p 4KB only; -p %s mappings come from hugetlb", mp->thp,
-			mp->mem.page == (2ULL << 20) ? "2MB" : "1GB");
+		log_err("--thp %s applies to -p 4KB only; huge pages come from hugetlb, not THP", mp->thp);
+		log_hint("drop --thp, or use -p 4KB to compare THP modes");
 		return EXIT_USAGE;
 	}
-	return wl_mem_prepare(&mp->mem, mp->mem.size * mp->threads);
+	if (mp->mem.size > UINT64_MAX / mp->threads) {
+		log_err("-s/--size times -t/--threads is more memory than any machine has");
+		log_hint("every thread maps its own -s bytes: use a smaller -s or fewer threads");
+		return EXIT_RESOURCE;
+	}
+	mmap_needs(mp, &bytes, &page);
+	return wl_mem_prepare(&mp->mem, bytes);
 }
 
 struct mmap_thread {

@@ -608,40 +608,26 @@ static void test_mmap_thp_note(void **state)
 }
 
 /*
- * A known bug in src/ found by this file: skipped so make check stays
- * green, run with CLEARPATH_TEST_BUGS=1 to see it fail.
+ * mmap checks size * threads against MemAvailable; the product must not wrap
+ * around 2^64 (-s 6148914691236517206 -t 3 would ask for 2 bytes) and let a
+ * run start that can only fail in mmap.
  */
-#define KNOWN_BUG(what)                                                  \
-	do {                                                             \
-		if (!getenv("CLEARPATH_TEST_BUGS")) {                    \
-			fprintf(stderr, "BUG: %s\n", what);              \
-			skip();                                          \
-		}                                                        \
-	} while (0)
-
-/*
- * mmap checks size * threads against MemAvailable, but the product wraps
- * around 2^64: -s 6148914691236517206 -t 3 asks for 2 bytes, passes, and
- * the run starts (and fails in mmap) instead of being refused before.
- */
-static void test_bug_mmap_threads_overflow(void **state)
+static void test_mmap_threads_overflow(void **state)
 {
 	struct run r;
 
 	(void)state;
-	KNOWN_BUG("wl_mmap.c mmap_prepare: size * threads overflows, skipping the memory check");
 	use("small-box");
 	INVOKE(&r, "mem", "mmap", "-s", "6148914691236517206", "-t", "3", "-f", "demand");
-	expect_refused(&r, EXIT_RESOURCE, "this run needs");
+	expect_refused(&r, EXIT_RESOURCE, "more memory than any machine has");
 }
 
-/* --thp with a page size that is not 4KB/2MB/1GB blames "-p 1GB" instead of the bad page size. */
-static void test_bug_thp_message_names_wrong_page(void **state)
+/* --thp with a page size that is not 4KB/2MB/1GB reports the bad page size first. */
+static void test_thp_bad_page_reports_page(void **state)
 {
 	struct run r;
 
 	(void)state;
-	KNOWN_BUG("wl_mmap.c mmap_prepare: '--thp always -p 8KB' says '-p 1GB mappings come from hugetlb'");
 	INVOKE(&r, "mem", "mmap", "--thp", "always", "-p", "8KB");
 	expect_refused(&r, EXIT_USAGE, "invalid page size");
 }
@@ -667,8 +653,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_resource_1gb, reset_root),
 		cmocka_unit_test_teardown(test_resource_unknown_memory, reset_root),
 		cmocka_unit_test_teardown(test_mmap_thp_note, reset_root),
-		cmocka_unit_test_teardown(test_bug_mmap_threads_overflow, reset_root),
-		cmocka_unit_test(test_bug_thp_message_names_wrong_page),
+		cmocka_unit_test_teardown(test_mmap_threads_overflow, reset_root),
+		cmocka_unit_test(test_thp_bad_page_reports_page),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,391 @@
+/* compare: group samples into blocks, rows and columns, and compute statistics and verdicts per cell. */
+#include "compare/compare.h"
+#include "util/log.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Grow *@arr of @size-byte elements so index @n fits; 0 or -ENOMEM.  New space is zeroed. */
+static int cmp_grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 8;
+	while (ncap <= n)
+		ncap *= 2;
+	p = realloc(*arr, ncap * size);
+	if (!p)
+		return -ENOMEM;
+	memset((char *)p + *cap * size, 0, (ncap - *cap) * size);
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+struct cmp_set_priv {
+	struct cmp_set pub;
+	size_t cols_cap, blocks_cap;
+	size_t *rows_cap;	/* per block */
+};
+
+struct cmp_set *cmp_new(const struct cmp_opts *o)
+{
+	struct cmp_set_priv *p = calloc(1, sizeof(*p));
+
+	if (p)
+		p->pub.axis = o->axis;
+	return p ? &p->pub : NULL;
+}
+
+static void cmp_cell_free(struct cmp_cell *c)
+{
+	for (size_t i = 0; i < c->nuuids; i++)
+		free(c->uuids[i]);
+	free(c->uuids);
+	free(c->values);
+	free(c->sessions);
+}
+
+void cmp_free(struct cmp_set *s)
+{
+	struct cmp_set_priv *p = (struct cmp_set_priv *)s;
+
+	if (!s)
+		return;
+	for (size_t b = 0; b < s->nblocks; b++) {
+		struct cmp_block *blk = &s->blocks[b];
+
+		for (size_t r = 0; r < blk->nrows; r++) {
+			for (size_t c = 0; c < s->ncols; c++)
+				cmp_cell_free(&blk->rows[r].cells[c]);
+			free(blk->rows[r].cells);
+			free(blk->rows[r].bench);
+			free(blk->rows[r].rclass);
+			free(blk->rows[r].unit);
+		}
+		free(blk->rows);
+		free(blk->name);
+	}
+	for (size_t c = 0; c < s->ncols; c++) {
+		free(s->cols[c]);
+		free(s->col_first[c]);
+	}
+	free(s->cols);
+	free(s->col_first);
+	free(s->blocks);
+	free(p->rows_cap);
+	free(p);
+}
+
+/*
+ * Split "clear -k 4KB -f default -s 1GB" into the value of option @param
+ * ("default") and the name without it ("clear -k 4KB -s 1GB").  Options are
+ * "-x value", "--long value" or a bare flag; @param matches "-f" or "--function".
+ */
+static void cmp_split_param(const char *rclass, const char *param, char *value, size_t vlen,
+			    char *rest, size_t rlen)
+{
+	char buf[1200], *save = NULL, *tok, *next;
+	char shrt[8], lng[64];
+
+	snprintf(shrt, sizeof(shrt), "-%s", param);
+	snprintf(lng, sizeof(lng), "--%s", param);
+	snprintf(value, vlen, "(none)");
+	snprintf(buf, sizeof(buf), "%s", rclass);
+	rest[0] = '\0';
+	for (tok = strtok_r(buf, " ", &save); tok; tok = next) {
+		next = strtok_r(NULL, " ", &save);
+		if ((!strcmp(tok, shrt) || !strcmp(tok, lng)) && next && next[0] != '-') {
+			snprintf(value, vlen, "%s", next);
+			next = strtok_r(NULL, " ", &save);
+			continue;
+		}
+		snprintf(rest + strlen(rest), rlen - strlen(rest), "%s%s", rest[0] ? " " : "", tok);
+	}
+}
+
+static bool cmp_wanted(const struct cmp_opts *o, const struct cmp_sample *x)
+{
+	bool sw_ok = !o->swprofiles;
+
+	if (o->sut_glob && fnmatch(o->sut_glob, x->sut, 0))
+		return false;
+	if (o->benchmark_glob && fnmatch(o->benchmark_glob, x->suite, 0) &&
+	    fnmatch(o->benchmark_glob, x->rclass, 0))
+		return false;
+	for (size_t i = 0; !sw_ok && i < o->nswprofiles; i++)
+		sw_ok = !strcmp(o->swprofiles[i], x->swprofile);
+	return sw_ok;
+}
+
+static ssize_t cmp_col_index(struct cmp_set *s, const char *name, const char *started)
+{
+	struct cmp_set_priv *p = (struct cmp_set_priv *)s;
+	size_t cap = p->cols_cap;
+
+	for (size_t i = 0; i < s->ncols; i++) {
+		if (strcmp(s->cols[i], name))
+			continue;
+		if (started && strcmp(started, s->col_first[i]) < 0) {
+			free(s->col_first[i]);
+			s->col_first[i] = strdup(started);
+		}
+		return (ssize_t)i;
+	}
+	if (cmp_grow((void **)&s->cols, &cap, s->ncols, sizeof(char *)) ||
+	    cmp_grow((void **)&s->col_first, &p->cols_cap, s->ncols, sizeof(char *)))
+		return -ENOMEM;
+	s->cols[s->ncols] = strdup(name);
+	s->col_first[s->ncols] = strdup(started ?: "");
+	/* Rows created before this column have no cell for it yet. */
+	for (size_t b = 0; b < s->nblocks; b++)
+		for (size_t r = 0; r < s->blocks[b].nrows; r++) {
+			struct cmp_row *row = &s->blocks[b].rows[r];
+			struct cmp_cell *cells = realloc(row->cells, (s->ncols + 1) * sizeof(*cells));
+
+			if (!cells)
+				return -ENOMEM;
+			memset(&cells[s->ncols], 0, sizeof(*cells));
+			row->cells = cells;
+		}
+	return (ssize_t)s->ncols++;
+}
+
+static struct cmp_block *cmp_block_get(struct cmp_set *s, const char *name)
+{
+	struct cmp_set_priv *p = (struct cmp_set_priv *)s;
+	size_t cap = p->blocks_cap;
+
+	for (size_t i = 0; i < s->nblocks; i++)
+		if (!strcmp(s->blocks[i].name, name))
+			return &s->blocks[i];
+	if (cmp_grow((void **)&s->blocks, &cap, s->nblocks, sizeof(*s->blocks)) ||
+	    cmp_grow((void **)&p->rows_cap, &p->blocks_cap, s->nblocks, sizeof(size_t)))
+		return NULL;
+	s->blocks[s->nblocks].name = strdup(name);
+	return &s->blocks[s->nblocks++];
+}
+
+static struct cmp_row *cmp_row_get(struct cmp_set *s, struct cmp_block *blk, const char *bench,
+				   const char *rclass, const struct cmp_sample *x)
+{
+	struct cmp_set_priv *p = (struct cmp_set_priv *)s;
+	size_t *cap = &p->rows_cap[blk - s->blocks];
+	struct cmp_row *row;
+
+	for (size_t i = 0; i < blk->nrows; i++)
+		if (!strcmp(blk->rows[i].bench, bench) && !strcmp(blk->rows[i].rclass, rclass) &&
+		    !strcmp(blk->rows[i].unit, x->unit))
+			return &blk->rows[i];
+	if (cmp_grow((void **)&blk->rows, cap, blk->nrows, sizeof(*blk->rows)))
+		return NULL;
+	row = &blk->rows[blk->nrows];
+	row->cells = calloc(s->ncols ? s->ncols : 1, sizeof(*row->cells));
+	row->bench = strdup(bench);
+	row->rclass = strdup(rclass);
+	row->unit = strdup(x->unit);
+	row->higher_is_better = x->higher_is_better;
+	if (!row->cells || !row->bench || !row->rclass || !row->unit)
+		return NULL;
+	blk->nrows++;
+	return row;
+}
+
+static int cmp_cell_add(struct cmp_cell *c, const char *session, double value)
+{
+	size_t ucap = c->nuuids, vcap = c->cap, i;
+
+	for (i = 0; i < c->nuuids && strcmp(c->uuids[i], session); i++)
+		;
+	if (i == c->nuuids) {
+		char **u = realloc(c->uuids, (ucap + 1) * sizeof(*u));
+
+		if (!u)
+			return -ENOMEM;
+		c->uuids = u;
+		if (!(c->uuids[c->nuuids] = strdup(session)))
+			return -ENOMEM;
+		c->nuuids++;
+	}
+	if (cmp_grow((void **)&c->values, &vcap, c->n, sizeof(double)) ||
+	    cmp_grow((void **)&c->sessions, &c->cap, c->n, sizeof(int)))
+		return -ENOMEM;
+	c->values[c->n] = value;
+	c->sessions[c->n++] = (int)i;
+	return 0;
+}
+
+/* "mem/memset" shows as "mem": the result class already names the workload. */
+static void cmp_bench_name(const char *suite, char *buf, size_t len)
+{
+	const char *slash = strrchr(suite, '/');
+
+	snprintf(buf, len, "%.*s", slash ? (int)(slash - suite) : (int)strlen(suite), suite);
+}
+
+int cmp_add(struct cmp_set *s, const struct cmp_opts *o, const struct cmp_sample *x)
+{
+	char value[128], rclass[1200], bench[256], blk_buf[512];
+	const char *col = x->swprofile, *blk_name = x->sut;
+	struct cmp_block *blk;
+	struct cmp_row *row;
+	ssize_t ci;
+
+	if (!cmp_wanted(o, x))
+		return 0;
+	snprintf(rclass, sizeof(rclass), "%s", x->rclass);
+	if (o->axis == CMP_BY_SUT) {
+		col = x->sut;
+		blk_name = x->swprofile;
+	} else if (o->axis == CMP_BY_PARAM) {
+		cmp_split_param(x->rclass, o->param, value, sizeof(value), rclass, sizeof(rclass));
+		col = value;
+		/* Parameter values compare within one kernel: never pool swprofiles into a cell. */
+		snprintf(blk_buf, sizeof(blk_buf), "%s, swprofile %s", x->sut, x->swprofile);
+		blk_name = blk_buf;
+	}
+	cmp_bench_name(x->suite, bench, sizeof(bench));
+	ci = cmp_col_index(s, col, x->session_started);
+	if (ci < 0)
+		return -ENOMEM;
+	blk = cmp_block_get(s, blk_name);
+	row = blk ? cmp_row_get(s, blk, bench, rclass, x) : NULL;
+	if (!row)
+		return -ENOMEM;
+	s->samples++;
+	return cmp_cell_add(&row->cells[ci], x->session, x->value);
+}
+
+/* Swap columns @a and @b everywhere. */
+static void cmp_swap_cols(struct cmp_set *s, size_t a, size_t b)
+{
+	char *t = s->cols[a];
+
+	s->cols[a] = s->cols[b];
+	s->cols[b] = t;
+	t = s->col_first[a];
+	s->col_first[a] = s->col_first[b];
+	s->col_first[b] = t;
+	for (size_t i = 0; i < s->nblocks; i++)
+		for (size_t r = 0; r < s->blocks[i].nrows; r++) {
+			struct cmp_cell tmp = s->blocks[i].rows[r].cells[a];
+
+			s->blocks[i].rows[r].cells[a] = s->blocks[i].rows[r].cells[b];
+			s->blocks[i].rows[r].cells[b] = tmp;
+		}
+}
+
+static ssize_t cmp_find_col(const struct cmp_set *s, const char *name)
+{
+	for (size_t i = 0; i < s->ncols; i++)
+		if (!strcmp(s->cols[i], name))
+			return (ssize_t)i;
+	return -1;
+}
+
+/*
+ * Column order: swprofiles as the user listed them, else by when each was
+ * first measured (the base kernel is usually measured first); other axes
+ * keep the order of first appearance.  Selection sort: columns are few.
+ */
+static void cmp_order(struct cmp_set *s, const struct cmp_opts *o)
+{
+	if (o->axis == CMP_BY_SWPROFILE && o->swprofiles) {
+		size_t next = 0;
+
+		for (size_t i = 0; i < o->nswprofiles; i++) {
+			ssize_t at = cmp_find_col(s, o->swprofiles[i]);
+
+			if (at >= (ssize_t)next)
+				cmp_swap_cols(s, next++, (size_t)at);
+		}
+		return;
+	}
+	if (o->axis != CMP_BY_SWPROFILE)
+		return;
+	for (size_t i = 0; i < s->ncols; i++) {
+		size_t min = i;
+
+		for (size_t j = i + 1; j < s->ncols; j++)
+			if (strcmp(s->col_first[j], s->col_first[min]) < 0)
+				min = j;
+		if (min != i)
+			cmp_swap_cols(s, i, min);
+	}
+}
+
+static void cmp_list_cols(const struct cmp_set *s, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < s->ncols; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s'%s'", i ? ", " : "", s->cols[i]);
+}
+
+static int cmp_check(struct cmp_set *s, const struct cmp_opts *o)
+{
+	char list[1024];
+
+	if (!s->samples) {
+		log_err("no samples match: the store is empty or the filters exclude everything");
+		log_hint("'clearpath list sessions' shows what the store holds; 'clearpath run' adds samples");
+		return EXIT_USAGE;
+	}
+	cmp_list_cols(s, list, sizeof(list));
+	for (size_t i = 0; o->axis == CMP_BY_SWPROFILE && i < o->nswprofiles; i++)
+		if (cmp_find_col(s, o->swprofiles[i]) < 0) {
+			log_err("swprofile '%s' has no samples here; the store has %s", o->swprofiles[i], list);
+			return EXIT_USAGE;
+		}
+	if (o->base && cmp_find_col(s, o->base) < 0) {
+		log_err("base '%s' is not among the columns %s", o->base, list);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int cmp_compute_row(struct cmp_set *s, const struct cmp_opts *o, struct cmp_row *row)
+{
+	struct cmp_cell *base = &row->cells[s->base];
+
+	for (size_t c = 0; c < s->ncols; c++) {
+		struct cmp_cell *cell = &row->cells[c];
+		struct stats_sample_set set = { cell->values, cell->sessions, cell->n };
+
+		if (!cell->n)
+			continue;
+		if (stats_cell_compute(&set, o->alpha, &cell->st))
+			return EXIT_INTERNAL;
+	}
+	for (size_t c = 0; base->n && c < s->ncols; c++) {
+		struct cmp_cell *cell = &row->cells[c];
+
+		if (c == s->base || !cell->n)
+			continue;
+		if (stats_compare(&base->st, &cell->st, row->higher_is_better, o->rule, o->alpha,
+				  o->min_effect_pct, &cell->change))
+			return EXIT_INTERNAL;
+		cell->has_change = true;
+	}
+	return 0;
+}
+
+int cmp_finish(struct cmp_set *s, const struct cmp_opts *o)
+{
+	int ret = cmp_check(s, o);
+
+	if (ret)
+		return ret;
+	cmp_order(s, o);
+	s->base = o->base ? (size_t)cmp_find_col(s, o->base) : 0;
+	for (size_t b = 0; b < s->nblocks; b++)
+		for (size_t r = 0; r < s->blocks[b].nrows; r++)
+			if ((ret = cmp_compute_row(s, o, &s->blocks[b].rows[r])))
+				return ret;
+	return 0;
+}

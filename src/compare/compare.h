@@ -1,0 +1,92 @@
+/* compare: group samples into blocks, rows and columns, then compute each cell's statistics and verdict. */
+#ifndef CLEARPATH_COMPARE_COMPARE_H
+#define CLEARPATH_COMPARE_COMPARE_H
+
+#include "stats/stats.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* What the columns of a comparison are. */
+enum cmp_axis {
+	CMP_BY_SWPROFILE,	/* kernels side by side, one block per SUT class (the default) */
+	CMP_BY_SUT,		/* machines side by side, for one swprofile */
+	CMP_BY_PARAM,		/* values of one benchmark parameter (e.g. -f), within one swprofile */
+};
+
+struct cmp_opts {
+	enum cmp_axis axis;
+	const char *param;		/* CMP_BY_PARAM: "f", or a long name such as "function" */
+	const char *sut_glob;		/* NULL: every SUT class */
+	const char *benchmark_glob;	/* matched against the suite and the result class; NULL: all */
+	const char *const *swprofiles;	/* keep only these, in this order; NULL: all */
+	size_t nswprofiles;
+	const char *base;		/* base column; NULL: the first */
+	enum stats_rule rule;
+	double alpha;
+	double min_effect_pct;
+};
+
+struct cmp_cell {
+	size_t n, cap;
+	double *values;
+	int *sessions;		/* index into uuids */
+	char **uuids;		/* distinct session UUIDs of this cell */
+	size_t nuuids;
+	struct stats_cell st;	/* valid when n > 0 */
+	struct stats_change change;	/* valid when has_change */
+	bool has_change;
+};
+
+struct cmp_row {
+	char *bench;		/* the Benchmark column: the suite's collection ("mem") */
+	char *rclass;		/* the result class name without the unit */
+	char *unit;
+	bool higher_is_better;
+	struct cmp_cell *cells;	/* one per column */
+};
+
+struct cmp_block {
+	char *name;		/* the SUT class (or the swprofile for CMP_BY_SUT) */
+	struct cmp_row *rows;
+	size_t nrows;
+};
+
+struct cmp_set {
+	enum cmp_axis axis;
+	char **cols;		/* column names in display order */
+	char **col_first;	/* earliest session start seen per column (for ordering) */
+	size_t ncols;
+	size_t base;		/* index of the base column */
+	struct cmp_block *blocks;
+	size_t nblocks;
+	size_t samples;		/* kept after filtering */
+};
+
+/* One stored sample, as the store yields it. */
+struct cmp_sample {
+	const char *sut, *swprofile, *session, *session_started;
+	const char *suite, *rclass, *unit;
+	bool higher_is_better;
+	double value;
+};
+
+/* A new empty set for @o->axis; NULL when out of memory. */
+struct cmp_set *cmp_new(const struct cmp_opts *o);
+void cmp_free(struct cmp_set *s);
+
+/*
+ * Add one sample; samples that @o's filters exclude are ignored.
+ * Returns 0 or -ENOMEM.
+ */
+int cmp_add(struct cmp_set *s, const struct cmp_opts *o, const struct cmp_sample *x);
+
+/*
+ * Order the columns, pick the base and compute every cell and change.
+ * Returns 0, or EXIT_USAGE after log_err() when the data cannot answer the
+ * question (no samples, an unknown --swprofile or --base, several
+ * swprofiles where one is needed), or EXIT_INTERNAL.
+ */
+int cmp_finish(struct cmp_set *s, const struct cmp_opts *o);
+
+#endif

@@ -58,17 +58,22 @@ int store_sql_fail(struct store *st, int rc, const char *what)
 	return store_sql_errno(rc);
 }
 
+/*
+ * Bind by @fmt.  Arguments past the statement's last parameter are consumed
+ * and ignored, so an INSERT and its look-up SELECT can share one list.
+ */
 static int bind_args(sqlite3_stmt *stmt, const char *fmt, va_list ap)
 {
-	int rc = SQLITE_OK;
+	int rc = SQLITE_OK, params = sqlite3_bind_parameter_count(stmt);
 
 	for (int i = 1; fmt && fmt[i - 1] && rc == SQLITE_OK; i++) {
 		switch (fmt[i - 1]) {
 		case 't': {
 			const char *s = va_arg(ap, const char *);
 
-			rc = s ? sqlite3_bind_text(stmt, i, s, -1, SQLITE_TRANSIENT)
-			       : sqlite3_bind_null(stmt, i);
+			if (i <= params)
+				rc = s ? sqlite3_bind_text(stmt, i, s, -1, SQLITE_TRANSIENT)
+				       : sqlite3_bind_null(stmt, i);
 			break;
 		}
 		case 'i':
@@ -77,7 +82,8 @@ static int bind_args(sqlite3_stmt *stmt, const char *fmt, va_list ap)
 		case 'n': {
 			int64_t v = va_arg(ap, int64_t);
 
-			rc = v < 0 ? sqlite3_bind_null(stmt, i) : sqlite3_bind_int64(stmt, i, v);
+			if (i <= params)
+				rc = v < 0 ? sqlite3_bind_null(stmt, i) : sqlite3_bind_int64(stmt, i, v);
 			break;
 		}
 		case 'b':

@@ -1,0 +1,605 @@
+/* test_store: opening, identifying, writing and querying the SQLite result store, also under concurrency and kill -9. */
+#include "store_fixture.h"
+
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "store/db.h"
+
+static int setup_dir(void **state)
+{
+	*state = fixture_mkdtemp();
+	return *state ? 0 : -1;
+}
+
+static int teardown_dir(void **state)
+{
+	fixture_rmdir(*state);
+	return 0;
+}
+
+/* Run one SQL statement on a file directly, behind the store's back; returns column 0 of row 1 or -1. */
+static int64_t raw_sql(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *stmt;
+	int64_t v = -1;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		v = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+	return v;
+}
+
+static void test_open_create_reopen(void **state)
+{
+	char path[512];
+	struct store *st;
+	int64_t id1, id2;
+
+	/* two missing directory levels are created */
+	fixture_path(path, sizeof(path), *state, "a/b/results.db");
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_sut_get(st, "aws-m7g.metal", NULL, &id1), 0);
+	store_close(st);
+
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_sut_get(st, "aws-m7g.metal", NULL, &id2), 0);
+	assert_int_equal(id1, id2);
+	store_close(st);
+
+	assert_int_equal(raw_sql(path, "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(raw_sql(path, "PRAGMA application_id"), 0x436c5061);
+	assert_int_equal(raw_sql(path, "SELECT count(*) FROM sut"), 1);
+}
+
+static void test_url_forms(void **state)
+{
+	char url[600], path[512];
+	struct store *st;
+
+	fixture_path(path, sizeof(path), *state, "url.db");
+	snprintf(url, sizeof(url), "sqlite://%s", path);
+	assert_int_equal(store_open(url, &st), 0);
+	store_close(st);
+	assert_int_equal(access(path, F_OK), 0);
+
+	assert_int_equal(store_open("postgres://db.example/results", &st), -EINVAL);
+	assert_null(st);
+	assert_int_equal(store_open("sqlite://relative.db", &st), -EINVAL);
+	assert_int_equal(store_open("", &st), -EINVAL);
+}
+
+static void test_default_url(void **state)
+{
+	char buf[512];
+
+	(void)state;
+	setenv("CLEARPATH_STORE", "/x/mine.db", 1);
+	assert_int_equal(store_default_url(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/x/mine.db");
+	unsetenv("CLEARPATH_STORE");
+	setenv("XDG_DATA_HOME", "/xdg", 1);
+	assert_int_equal(store_default_url(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/xdg/clearpath/results.db");
+	unsetenv("XDG_DATA_HOME");
+	setenv("HOME", "/home/u", 1);
+	assert_int_equal(store_default_url(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/home/u/.local/share/clearpath/results.db");
+	assert_int_equal(store_default_url(buf, 8), -ENAMETOOLONG);
+}
+
+static void test_unwritable_directory(void **state)
+{
+	char file[512], path[600];
+	struct capture cap;
+	struct store *st;
+	FILE *f;
+
+	/* A regular file where a directory should be: fails even for root. */
+	fixture_path(file, sizeof(file), *state, "plainfile");
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/sub/results.db", file);
+	capture_begin(&cap);
+	assert_int_equal(store_open(path, &st), -ENOTDIR);
+	assert_non_null(strstr(capture_end(&cap), "cannot create store directory"));
+}
+
+static void test_empty_file_is_initialised(void **state)
+{
+	char path[512];
+	struct store *st;
+	FILE *f;
+
+	fixture_path(path, sizeof(path), *state, "empty.db");
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(store_open(path, &st), 0);
+	store_close(st);
+	assert_int_equal(raw_sql(path, "PRAGMA user_version"), store_schema_version());
+}
+
+static void test_refuses_other_sqlite_db(void **state)
+{
+	char path[512];
+	struct capture cap;
+	struct store *st;
+
+	fixture_path(path, sizeof(path), *state, "other.db");
+	raw_sql(path, "CREATE TABLE photos (id INTEGER PRIMARY KEY, blob BLOB)");
+	capture_begin(&cap);
+	assert_int_equal(store_open(path, &st), -EINVAL);
+	assert_non_null(strstr(capture_end(&cap), "another application"));
+	assert_null(st);
+	/* refused before touching it: still one table, still not WAL, no version stamp */
+	assert_int_equal(raw_sql(path, "SELECT count(*) FROM sqlite_schema"), 1);
+	assert_int_equal(raw_sql(path, "PRAGMA user_version"), 0);
+	assert_int_equal(access(strcat(path, "-wal"), F_OK), -1);
+}
+
+static void test_refuses_non_sqlite_file(void **state)
+{
+	char path[512];
+	struct capture cap;
+	struct store *st;
+	FILE *f;
+
+	fixture_path(path, sizeof(path), *state, "notes.txt");
+	f = fopen(path, "w");
+	assert_non_null(f);
+	for (int i = 0; i < 100; i++)
+		fputs("these are my notes, not a database\n", f);
+	fclose(f);
+	capture_begin(&cap);
+	assert_int_equal(store_open(path, &st), -EINVAL);
+	assert_non_null(strstr(capture_end(&cap), "not an SQLite database"));
+}
+
+static void test_refuses_newer_schema(void **state)
+{
+	char path[512];
+	struct capture cap;
+	struct store *st;
+
+	fixture_path(path, sizeof(path), *state, "future.db");
+	assert_int_equal(store_open(path, &st), 0);
+	store_close(st);
+	raw_sql(path, "PRAGMA user_version = 99");
+	capture_begin(&cap);
+	assert_int_equal(store_open(path, &st), -EPROTO);
+	assert_non_null(strstr(capture_end(&cap), "upgrade clearpath"));
+}
+
+/* Open a fresh store named @name in the test directory. */
+static struct store *fresh(void **state, const char *name)
+{
+	char path[512];
+	struct store *st;
+
+	assert_int_equal(store_open(fixture_path(path, sizeof(path), *state, name), &st), 0);
+	return st;
+}
+
+static void test_fingerprint_diff(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	assert_int_equal(store_fingerprint_diff("{\"a\":1,\"b\":[1]}", "{\"b\":[1],\"a\":1}", buf,
+						sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(store_fingerprint_diff("{\"thp\":\"never\",\"k\":\"6.9\",\"x\":1}",
+						"{\"k\":\"6.10\",\"thp\":\"never\",\"y\":true}", buf,
+						sizeof(buf)), 3);
+	assert_string_equal(buf, "k: \"6.9\" -> \"6.10\"; x: 1 -> (absent); y: (absent) -> true");
+	assert_int_equal(store_fingerprint_diff("[]", "{}", buf, sizeof(buf)), -EINVAL);
+}
+
+static void test_swprofile_conflict_and_force(void **state)
+{
+	struct store *st = fresh(state, "swp.db");
+	const char *fp = "{\"kernel\":\"6.9.0\",\"thp\":\"always\"}";
+	struct capture cap;
+	int64_t id, again;
+	json_t *list;
+
+	assert_int_equal(store_swprofile_get(st, "6.9.0", fp, false, &id), 0);
+	/* the same fingerprint with keys in another order is the same profile */
+	assert_int_equal(store_swprofile_get(st, "6.9.0", "{\"thp\":\"always\",\"kernel\":\"6.9.0\"}",
+					     false, &again), 0);
+	assert_int_equal(id, again);
+
+	capture_begin(&cap);
+	assert_int_equal(store_swprofile_get(st, "6.9.0", "{\"kernel\":\"6.9.0\",\"thp\":\"never\"}",
+					     false, &again), -EEXIST);
+	assert_non_null(strstr(capture_end(&cap), "thp: \"always\" -> \"never\""));
+
+	assert_int_equal(store_swprofile_get(st, "6.9.0", "{\"kernel\":\"6.9.0\",\"thp\":\"never\"}",
+					     true, &again), 0);
+	assert_int_equal(id, again);
+	/* force keeps the stored fingerprint */
+	assert_int_equal(store_list_swprofiles(st, &list), 0);
+	assert_int_equal(json_array_size(list), 1);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(json_array_get(list, 0),
+						"fingerprint"), "thp")), "always");
+	json_decref(list);
+
+	assert_int_equal(store_swprofile_get(st, "bad", "not json", false, &id), -EINVAL);
+	assert_int_equal(store_swprofile_get(st, "bad", "[1]", false, &id), -EINVAL);
+	store_close(st);
+}
+
+static void test_sut_upserts_fingerprint(void **state)
+{
+	struct store *st = fresh(state, "sut.db");
+	int64_t a, b;
+	json_t *list;
+
+	assert_int_equal(store_sut_get(st, "m7g", "{\"cores\":64}", &a), 0);
+	assert_int_equal(store_sut_get(st, "m7g", "{\"cores\":32}", &b), 0);
+	assert_int_equal(a, b);
+	assert_int_equal(store_list_suts(st, &list), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_array_get(list, 0),
+						"fingerprint"), "cores")), 32);
+	json_decref(list);
+	assert_int_equal(store_sut_get(st, "", NULL, &a), -EINVAL);
+	assert_int_equal(store_benchmark_get(st, "mem mmap", "", &a), -EINVAL);
+	store_close(st);
+}
+
+struct collected {
+	int n;
+	char session[4][STORE_UUID_LEN + 1];
+	double value[16];
+	bool warmup[16];
+};
+
+static int collect(const struct store_row *row, void *arg)
+{
+	struct collected *c = arg;
+
+	if (c->n < 16) {
+		c->value[c->n] = row->value;
+		c->warmup[c->n] = row->warmup;
+	}
+	if (c->n < 4)
+		snprintf(c->session[c->n], sizeof(c->session[0]), "%s", row->session);
+	c->n++;
+	return 0;
+}
+
+static void test_samples_insert_and_query(void **state)
+{
+	struct store *st = fresh(state, "samples.db");
+	struct fixture_ids base, patched;
+	char u1[STORE_UUID_LEN + 1], u2[STORE_UUID_LEN + 1];
+	struct store_filter f = { .swprofile = "6.9.0-patched" };
+	struct collected c = { 0 };
+
+	assert_int_equal(fixture_objects(st, "m7g", "6.9.0", &base), 0);
+	assert_int_equal(fixture_objects(st, "m7g", "6.9.0-patched", &patched), 0);
+	assert_int_equal(base.resultclass, patched.resultclass);
+	assert_int_equal(fixture_session(st, &base, 3, 100.0, NULL), 0);
+	assert_int_equal(fixture_session(st, &patched, 3, 200.0, u1), 0);
+	assert_int_equal(fixture_session(st, &patched, 3, 300.0, u2), 0);
+
+	/* statistics see the patched profile's 2 x 3 repeats, no warmups, grouped by session */
+	assert_int_equal(store_query(st, &f, collect, &c), 0);
+	assert_int_equal(c.n, 6);
+	assert_string_equal(c.session[0], u1);
+	assert_true(c.value[0] == 200.0 && c.value[2] == 202.0);
+	assert_int_equal(fixture_count(st, false), 9);
+	assert_int_equal(fixture_count(st, true), 12);
+
+	/* with warmups, the warmup comes first in its session */
+	memset(&c, 0, sizeof(c));
+	f.include_warmup = true;
+	assert_int_equal(store_query(st, &f, collect, &c), 0);
+	assert_int_equal(c.n, 8);
+	assert_true(c.warmup[0] && !c.warmup[1]);
+	assert_true(c.value[0] == 100.0);
+
+	f.resultclass = "no such class";
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(store_query(st, &f, collect, &c), 0);
+	assert_int_equal(c.n, 0);
+	store_close(st);
+}
+
+static void test_sample_rules(void **state)
+{
+	struct store *st = fresh(state, "rules.db");
+	struct store_session s = { 0 };
+	struct fixture_ids ids;
+	int64_t sess;
+
+	assert_int_equal(fixture_objects(st, "m7g", "6.9.0", &ids), 0);
+	s.sut_id = ids.sut;
+	s.swprofile_id = ids.swprofile;
+	assert_int_equal(store_session_begin(st, &s, &sess), 0);
+	assert_true(store_uuid_valid(s.uuid));
+	assert_int_equal(store_sample_add(st, sess, ids.resultclass, 0, false, NAN), -EINVAL);
+	assert_int_equal(store_sample_add(st, sess, ids.resultclass, 0, false, 1.5), 0);
+	assert_int_equal(store_sample_add(st, sess, ids.resultclass, 0, false, 1.5), -EINVAL);
+	/* an invocation yields samples or an error, never both */
+	assert_int_equal(store_error_add(st, sess, ids.benchmark, 0, false, "boom"), -EINVAL);
+	assert_int_equal(store_error_add(st, sess, ids.benchmark, 1, false, "needs hugepages"), 0);
+	assert_int_equal(store_sample_add(st, sess, ids.resultclass, 1, false, 2.5), -EINVAL);
+	/* a session UUID is unique; a malformed one is refused */
+	assert_int_equal(store_session_begin(st, &s, &sess), -EEXIST);
+	snprintf(s.uuid, sizeof(s.uuid), "not-a-uuid");
+	assert_int_equal(store_session_begin(st, &s, &sess), -EINVAL);
+	assert_int_equal(store_session_end(st, 12345), -ENOENT);
+	store_close(st);
+}
+
+static void test_incomplete_session_stays(void **state)
+{
+	char path[512];
+	struct store *st;
+	struct store_session s = { .environment = "{\"governor\":\"performance\"}" };
+	struct fixture_ids ids;
+	int64_t sess;
+	json_t *list, *row;
+
+	fixture_path(path, sizeof(path), *state, "incomplete.db");
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(fixture_objects(st, "m7g", "6.9.0", &ids), 0);
+	assert_int_equal(fixture_session(st, &ids, 2, 10.0, NULL), 0);
+	s.sut_id = ids.sut;
+	s.swprofile_id = ids.swprofile;
+	assert_int_equal(store_session_begin(st, &s, &sess), 0);
+	assert_int_equal(store_sample_add(st, sess, ids.resultclass, 0, false, 42.0), 0);
+	store_close(st);	/* interrupted: never ended */
+
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_list_sessions(st, &list), 0);
+	assert_int_equal(json_array_size(list), 2);
+	row = json_array_get(list, 1);
+	assert_string_equal(json_string_value(json_object_get(row, "uuid")), s.uuid);
+	assert_true(json_is_false(json_object_get(row, "complete")));
+	assert_true(json_is_null(json_object_get(row, "ended")));
+	assert_int_equal(json_integer_value(json_object_get(row, "samples")), 1);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(row, "environment"),
+							      "governor")), "performance");
+	assert_true(json_is_true(json_object_get(json_array_get(list, 0), "complete")));
+	json_decref(list);
+	assert_int_equal(fixture_count(st, false), 3);
+	store_close(st);
+}
+
+static void test_listings(void **state)
+{
+	struct store *st = fresh(state, "list.db");
+	struct fixture_ids ids;
+	json_t *list;
+
+	assert_int_equal(fixture_objects(st, "m7g", "6.9.0", &ids), 0);
+	assert_int_equal(fixture_session(st, &ids, 3, 1.0, NULL), 0);
+	assert_int_equal(store_list_benchmarks(st, &list), 0);
+	assert_int_equal(json_array_size(list), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(list, 0), "suite")), "mem/mmap");
+	assert_true(json_is_true(json_object_get(json_array_get(list, 0), "higher_is_better")));
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(list, 0), "samples")), 4);
+	json_decref(list);
+	assert_int_equal(store_list_suts(st, &list), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(list, 0), "sessions")), 1);
+	json_decref(list);
+	store_close(st);
+}
+
+#define WRITERS 4
+#define PER_WRITER 200
+
+/* Child of the concurrency test: its own connection, its own session, PER_WRITER samples. */
+static int writer(const char *path, int n)
+{
+	struct store *st;
+	struct fixture_ids ids;
+	struct store_session s = { 0 };
+	int64_t sess;
+	int ret = store_open(path, &st);
+
+	if (ret)
+		return 1;
+	/* every writer races to create the same sut/swprofile/benchmark/resultclass */
+	ret = fixture_objects(st, "m7g", "6.9.0", &ids);
+	s.sut_id = ids.sut;
+	s.swprofile_id = ids.swprofile;
+	if (!ret)
+		ret = store_session_begin(st, &s, &sess);
+	for (int i = 0; !ret && i < PER_WRITER; i++)
+		ret = store_sample_add(st, sess, ids.resultclass, i, false, n * 1000.0 + i);
+	if (!ret)
+		ret = store_session_end(st, sess);
+	store_close(st);
+	return ret ? 1 : 0;
+}
+
+static void test_concurrent_writers(void **state)
+{
+	char path[512];
+	struct store *st;
+	pid_t pid[WRITERS];
+	json_t *list;
+
+	fixture_path(path, sizeof(path), *state, "concurrent.db");
+	for (int i = 0; i < WRITERS; i++) {
+		pid[i] = fork();
+		assert_true(pid[i] >= 0);
+		if (pid[i] == 0)
+			_exit(writer(path, i));
+	}
+	for (int i = 0; i < WRITERS; i++) {
+		int status;
+
+		assert_int_equal(waitpid(pid[i], &status, 0), pid[i]);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(fixture_count(st, false), WRITERS * PER_WRITER);
+	assert_int_equal(store_check(st), 0);
+	assert_int_equal(store_list_suts(st, &list), 0);
+	assert_int_equal(json_array_size(list), 1);
+	json_decref(list);
+	assert_int_equal(store_list_sessions(st, &list), 0);
+	assert_int_equal(json_array_size(list), WRITERS);
+	json_decref(list);
+	store_close(st);
+}
+
+/* Child of the kill -9 test: insert forever, reporting each committed sample's number on @fd. */
+static void endless_writer(const char *path, int fd)
+{
+	struct store *st;
+	struct fixture_ids ids;
+	struct store_session s = { 0 };
+	int64_t sess;
+
+	if (store_open(path, &st) || fixture_objects(st, "m7g", "6.9.0", &ids))
+		_exit(1);
+	s.sut_id = ids.sut;
+	s.swprofile_id = ids.swprofile;
+	if (store_session_begin(st, &s, &sess))
+		_exit(1);
+	for (int i = 1; ; i++) {
+		if (store_sample_add(st, sess, ids.resultclass, i, false, i) ||
+		    write(fd, &i, sizeof(i)) != (ssize_t)sizeof(i))
+			_exit(1);
+	}
+}
+
+static void test_kill9_keeps_committed_samples(void **state)
+{
+	char path[512];
+	struct store *st;
+	int fds[2], got = 0, n;
+	pid_t pid;
+	json_t *list;
+
+	fixture_path(path, sizeof(path), *state, "killed.db");
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(fds[0]);
+		endless_writer(path, fds[1]);
+	}
+	close(fds[1]);
+	while (got < 50 && read(fds[0], &n, sizeof(n)) == (ssize_t)sizeof(n))
+		got = n;
+	assert_int_equal(got, 50);
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	while (read(fds[0], &n, sizeof(n)) == (ssize_t)sizeof(n))	/* reported before the kill */
+		got = n;
+	close(fds[0]);
+
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_check(st), 0);
+	n = fixture_count(st, false);
+	/* every reported sample is there; at most one more was committed but not yet reported */
+	assert_true(n == got || n == got + 1);
+	assert_int_equal(store_list_sessions(st, &list), 0);
+	assert_true(json_is_false(json_object_get(json_array_get(list, 0), "complete")));
+	json_decref(list);
+	store_close(st);
+}
+
+static void test_disk_full_keeps_earlier_samples(void **state)
+{
+	struct store *st = fresh(state, "full.db");
+	struct store_session s = { 0 };
+	struct fixture_ids ids;
+	int64_t sess, pages;
+	char sql[64];
+	int ret = 0, i;
+
+	assert_int_equal(fixture_objects(st, "m7g", "6.9.0", &ids), 0);
+	s.sut_id = ids.sut;
+	s.swprofile_id = ids.swprofile;
+	assert_int_equal(store_session_begin(st, &s, &sess), 0);
+	/* max_page_count makes SQLite report SQLITE_FULL exactly as a full disk would */
+	assert_int_equal(store_int64(st, &pages, "PRAGMA page_count", NULL), 0);
+	snprintf(sql, sizeof(sql), "PRAGMA max_page_count = %lld", (long long)pages + 1);
+	assert_int_equal(store_int64(st, &pages, sql, NULL), 0);
+	for (i = 0; i < 100000 && !ret; i++)
+		ret = store_sample_add(st, sess, ids.resultclass, i, false, i);
+	assert_int_equal(ret, -ENOSPC);
+	assert_true(i > 1);
+	assert_int_equal(fixture_count(st, false), i - 1);
+	assert_int_equal(store_check(st), 0);
+	store_close(st);
+}
+
+static void test_check_reports_corruption(void **state)
+{
+	char path[512];
+	struct store *st;
+	struct fixture_ids ids;
+	char junk[4096];
+	FILE *f;
+
+	fixture_path(path, sizeof(path), *state, "corrupt.db");
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(fixture_objects(st, "m7g", "6.9.0", &ids), 0);
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(fixture_session(st, &ids, 20, i, NULL), 0);
+	store_close(st);	/* checkpoints the WAL into the main file */
+
+	/* overwrite everything after the first two pages (header and schema) with junk */
+	memset(junk, 0x5a, sizeof(junk));
+	f = fopen(path, "r+");
+	assert_non_null(f);
+	fseek(f, 2 * 4096, SEEK_SET);
+	for (int i = 0; i < 4; i++)
+		fwrite(junk, 1, sizeof(junk), f);
+	fclose(f);
+
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_check(st), -EIO);
+	store_close(st);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_open_create_reopen, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_url_forms, setup_dir, teardown_dir),
+		cmocka_unit_test(test_default_url),
+		cmocka_unit_test_setup_teardown(test_unwritable_directory, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_empty_file_is_initialised, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_refuses_other_sqlite_db, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_refuses_non_sqlite_file, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_refuses_newer_schema, setup_dir, teardown_dir),
+		cmocka_unit_test(test_fingerprint_diff),
+		cmocka_unit_test_setup_teardown(test_swprofile_conflict_and_force, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_sut_upserts_fingerprint, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_samples_insert_and_query, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_sample_rules, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_incomplete_session_stays, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_listings, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_concurrent_writers, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_kill9_keeps_committed_samples, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_disk_full_keeps_earlier_samples, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_check_reports_corruption, setup_dir, teardown_dir),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -13,6 +13,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "bench", cmd_bench, "run one workload, perf bench style: clearpath bench mem mmap -p 2MB -s 1GB" },
+	{ "show", cmd_show, "the comparison table: base means and % changes with (I)/(R) verdicts" },
 	{ "run", cmd_run, "warmups, repeats and sessions of one bench command line, into the store" },
 };
 

@@ -5,5 +5,6 @@
 /* Each takes the arguments after its own name and returns an exit code. */
 int cmd_bench(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_show(int argc, char **argv);
 
 #endif

@@ -2,6 +2,7 @@
 #include "harness/harness.h"
 #include "harness/fingerprint.h"
 #include "harness/progress.h"
+#include "store/url.h"
 #include "store/store.h"
 #include "util/log.h"
 #include "util/size.h"
@@ -165,11 +166,11 @@ static void run_summary(const struct run_sink *rs, const char *uuid, unsigned in
 static int run_open_ids(const struct harness_opts *o, struct store **st, int64_t *sut_id,
 			int64_t *sw_id)
 {
-	char url[4096], sut_name[256], sw_name[256];
+	char sut_name[256], sw_name[256];
 	json_t *sut = fp_sut(sut_name, sizeof(sut_name));
 	json_t *sw = fp_swprofile(sw_name, sizeof(sw_name));
 	char *sut_text = NULL, *sw_text = NULL;
-	int ret = -ENOMEM;
+	int ret = EXIT_INTERNAL, err;
 
 	*st = NULL;
 	if (!sut || !sw)
@@ -178,19 +179,16 @@ static int run_open_ids(const struct harness_opts *o, struct store **st, int64_t
 	sw_text = json_dumps(sw, JSON_SORT_KEYS | JSON_COMPACT);
 	if (!sut_text || !sw_text)
 		goto out;
-	ret = o->store_url ? 0 : store_default_url(url, sizeof(url));
-	if (ret) {
-		log_err("cannot find a place for the store: set $CLEARPATH_STORE or use --store");
+	ret = store_url_open(o->store_url, st);
+	if (ret)
 		goto out;
-	}
-	ret = store_open(o->store_url ?: url, st);
-	if (!ret)
-		ret = store_sut_get(*st, o->sut ?: sut_name, sut_text, sut_id);
-	if (!ret)
-		ret = store_swprofile_get(*st, o->swprofile ?: sw_name, sw_text, o->force, sw_id);
-	if (ret == -EEXIST)
+	err = store_sut_get(*st, o->sut ?: sut_name, sut_text, sut_id);
+	if (!err)
+		err = store_swprofile_get(*st, o->swprofile ?: sw_name, sw_text, o->force, sw_id);
+	if (err == -EEXIST)
 		log_hint("name this kernel differently with --swprofile, or pass --force to add to '%s' anyway",
 			 o->swprofile ?: sw_name);
+	ret = store_exit_code(err);
 out:
 	free(sut_text);
 	free(sw_text);
@@ -201,23 +199,6 @@ out:
 		*st = NULL;
 	}
 	return ret;
-}
-
-/* Map a store error to the documented exit codes. */
-static int run_exit_code(int err)
-{
-	switch (err) {
-	case 0:
-		return EXIT_OK;
-	case -EINVAL:
-	case -EEXIST:
-	case -EPROTO:
-		return EXIT_USAGE;
-	case -ENOMEM:
-		return EXIT_INTERNAL;
-	default:
-		return EXIT_RESOURCE;
-	}
 }
 
 static int run_begin_session(struct store *st, int64_t sut_id, int64_t sw_id, int64_t *session_id,
@@ -251,8 +232,9 @@ int harness_session(const struct harness_opts *o)
 	int ret;
 
 	ret = run_open_ids(o, &rs.st, &sut_id, &sw_id);
-	if (!ret)
-		ret = run_begin_session(rs.st, sut_id, sw_id, &rs.session_id, uuid);
+	if (ret)
+		return ret;
+	ret = run_begin_session(rs.st, sut_id, sw_id, &rs.session_id, uuid);
 	if (ret)
 		goto out;
 	progress_from_env(&prog, o->quiet);
@@ -283,7 +265,7 @@ int harness_session(const struct harness_opts *o)
 		run_summary(&rs, uuid, prog.session, prog.sessions);
 out:
 	store_close(rs.st);
-	return run_exit_code(ret);
+	return store_exit_code(ret);
 }
 
 /* Everything that can be checked before the first session: the command line and the machine. */
@@ -358,7 +340,7 @@ int harness_run(const struct harness_opts *o, int self_argc, char **self_argv)
 	ret = run_open_ids(o, &st, &sut_id, &sw_id);
 	store_close(st);
 	if (ret)
-		return run_exit_code(ret);
+		return ret;
 	progress_start();
 	for (unsigned s = 0; s < o->sessions; s++) {
 		ret = run_child(o, self_argc, self_argv, s);

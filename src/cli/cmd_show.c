@@ -1,0 +1,227 @@
+/* cmd_show: `clearpath show`, the comparison table users post to the mailing list. */
+#include "cli/commands.h"
+#include "cli/show.h"
+#include "store/url.h"
+#include "store/store.h"
+#include "util/log.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SHOW_MAX_SWPROFILES 32
+
+enum {
+	SO_STORE = 256, SO_SUT, SO_SWPROFILE, SO_BASE, SO_BENCHMARK, SO_COLUMNS, SO_FORMAT, SO_STATS,
+	SO_RULE, SO_MIN_EFFECT, SO_ALPHA, SO_COLOR, SO_FAIL, SO_HELP,
+};
+
+static const struct option show_options[] = {
+	{ "store", required_argument, NULL, SO_STORE },
+	{ "sut", required_argument, NULL, SO_SUT },
+	{ "swprofile", required_argument, NULL, SO_SWPROFILE },
+	{ "base", required_argument, NULL, SO_BASE },
+	{ "benchmark", required_argument, NULL, SO_BENCHMARK },
+	{ "columns", required_argument, NULL, SO_COLUMNS },
+	{ "format", required_argument, NULL, SO_FORMAT },
+	{ "stats", no_argument, NULL, SO_STATS },
+	{ "rule", required_argument, NULL, SO_RULE },
+	{ "min-effect", required_argument, NULL, SO_MIN_EFFECT },
+	{ "alpha", required_argument, NULL, SO_ALPHA },
+	{ "color", required_argument, NULL, SO_COLOR },
+	{ "fail-on-regression", no_argument, NULL, SO_FAIL },
+	{ "help", no_argument, NULL, SO_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct show_cli {
+	struct cmp_opts cmp;
+	const char *swprofiles[SHOW_MAX_SWPROFILES];
+	const char *store_url;
+	const char *format;
+	const char *color;
+	bool stats, fail_on_regression;
+};
+
+static void show_usage(void)
+{
+	printf("usage: clearpath show [options]\n\n"
+	       "The comparison table: the base column's mean, every other column's %% change\n"
+	       "with (I)/(R) when the change is real, per SUT class.\n\n"
+	       "    --store URL            the store (default: $CLEARPATH_STORE or ~/.local/share/clearpath/results.db)\n"
+	       "    --sut GLOB             only SUT classes matching GLOB\n"
+	       "    --swprofile NAME       a column (repeat; order as given; the first is the base)\n"
+	       "    --base NAME            the base column (default: the first)\n"
+	       "    --benchmark GLOB       only benchmarks or result classes matching GLOB\n"
+	       "    --columns AXIS         swprofile (default), sut, or param:NAME (e.g. param:f)\n"
+	       "    --format FMT           box (default on a terminal), grid (default otherwise),\n"
+	       "                           compact, markdown, csv, json\n"
+	       "    --stats                add n, cv and the 95%% CI to every cell\n"
+	       "    --rule RULE            nested (default: sessions are the unit) or fastpath\n"
+	       "                           (pooled samples, intervals must not overlap)\n"
+	       "    --min-effect PCT       smallest change ever marked (default 0.5)\n"
+	       "    --alpha A              significance level (default 0.05)\n"
+	       "    --color WHEN           auto (default), always, never\n"
+	       "    --fail-on-regression   exit 4 when any cell is (R)\n");
+}
+
+static int show_double(const char *arg, const char *name, double lo, double hi, double *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v >= lo && v <= hi)) {
+		log_err("invalid value '%s' for --%s: expected a number from %g to %g", arg, name, lo, hi);
+		return EXIT_USAGE;
+	}
+	*out = v;
+	return 0;
+}
+
+static int show_columns_opt(const char *arg, struct cmp_opts *c)
+{
+	if (!strcmp(arg, "swprofile")) {
+		c->axis = CMP_BY_SWPROFILE;
+	} else if (!strcmp(arg, "sut")) {
+		c->axis = CMP_BY_SUT;
+	} else if (!strncmp(arg, "param:", 6) && arg[6]) {
+		c->axis = CMP_BY_PARAM;
+		c->param = arg + 6;
+	} else {
+		log_err("invalid value '%s' for --columns: expected swprofile, sut or param:NAME", arg);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int show_choice(const char *arg, const char *name, const char *const *choices)
+{
+	for (const char *const *c = choices; *c; c++)
+		if (!strcmp(arg, *c))
+			return 0;
+	log_err("invalid value '%s' for --%s", arg, name);
+	return EXIT_USAGE;
+}
+
+static int show_option(int c, const char *arg, struct show_cli *o)
+{
+	static const char *const colors[] = { "auto", "always", "never", NULL };
+	static const char *const rules[] = { "nested", "fastpath", NULL };
+
+	switch (c) {
+	case SO_STORE: o->store_url = arg; return 0;
+	case SO_SUT: o->cmp.sut_glob = arg; return 0;
+	case SO_BASE: o->cmp.base = arg; return 0;
+	case SO_BENCHMARK: o->cmp.benchmark_glob = arg; return 0;
+	case SO_FORMAT: o->format = arg; return 0;
+	case SO_STATS: o->stats = true; return 0;
+	case SO_FAIL: o->fail_on_regression = true; return 0;
+	case SO_COLUMNS: return show_columns_opt(arg, &o->cmp);
+	case SO_MIN_EFFECT: return show_double(arg, "min-effect", 0, 1000, &o->cmp.min_effect_pct);
+	case SO_ALPHA: return show_double(arg, "alpha", 1e-9, 0.5, &o->cmp.alpha);
+	case SO_COLOR: o->color = arg; return show_choice(arg, "color", colors);
+	case SO_RULE:
+		o->cmp.rule = strcmp(arg, "fastpath") ? STATS_RULE_NESTED : STATS_RULE_FASTPATH;
+		return show_choice(arg, "rule", rules);
+	case SO_SWPROFILE:
+		if (o->cmp.nswprofiles == SHOW_MAX_SWPROFILES) {
+			log_err("at most %d --swprofile columns", SHOW_MAX_SWPROFILES);
+			return EXIT_USAGE;
+		}
+		o->swprofiles[o->cmp.nswprofiles++] = arg;
+		o->cmp.swprofiles = o->swprofiles;
+		return 0;
+	}
+	log_err("unknown option for 'show'; see 'clearpath show --help'");
+	return EXIT_USAGE;
+}
+
+/* @argv[0] is "show" itself, as getopt expects a program name there. */
+static int show_parse(int argc, char **argv, struct show_cli *o)
+{
+	int c, ret = 0;
+
+	optind = 0;
+	opterr = 0;
+	while (!ret && (c = getopt_long(argc, argv, "", show_options, NULL)) != -1) {
+		if (c == SO_HELP) {
+			show_usage();
+			return -1;
+		}
+		if (c == '?' || c == ':') {
+			log_err("%s is not an option of 'show' (or it needs a value)", argv[optind - 1]);
+			log_hint("see 'clearpath show --help'");
+			return EXIT_USAGE;
+		}
+		ret = show_option(c, optarg, o);
+	}
+	if (!ret && optind < argc) {
+		log_err("unexpected argument '%s' to 'show'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (!ret && !o->format)
+		o->format = isatty(STDOUT_FILENO) ? "box" : "grid";
+	if (!ret && strcmp(o->format, "json") && !rpt_format_find(o->format)) {
+		log_err("unknown format '%s': expected box, grid, compact, markdown, csv or json", o->format);
+		return EXIT_USAGE;
+	}
+	return ret;
+}
+
+static int show_collect(const struct store_row *row, void *arg)
+{
+	void **ctx = arg;
+	struct cmp_sample x = {
+		row->sut, row->swprofile, row->session, row->session_started, row->suite,
+		row->resultclass, row->unit, row->higher_is_better, row->value,
+	};
+
+	return cmp_add(ctx[0], ctx[1], &x) ? -ENOMEM : 0;
+}
+
+static int show_load(const struct show_cli *o, struct cmp_set *set)
+{
+	struct store *st = NULL;
+	void *ctx[2] = { set, (void *)&o->cmp };
+	int ret = store_url_open_existing(o->store_url, &st);
+
+	if (ret)
+		return ret;
+	ret = store_query(st, NULL, show_collect, ctx);
+	store_close(st);
+	if (ret) {
+		log_err("cannot read the samples: %s", strerror(-ret));
+		return EXIT_RESOURCE;
+	}
+	return 0;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	struct show_cli o = { .cmp = { .alpha = STATS_DEFAULT_ALPHA,
+				      .min_effect_pct = STATS_DEFAULT_MIN_EFFECT_PCT }, .color = "auto" };
+	struct show_opts so;
+	struct cmp_set *set;
+	int ret = show_parse(argc + 1, argv - 1, &o), regressions = 0;
+
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	set = cmp_new(&o.cmp);
+	if (!set)
+		return EXIT_INTERNAL;
+	ret = show_load(&o, set);
+	if (!ret)
+		ret = cmp_finish(set, &o.cmp);
+	so = (struct show_opts){ &o.cmp, o.format, o.stats,
+				 !strcmp(o.color, "always") || (!strcmp(o.color, "auto") && isatty(STDOUT_FILENO)) };
+	if (!ret)
+		ret = !strcmp(o.format, "json") ? show_json(set, &so, stdout, &regressions)
+						: show_tables(set, &so, stdout, &regressions);
+	cmp_free(set);
+	if (!ret && o.fail_on_regression && regressions)
+		ret = EXIT_REGRESSION;
+	return ret;
+}

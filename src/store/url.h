@@ -1,0 +1,23 @@
+/* url: find and open the store a command names (--store, $CLEARPATH_STORE, the XDG default). */
+#ifndef CLEARPATH_STORE_URL_H
+#define CLEARPATH_STORE_URL_H
+
+struct store;
+
+/*
+ * Open the store at @url (NULL: the default location), creating it when
+ * missing.  Returns 0, or an exit code after log_err().
+ */
+int store_url_open(const char *url, struct store **out);
+
+/*
+ * Open the store at @url (NULL: the default) for reading: a store that does
+ * not exist yet is an error (exit 2) saying how to make one, not a new empty
+ * file.  Returns 0, or an exit code after log_err().
+ */
+int store_url_open_existing(const char *url, struct store **out);
+
+/* The exit code for a negative errno from the store (see store.h). */
+int store_exit_code(int err);
+
+#endif

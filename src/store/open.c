@@ -105,8 +105,7 @@ int store_default_url(char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-/* The file path inside @url, or NULL (logged) for a scheme other than sqlite. */
-static char *url_path(const char *url)
+char *store_url_path(const char *url)
 {
 	const char *sep = strstr(url, "://");
 
@@ -306,7 +305,7 @@ int store_open(const char *url, struct store **out)
 	*out = NULL;
 	if (!st)
 		return -ENOMEM;
-	st->path = url_path(url);
+	st->path = store_url_path(url);
 	if (!st->path) {
 		ret = -EINVAL;
 		goto out;

@@ -16,6 +16,9 @@ struct store {
 	int tx_failed;		/* an inner level rolled back: the outermost must too */
 };
 
+/* A new string with the file path inside @url, or NULL (logged) for a scheme other than sqlite. */
+char *store_url_path(const char *url);
+
 /*
  * Log "store PATH: WHAT: sqlite message" (plus a hint for disk full and
  * corruption) and return the negative errno matching SQLite's @rc.

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "store/csv.h"
 #include "util/log.h"
@@ -419,6 +420,16 @@ int store_merge(struct store *dst, const char *src_url, int *added)
 
 	if (added)
 		*added = 0;
+	path = store_url_path(src_url);
+	if (!path)
+		return -EINVAL;
+	/* store_open() would create a missing store; merging from nothing is a mistake. */
+	ret = access(path, F_OK) ? -errno : 0;
+	if (ret)
+		log_err("cannot merge from %s: %s", path, strerror(-ret));
+	free(path);
+	if (ret)
+		return ret;
 	/* Opening it first refuses what is not a clearpath store and brings its schema up to date. */
 	ret = store_open(src_url, &src);
 	if (ret)

@@ -9,6 +9,9 @@
 
 #include "util/log.h"
 
+/* How long a writer waits for another one before giving up with -EBUSY. */
+#define BUSY_TIMEOUT_MS 10000
+
 /* PRAGMA application_id of every clearpath store: "ClPa". */
 #define STORE_APP_ID 0x436c5061
 
@@ -105,8 +108,7 @@ int store_default_url(char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-/* The file path inside @url, or NULL (logged) for a scheme other than sqlite. */
-static char *url_path(const char *url)
+char *store_url_path(const char *url)
 {
 	const char *sep = strstr(url, "://");
 
@@ -263,7 +265,18 @@ static int configure(struct store *st)
 	ret = store_prepare(st, &stmt, "PRAGMA journal_mode = WAL", NULL);
 	if (ret)
 		return ret;
-	rc = sqlite3_step(stmt);
+	/*
+	 * Leaving rollback mode needs an exclusive lock, and SQLite reports BUSY
+	 * at once instead of using the busy handler when several processes race
+	 * to create the same new store; so wait here, as long as the timeout.
+	 */
+	for (int waited = 0; ; waited += 10) {
+		rc = sqlite3_step(stmt);
+		if ((rc & 0xff) != SQLITE_BUSY || waited >= BUSY_TIMEOUT_MS)
+			break;
+		sqlite3_reset(stmt);
+		sqlite3_sleep(10);
+	}
 	if (rc != SQLITE_ROW)
 		ret = store_sql_fail(st, rc, "switching to WAL");
 	else if (strcmp((const char *)sqlite3_column_text(stmt, 0), "wal"))
@@ -306,7 +319,7 @@ int store_open(const char *url, struct store **out)
 	*out = NULL;
 	if (!st)
 		return -ENOMEM;
-	st->path = url_path(url);
+	st->path = store_url_path(url);
 	if (!st->path) {
 		ret = -EINVAL;
 		goto out;
@@ -318,7 +331,7 @@ int store_open(const char *url, struct store **out)
 	if (rc == SQLITE_OK)
 		sqlite3_extended_result_codes(st->db, 1);
 	if (rc == SQLITE_OK)
-		rc = sqlite3_busy_timeout(st->db, 10000);
+		rc = sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
 	/* Probe with a read first: it is where NOTADB and CORRUPT surface. */
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(st->db, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);

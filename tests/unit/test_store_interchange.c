@@ -1,0 +1,336 @@
+/* test_store_interchange: RFC 4180 reading/writing, export -> import -> export round trips, all-or-nothing import, merge. */
+#include "store_fixture.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "store/csv.h"
+
+static int setup_dir(void **state)
+{
+	*state = fixture_mkdtemp();
+	return *state ? 0 : -1;
+}
+
+static int teardown_dir(void **state)
+{
+	fixture_rmdir(*state);
+	return 0;
+}
+
+/* A read-only stream over @text. */
+static FILE *text_stream(const char *text)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+
+	assert_non_null(f);
+	return f;
+}
+
+static void test_csv_reader_rfc4180(void **state)
+{
+	/* RFC 4180 section 2: quoted commas, doubled quotes, line breaks inside quotes, CRLF */
+	FILE *f = text_stream("a,\"b,c\",\"say \"\"hi\"\"\"\r\n\"two\nlines\",,x\nlast");
+	struct csv_record rec = { 0 };
+	struct csv_reader r;
+	struct csv_error err;
+
+	(void)state;
+	csv_reader_init(&r, f);
+	assert_int_equal(csv_read_record(&r, &rec, &err), 1);
+	assert_int_equal(rec.n, 3);
+	assert_string_equal(rec.field[1], "b,c");
+	assert_string_equal(rec.field[2], "say \"hi\"");
+	assert_int_equal(csv_read_record(&r, &rec, &err), 1);
+	assert_int_equal(rec.line, 2);
+	assert_int_equal(rec.n, 3);
+	assert_string_equal(rec.field[0], "two\nlines");
+	assert_string_equal(rec.field[1], "");
+	assert_int_equal(csv_read_record(&r, &rec, &err), 1);
+	assert_int_equal(rec.line, 4);
+	assert_string_equal(rec.field[0], "last");
+	assert_int_equal(csv_read_record(&r, &rec, &err), 0);
+	csv_record_free(&rec);
+	fclose(f);
+}
+
+/* Read records from @text until one fails; that failure must be -EINVAL at @line:@column. */
+static void expect_malformed(const char *text, long line, long column)
+{
+	FILE *f = text_stream(text);
+	struct csv_record rec = { 0 };
+	struct csv_reader r;
+	struct csv_error err;
+	int ret;
+
+	csv_reader_init(&r, f);
+	while ((ret = csv_read_record(&r, &rec, &err)) == 1)
+		;
+	assert_int_equal(ret, -EINVAL);
+	assert_int_equal(err.line, line);
+	assert_int_equal(err.column, column);
+	csv_record_free(&rec);
+	fclose(f);
+}
+
+static void test_csv_reader_errors(void **state)
+{
+	(void)state;
+	expect_malformed("a,b\nc,\"never closed\nd,e\n", 2, 2);
+	expect_malformed("a,b\nc,d\"e\n", 2, 2);
+	expect_malformed("a,\"b\"x,c\n", 1, 2);
+	expect_malformed("a,b\rc\n", 1, 2);
+}
+
+static void test_csv_writer_quotes_only_when_needed(void **state)
+{
+	const char *fields[] = { "plain", "with,comma", "with \"quote\"", "two\nlines", "" };
+	char buf[256] = { 0 };
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+	struct csv_record rec = { 0 };
+	struct csv_reader r;
+	struct csv_error err;
+
+	(void)state;
+	assert_int_equal(csv_write_record(f, fields, 5), 0);
+	fclose(f);
+	assert_string_equal(buf, "plain,\"with,comma\",\"with \"\"quote\"\"\",\"two\nlines\",\n");
+	f = text_stream(buf);
+	csv_reader_init(&r, f);
+	assert_int_equal(csv_read_record(&r, &rec, &err), 1);
+	assert_int_equal(rec.n, 5);
+	for (int i = 0; i < 5; i++)
+		assert_string_equal(rec.field[i], fields[i]);
+	csv_record_free(&rec);
+	fclose(f);
+}
+
+static struct store *open_in(void **state, const char *name)
+{
+	char path[512];
+	struct store *st;
+
+	assert_int_equal(store_open(fixture_path(path, sizeof(path), *state, name), &st), 0);
+	return st;
+}
+
+/* Two profiles, awkward names (comma, quote, newline), values that need all 17 digits. */
+static void populate(struct store *st)
+{
+	struct fixture_ids a, b;
+	int64_t bench, rc;
+	struct store_session s = { 0 };
+	int64_t sess;
+
+	assert_int_equal(fixture_objects(st, "aws-m7g.metal", "next-20260821", &a), 0);
+	assert_int_equal(fixture_objects(st, "aws-m7g.metal", "next-20260821 \"patched\", v2", &b), 0);
+	assert_int_equal(fixture_session(st, &a, 3, 63932542232.12, NULL), 0);
+	assert_int_equal(fixture_session(st, &b, 3, 0.1 + 0.2, NULL), 0);
+	assert_int_equal(store_benchmark_get(st, "mem/memset", "", &bench), 0);
+	assert_int_equal(store_resultclass_get(st, bench, "line1\nline2", "ns", false, &rc), 0);
+	s.sut_id = a.sut;
+	s.swprofile_id = a.swprofile;
+	assert_int_equal(store_session_begin(st, &s, &sess), 0);
+	assert_int_equal(store_sample_add(st, sess, rc, 0, false, 1e-300), 0);
+}
+
+/* The whole export of @st as a new string. */
+static char *export_text(struct store *st, enum store_format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(store_export(st, f, fmt), 0);
+	fclose(f);
+	return buf;
+}
+
+static int import_text(struct store *st, const char *text)
+{
+	FILE *f = text_stream(text);
+	int ret = store_import_csv(st, f, "test.csv");
+
+	fclose(f);
+	return ret;
+}
+
+static void test_export_import_export_identical(void **state)
+{
+	struct store *src = open_in(state, "src.db"), *dst = open_in(state, "dst.db");
+	char *csv1, *csv2, *json1, *json2;
+
+	populate(src);
+	csv1 = export_text(src, STORE_CSV);
+	assert_int_equal(strncmp(csv1, STORE_EXPORT_COLUMNS "\n", strlen(STORE_EXPORT_COLUMNS) + 1), 0);
+	/* %.17g of 63932542232.12 (the seed's base value), as Python's '%.17g' % 63932542232.12 prints it */
+	assert_non_null(strstr(csv1, ",63932542232.120003,"));
+	assert_non_null(strstr(csv1, ",0.30000000000000004,"));
+	assert_non_null(strstr(csv1, "\"next-20260821 \"\"patched\"\", v2\""));
+	assert_int_equal(import_text(dst, csv1), 0);
+	csv2 = export_text(dst, STORE_CSV);
+	assert_string_equal(csv1, csv2);
+	json1 = export_text(src, STORE_JSON);
+	json2 = export_text(dst, STORE_JSON);
+	assert_string_equal(json1, json2);
+	assert_non_null(strstr(json1, "\"warmup\":true"));
+
+	/* importing the same file again adds nothing */
+	assert_int_equal(import_text(dst, csv1), 0);
+	assert_int_equal(fixture_count(dst, true), fixture_count(src, true));
+	free(csv1);
+	free(csv2);
+	free(json1);
+	free(json2);
+	store_close(src);
+	store_close(dst);
+}
+
+static void test_json_export_parses(void **state)
+{
+	struct store *st = open_in(state, "json.db");
+	char *text;
+	json_t *j;
+
+	populate(st);
+	text = export_text(st, STORE_JSON);
+	j = json_loads(text, 0, NULL);
+	assert_non_null(j);
+	assert_int_equal(json_array_size(j), (size_t)fixture_count(st, true));
+	assert_true(json_is_real(json_object_get(json_array_get(j, 0), "value")));
+	json_decref(j);
+	free(text);
+	store_close(st);
+}
+
+#define HEADER STORE_EXPORT_COLUMNS "\n"
+#define GOOD "m7g,6.9,0b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 1GB,bw,bytes/sec,1,0,0,1.5," \
+	"2026-04-08T08:47:00.000000Z,2026-04-08T08:47:01.000000Z\n"
+
+/* @text must be refused naming "line @line, column @column" and leave @st without any sample or sut. */
+static void expect_rejected(void **state, const char *text, const char *where)
+{
+	static int calls;
+	char name[32];
+	struct store *st;
+	struct capture cap;
+	json_t *suts;
+
+	snprintf(name, sizeof(name), "reject%d.db", calls++);
+	st = open_in(state, name);
+	capture_begin(&cap);
+	assert_int_equal(import_text(st, text), -EINVAL);
+	assert_non_null(strstr(capture_end(&cap), where));
+	assert_int_equal(fixture_count(st, true), 0);
+	assert_int_equal(store_list_suts(st, &suts), 0);
+	assert_int_equal(json_array_size(suts), 0);
+	json_decref(suts);
+	assert_int_equal(import_text(st, HEADER GOOD), 0);	/* the store still works */
+	assert_int_equal(fixture_count(st, true), 1);
+	store_close(st);
+}
+
+static void test_import_rejects_bad_column_count(void **state)
+{
+	expect_rejected(state, HEADER GOOD GOOD "m7g,6.9,only three\n", "line 4, column 4 (benchmark): expected 12 columns, found 3");
+}
+
+static void test_import_rejects_non_numeric_value(void **state)
+{
+	expect_rejected(state, HEADER GOOD
+			"m7g,6.9,0b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 1GB,bw,bytes/sec,1,1,0,fast,"
+			"2026-04-08T08:47:00.000000Z,2026-04-08T08:47:01.000000Z\n",
+			"line 3, column 10 (value): 'fast' is not a finite number");
+}
+
+static void test_import_rejects_unterminated_quote(void **state)
+{
+	expect_rejected(state, HEADER GOOD "m7g,\"6.9,0b7e4c36\n", "line 3, column 2: unterminated");
+}
+
+static void test_import_rejects_bad_header_and_conflicts(void **state)
+{
+	expect_rejected(state, "sut,swprofile\n", "line 1, column 3");
+	expect_rejected(state, "", "empty file");
+	/* the same sample with another value contradicts the first line */
+	expect_rejected(state, HEADER GOOD
+			"m7g,6.9,0b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 1GB,bw,bytes/sec,1,0,0,2.5,"
+			"2026-04-08T08:47:00.000000Z,2026-04-08T08:47:01.000000Z\n",
+			"line 3, column 10 (value): this sample is already stored with value 1.5");
+}
+
+static void test_merge_without_duplicates(void **state)
+{
+	char path_a[512];
+	struct store *a = open_in(state, "a.db"), *b = open_in(state, "b.db");
+	struct fixture_ids ids;
+	json_t *list;
+	int added;
+
+	populate(a);
+	assert_int_equal(fixture_objects(b, "other-box", "6.10", &ids), 0);
+	assert_int_equal(fixture_session(b, &ids, 2, 5.0, NULL), 0);
+	store_close(a);
+	fixture_path(path_a, sizeof(path_a), *state, "a.db");
+
+	assert_int_equal(store_merge(b, path_a, &added), 0);
+	assert_int_equal(added, 3);
+	assert_int_equal(store_merge(b, path_a, &added), 0);
+	assert_int_equal(added, 0);
+	assert_int_equal(store_list_sessions(b, &list), 0);
+	assert_int_equal(json_array_size(list), 4);
+	json_decref(list);
+	/* 3 + 1 samples in a's first two sessions (warmup included), 1 in its third, 3 in b's */
+	assert_int_equal(fixture_count(b, true), 4 + 4 + 1 + 3);
+
+	/* the merged part exports exactly as the source did */
+	a = open_in(state, "a.db");
+	{
+		char *ea = export_text(a, STORE_CSV), *eb = export_text(b, STORE_CSV);
+
+		assert_non_null(strstr(eb, ea + strlen(STORE_EXPORT_COLUMNS) + 1));
+		free(ea);
+		free(eb);
+	}
+	/* a missing source is not created; a file that is not a store is refused */
+	fixture_path(path_a, sizeof(path_a), *state, "missing.db");
+	assert_int_equal(store_merge(b, path_a, &added), -ENOENT);
+	assert_int_equal(access(path_a, F_OK), -1);
+	fixture_path(path_a, sizeof(path_a), *state, "notes.txt");
+	{
+		FILE *f = fopen(path_a, "w");
+
+		assert_non_null(f);
+		for (int i = 0; i < 50; i++)
+			fputs("not a store, just notes\n", f);
+		fclose(f);
+	}
+	assert_int_equal(store_merge(b, path_a, &added), -EINVAL);
+	store_close(a);
+	store_close(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_csv_reader_rfc4180),
+		cmocka_unit_test(test_csv_reader_errors),
+		cmocka_unit_test(test_csv_writer_quotes_only_when_needed),
+		cmocka_unit_test_setup_teardown(test_export_import_export_identical, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_json_export_parses, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_import_rejects_bad_column_count, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_import_rejects_non_numeric_value, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_import_rejects_unterminated_quote, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_import_rejects_bad_header_and_conflicts, setup_dir,
+						teardown_dir),
+		cmocka_unit_test_setup_teardown(test_merge_without_duplicates, setup_dir, teardown_dir),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -13,6 +13,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "bench", cmd_bench, "run one workload, perf bench style: clearpath bench mem mmap -p 2MB -s 1GB" },
+	{ "doctor", cmd_doctor, "is this machine fit to measure? clearpath doctor [--fix] [--format json]" },
 };
 
 static void usage(FILE *out)

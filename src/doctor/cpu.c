@@ -36,10 +36,14 @@ int doctor_check_governor(const struct doctor_ctx *ctx, struct doctor_report *re
 
 int doctor_check_boost(const struct doctor_ctx *ctx, struct doctor_report *rep)
 {
-	char fix[256];
+	char fix[256], gov[96];
 	const char *path;
+	unsigned nfreq, nperf;
 	int on = doctor_boost(&path);
 
+	if (on == -ENOENT && !doctor_governor(gov, sizeof(gov), &nfreq, &nperf))
+		return doctor_add(rep, "cpu.boost", DOCTOR_PASS, "not exposed", NULL,
+				  "cpufreq offers no boost switch: the CPU does not boost, or its firmware decides");
 	if (on == -ENOENT)
 		return doctor_no_cpufreq(ctx, rep, "cpu.boost", "boost/turbo");
 	if (!on)

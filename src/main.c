@@ -15,6 +15,7 @@ static const struct command commands[] = {
 	{ "bench", cmd_bench, "run one workload, perf bench style: clearpath bench mem mmap -p 2MB -s 1GB" },
 	{ "show", cmd_show, "the comparison table: base means and % changes with (I)/(R) verdicts" },
 	{ "run", cmd_run, "warmups, repeats and sessions of one bench command line, into the store" },
+	{ "doctor", cmd_doctor, "is this machine fit to measure? clearpath doctor [--fix] [--format json]" },
 };
 
 static void usage(FILE *out)

@@ -1,6 +1,7 @@
 /* sysfs: read procfs/sysfs facts through one redirectable root (fixtures in tests). */
 #include "util/sysfs.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,16 +17,22 @@ void sysfs_set_root(const char *root)
 	sysfs_root_init = 1;
 }
 
-static FILE *sysfs_open(const char *path)
+/* @path under the root; $CLEARPATH_SYSROOT is read the first time unless a test set the root. */
+static void sysfs_full_path(const char *path, char *full, size_t len)
 {
-	char full[1024];
-
 	if (!sysfs_root_init) {
 		const char *env = getenv("CLEARPATH_SYSROOT");
 
 		sysfs_set_root(env);
 	}
-	snprintf(full, sizeof(full), "%s%s", sysfs_root, path);
+	snprintf(full, len, "%s%s", sysfs_root, path);
+}
+
+static FILE *sysfs_open(const char *path)
+{
+	char full[1024];
+
+	sysfs_full_path(path, full, sizeof(full));
 	return fopen(full, "re");
 }
 
@@ -57,6 +64,105 @@ int sysfs_read_u64(const char *path, uint64_t *out)
 	if (errno || end == line)
 		return -EINVAL;
 	return 0;
+}
+
+int sysfs_read_key(const char *path, const char *key, char *buf, size_t len)
+{
+	FILE *f = sysfs_open(path);
+	size_t klen = strlen(key);
+	char line[8192];
+	int ret = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (ret && fgets(line, sizeof(line), f)) {
+		char *v = line + klen;
+
+		if (strncmp(line, key, klen))
+			continue;
+		v += strspn(v, " \t");
+		if (*v != ':')
+			continue;	/* a longer key with the same prefix */
+		v += 1 + strspn(v + 1, " \t");
+		v[strcspn(v, "\n")] = '\0';
+		snprintf(buf, len, "%s", v);
+		ret = 0;
+	}
+	fclose(f);
+	return ret;
+}
+
+static int sysfs_name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **sysfs_list_dir(const char *path, const char *prefix)
+{
+	char full[1024], **names = NULL, **grown;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	DIR *dir;
+
+	sysfs_full_path(path, full, sizeof(full));
+	dir = opendir(full);
+	if (!dir)
+		return NULL;
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] == '.' || strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		if (n + 2 > cap) {
+			cap = cap ? cap * 2 : 16;
+			grown = realloc(names, cap * sizeof(*names));
+			if (!grown)
+				goto fail;
+			names = grown;
+		}
+		names[n] = strdup(de->d_name);
+		if (!names[n])
+			goto fail;
+		names[++n] = NULL;
+	}
+	closedir(dir);
+	if (!names)
+		names = calloc(1, sizeof(*names));	/* an empty list, not an error */
+	else
+		qsort(names, n, sizeof(*names), sysfs_name_cmp);
+	return names;
+fail:
+	closedir(dir);
+	if (names)
+		names[n] = NULL;
+	sysfs_list_free(names);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void sysfs_list_free(char **names)
+{
+	if (!names)
+		return;
+	for (char **p = names; *p; p++)
+		free(*p);
+	free(names);
+}
+
+int sysfs_write_line(const char *path, const char *value)
+{
+	char full[1024];
+	FILE *f;
+	int ret = 0;
+
+	sysfs_full_path(path, full, sizeof(full));
+	f = fopen(full, "we");
+	if (!f)
+		return -errno;
+	/* sysfs reports a rejected value at write or at close, so check both */
+	if (fprintf(f, "%s\n", value) < 0 || fflush(f))
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
 }
 
 int sysfs_mem_available(uint64_t *bytes)

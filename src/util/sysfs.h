@@ -17,6 +17,29 @@ int sysfs_read_line(const char *path, char *buf, size_t len);
 /* Read an unsigned decimal from @path.  0 or -errno (-EINVAL when not a number). */
 int sysfs_read_u64(const char *path, uint64_t *out);
 
+/*
+ * The value of the first "@key: value" line of @path (meminfo, cpuinfo,
+ * /proc/self/status; spaces or tabs may precede the colon) into @buf.
+ * 0, -ENOENT when no line has @key, or -errno.
+ */
+int sysfs_read_key(const char *path, const char *key, char *buf, size_t len);
+
+/*
+ * Names in directory @path that start with @prefix ("" for all, never "." or
+ * ".."), sorted, as a NULL-terminated malloc'd array; free it with
+ * sysfs_list_free().  NULL when the directory cannot be read (errno says why)
+ * or memory runs out.
+ */
+char **sysfs_list_dir(const char *path, const char *prefix);
+void sysfs_list_free(char **names);
+
+/*
+ * Write @value and a newline to @path, as `echo value > path` does; only
+ * `clearpath doctor --fix` writes.  0 or -errno (the kernel's own refusal,
+ * e.g. -EINVAL for a governor it does not know, comes back as it is).
+ */
+int sysfs_write_line(const char *path, const char *value);
+
 /* MemAvailable from /proc/meminfo in bytes.  0 or -errno. */
 int sysfs_mem_available(uint64_t *bytes);
 

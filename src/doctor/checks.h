@@ -1,0 +1,79 @@
+/* checks: what the doctor's check files share: the context, the result builder and the machine facts. */
+#ifndef CLEARPATH_DOCTOR_CHECKS_H
+#define CLEARPATH_DOCTOR_CHECKS_H
+
+#include "doctor/doctor.h"
+
+/* Facts every check may need, gathered once per doctor_run(). */
+struct doctor_ctx {
+	const struct doctor_opts *opts;
+	const struct doctor_needs *needs;	/* never NULL: a zeroed struct when none stated */
+	bool vm;		/* a hypervisor is between us and the hardware */
+	bool x86;		/* /proc/cpuinfo has x86 "flags" (pdpe1gb means something) */
+	unsigned ncpus;		/* cpuN directories in sysfs */
+};
+
+/* One entry of the registry: a check appends one or more results, returns 0 or -ENOMEM. */
+struct doctor_check {
+	const char *name;
+	int (*run)(const struct doctor_ctx *ctx, struct doctor_report *rep);
+};
+
+/*
+ * Append a result: @value and @fix verbatim ("" or NULL for none), the
+ * detail from @fmt.  Returns 0 or -ENOMEM.
+ */
+int doctor_add(struct doctor_report *rep, const char *check, enum doctor_status st,
+	       const char *value, const char *fix, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* cpu.c */
+int doctor_check_governor(const struct doctor_ctx *ctx, struct doctor_report *rep);
+int doctor_check_boost(const struct doctor_ctx *ctx, struct doctor_report *rep);
+/* memory.c */
+int doctor_check_thp(const struct doctor_ctx *ctx, struct doctor_report *rep);
+int doctor_check_hugetlb(const struct doctor_ctx *ctx, struct doctor_report *rep);
+int doctor_check_1gb(const struct doctor_ctx *ctx, struct doctor_report *rep);
+int doctor_check_memory(const struct doctor_ctx *ctx, struct doctor_report *rep);
+int doctor_check_swap(const struct doctor_ctx *ctx, struct doctor_report *rep);
+/* noise.c */
+int doctor_check_load(const struct doctor_ctx *ctx, struct doctor_report *rep);
+int doctor_check_busy(const struct doctor_ctx *ctx, struct doctor_report *rep);
+int doctor_check_virt(const struct doctor_ctx *ctx, struct doctor_report *rep);
+int doctor_check_numa(const struct doctor_ctx *ctx, struct doctor_report *rep);
+int doctor_check_isolation(const struct doctor_ctx *ctx, struct doctor_report *rep);
+/* counters.c */
+int doctor_check_paranoid(const struct doctor_ctx *ctx, struct doctor_report *rep);
+int doctor_check_events(const struct doctor_ctx *ctx, struct doctor_report *rep);
+
+/* facts.c: machine facts shared by the checks, --fix and the snapshot. */
+
+/* The cpuN directory names under /sys/devices/system/cpu, as sysfs_list_dir(); NULL on failure. */
+char **doctor_cpu_dirs(void);
+
+/*
+ * The scaling governor across CPUs: "performance", or "mixed: performance,
+ * powersave" when they differ, into @buf; *@nfreq = CPUs with cpufreq,
+ * *@nperf = those on performance.  0, or -ENOENT when no CPU exposes cpufreq.
+ */
+int doctor_governor(char *buf, size_t len, unsigned *nfreq, unsigned *nperf);
+
+/*
+ * Boost/turbo: 1 on, 0 off, -ENOENT when the platform exposes no switch.
+ * *@path names the file that said so (for messages and fixes).
+ */
+int doctor_boost(const char **path);
+
+/* Whether a hypervisor is present; @what names it ("QEMU Standard PC", "hypervisor flag"). */
+bool doctor_virt(char *what, size_t len);
+
+/* node* directories under /sys/devices/system/node (0 when the kernel shows none). */
+unsigned doctor_numa_nodes(void);
+
+/* The hugepages-<N>kB page sizes the kernel offers, ascending, in bytes; returns how many (<= @max). */
+size_t doctor_page_sizes(uint64_t *sizes, size_t max);
+
+#define DOCTOR_THP_DIR "/sys/kernel/mm/transparent_hugepage"
+#define DOCTOR_CPU_DIR "/sys/devices/system/cpu"
+
+#endif

@@ -1,0 +1,179 @@
+/* doctor: the registry of checks, the report they fill, and its text and JSON forms. */
+#include "doctor/checks.h"
+#include "util/size.h"
+#include "util/sysfs.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The order is the order of the output: frequency, memory, noise, counters. */
+static const struct doctor_check doctor_checks[] = {
+	{ "cpu.governor", doctor_check_governor },
+	{ "cpu.boost", doctor_check_boost },
+	{ "thp", doctor_check_thp },
+	{ "hugetlb", doctor_check_hugetlb },
+	{ "hugetlb.1GB-support", doctor_check_1gb },
+	{ "memory", doctor_check_memory },
+	{ "swap", doctor_check_swap },
+	{ "load", doctor_check_load },
+	{ "busy-processes", doctor_check_busy },
+	{ "virtualisation", doctor_check_virt },
+	{ "numa", doctor_check_numa },
+	{ "isolation", doctor_check_isolation },
+	{ "perf.paranoid", doctor_check_paranoid },
+	{ "perf.hw-events", doctor_check_events },
+};
+
+int doctor_needs_add(struct doctor_needs *needs, uint64_t bytes, uint64_t page)
+{
+	uint64_t pages;
+	size_t i;
+
+	if (page <= 4096) {
+		if (bytes > needs->memory)
+			needs->memory = bytes;
+		return 0;
+	}
+	pages = (bytes + page - 1) / page;
+	for (i = 0; i < needs->npools && needs->hugepages[i].page_bytes != page; i++)
+		;
+	if (i == needs->npools) {
+		if (i == DOCTOR_MAX_POOLS)
+			return -E2BIG;
+		needs->hugepages[needs->npools++] = (struct doctor_hugeneed){ page, 0 };
+	}
+	if (pages > needs->hugepages[i].pages)
+		needs->hugepages[i].pages = pages;
+	return 0;
+}
+
+int doctor_needs_parse_hugepages(struct doctor_needs *needs, const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+	char size[32], *end;
+	uint64_t page, n;
+
+	if (!colon || colon == spec || (size_t)(colon - spec) >= sizeof(size))
+		return -EINVAL;
+	memcpy(size, spec, colon - spec);
+	size[colon - spec] = '\0';
+	if (size_parse(size, &page) || page <= 4096)
+		return -EINVAL;
+	errno = 0;
+	n = strtoull(colon + 1, &end, 10);
+	if (errno || end == colon + 1 || *end || colon[1] == '-')
+		return -EINVAL;
+	return doctor_needs_add(needs, n * page, page);
+}
+
+int doctor_add(struct doctor_report *rep, const char *check, enum doctor_status st,
+	       const char *value, const char *fix, const char *fmt, ...)
+{
+	struct doctor_result *r;
+	va_list ap;
+
+	if (rep->n == rep->cap) {
+		size_t cap = rep->cap ? rep->cap * 2 : 16;
+		struct doctor_result *items = realloc(rep->items, cap * sizeof(*items));
+
+		if (!items)
+			return -ENOMEM;
+		rep->items = items;
+		rep->cap = cap;
+	}
+	r = &rep->items[rep->n++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->check, sizeof(r->check), "%s", check);
+	r->status = st;
+	snprintf(r->value, sizeof(r->value), "%s", value ? value : "");
+	snprintf(r->fix, sizeof(r->fix), "%s", fix ? fix : "");
+	va_start(ap, fmt);
+	vsnprintf(r->detail, sizeof(r->detail), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+int doctor_run(const struct doctor_opts *opts, struct doctor_report *rep)
+{
+	static const struct doctor_needs none;
+	struct doctor_ctx ctx = { .opts = opts, .needs = opts->needs ? opts->needs : &none };
+	char what[256], flags[16];
+	char **cpus = doctor_cpu_dirs();
+
+	for (size_t i = 0; cpus && cpus[i]; i++)
+		ctx.ncpus++;
+	sysfs_list_free(cpus);
+	ctx.vm = doctor_virt(what, sizeof(what));
+	/* x86 lists "flags" in cpuinfo, arm64 "Features": pdpe1gb only means something on x86 */
+	ctx.x86 = sysfs_read_key("/proc/cpuinfo", "flags", flags, sizeof(flags)) == 0;
+	for (size_t i = 0; i < sizeof(doctor_checks) / sizeof(doctor_checks[0]); i++) {
+		int ret = doctor_checks[i].run(&ctx, rep);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+void doctor_report_free(struct doctor_report *rep)
+{
+	free(rep->items);
+	memset(rep, 0, sizeof(*rep));
+}
+
+enum doctor_status doctor_worst(const struct doctor_report *rep)
+{
+	enum doctor_status worst = DOCTOR_PASS;
+
+	for (size_t i = 0; i < rep->n; i++)
+		if (rep->items[i].status > worst)
+			worst = rep->items[i].status;
+	return worst;
+}
+
+const struct doctor_result *doctor_find(const struct doctor_report *rep, const char *name)
+{
+	for (size_t i = 0; i < rep->n; i++)
+		if (!strcmp(rep->items[i].check, name))
+			return &rep->items[i];
+	return NULL;
+}
+
+const char *doctor_status_name(enum doctor_status st)
+{
+	static const char *const names[] = { "PASS", "WARN", "FAIL" };
+
+	return st <= DOCTOR_FAIL ? names[st] : "????";
+}
+
+void doctor_report_text(const struct doctor_report *rep, FILE *out)
+{
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct doctor_result *r = &rep->items[i];
+
+		fprintf(out, "%s  %-20s %s%s%s\n", doctor_status_name(r->status), r->check, r->value,
+			r->detail[0] ? ": " : "", r->detail);
+		if (r->fix[0])
+			fprintf(out, "      %-20s fix: %s\n", "", r->fix);
+	}
+}
+
+json_t *doctor_report_json(const struct doctor_report *rep)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; arr && i < rep->n; i++) {
+		const struct doctor_result *r = &rep->items[i];
+		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s}", "check", r->check,
+				      "status", doctor_status_name(r->status), "value", r->value,
+				      "detail", r->detail, "fix", r->fix);
+
+		if (!o || json_array_append_new(arr, o)) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}

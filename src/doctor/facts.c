@@ -1,0 +1,132 @@
+/* facts: machine facts (governor, boost, virtualisation, NUMA, page sizes) shared by checks, fixes and snapshots. */
+#include "doctor/checks.h"
+#include "util/sysfs.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+char **doctor_cpu_dirs(void)
+{
+	char **names = sysfs_list_dir(DOCTOR_CPU_DIR, "cpu");
+	size_t out = 0;
+
+	if (!names)
+		return NULL;
+	/* keep cpu0, cpu1, ...; drop cpufreq, cpuidle */
+	for (size_t i = 0; names[i]; i++) {
+		if (isdigit((unsigned char)names[i][3]))
+			names[out++] = names[i];
+		else
+			free(names[i]);
+	}
+	names[out] = NULL;
+	return names;
+}
+
+int doctor_governor(char *buf, size_t len, unsigned *nfreq, unsigned *nperf)
+{
+	char **cpus = doctor_cpu_dirs();
+	char first[64] = "", other[64] = "";
+
+	*nfreq = *nperf = 0;
+	for (size_t i = 0; cpus && cpus[i]; i++) {
+		char path[256], gov[64];
+
+		snprintf(path, sizeof(path), DOCTOR_CPU_DIR "/%s/cpufreq/scaling_governor", cpus[i]);
+		if (sysfs_read_line(path, gov, sizeof(gov)))
+			continue;
+		++*nfreq;
+		*nperf += !strcmp(gov, "performance");
+		if (!first[0])
+			snprintf(first, sizeof(first), "%s", gov);
+		else if (strcmp(gov, first) && !other[0])
+			snprintf(other, sizeof(other), "%s", gov);
+	}
+	sysfs_list_free(cpus);
+	if (!*nfreq)
+		return -ENOENT;
+	if (other[0])
+		snprintf(buf, len, "mixed: %s, %s", first, other);
+	else
+		snprintf(buf, len, "%s", first);
+	return 0;
+}
+
+int doctor_boost(const char **path)
+{
+	static const char no_turbo[] = DOCTOR_CPU_DIR "/intel_pstate/no_turbo";
+	static const char boost[] = DOCTOR_CPU_DIR "/cpufreq/boost";
+	uint64_t v;
+
+	/* intel_pstate inverts the sense: no_turbo=1 means boost off */
+	*path = no_turbo;
+	if (!sysfs_read_u64(no_turbo, &v))
+		return v ? 0 : 1;
+	*path = boost;
+	if (!sysfs_read_u64(boost, &v))
+		return v ? 1 : 0;
+	return -ENOENT;
+}
+
+/* DMI sys_vendor prefixes of common hypervisors. */
+static const char *const guests[] = { "QEMU", "VMware", "Xen", "innotek", "Parallels" };
+
+bool doctor_virt(char *what, size_t len)
+{
+	char vendor[128] = "", product[128] = "";
+	bool flag = sysfs_cpu_has_flag("hypervisor");
+
+	sysfs_read_line("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
+	sysfs_read_line("/sys/class/dmi/id/product_name", product, sizeof(product));
+	if (vendor[0] || product[0])
+		snprintf(what, len, "%s%s%s", vendor, vendor[0] && product[0] ? " " : "", product);
+	else
+		snprintf(what, len, "%s", flag ? "hypervisor flag, no DMI" : "no DMI");
+	/*
+	 * x86 guests always see the hypervisor CPUID bit; arm64 guests do not,
+	 * so fall back on the DMI vendor strings hypervisors put there.
+	 */
+	if (flag)
+		return true;
+	for (size_t i = 0; i < sizeof(guests) / sizeof(guests[0]); i++)
+		if (!strncmp(vendor, guests[i], strlen(guests[i])))
+			return true;
+	return false;
+}
+
+unsigned doctor_numa_nodes(void)
+{
+	char **nodes = sysfs_list_dir("/sys/devices/system/node", "node");
+	unsigned n = 0;
+
+	for (size_t i = 0; nodes && nodes[i]; i++)
+		n += isdigit((unsigned char)nodes[i][4]) != 0;
+	sysfs_list_free(nodes);
+	return n;
+}
+
+static int doctor_u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+size_t doctor_page_sizes(uint64_t *sizes, size_t max)
+{
+	char **dirs = sysfs_list_dir("/sys/kernel/mm/hugepages", "hugepages-");
+	size_t n = 0;
+
+	for (size_t i = 0; dirs && dirs[i] && n < max; i++) {
+		uint64_t kb;
+
+		if (sscanf(dirs[i], "hugepages-%" SCNu64 "kB", &kb) == 1)
+			sizes[n++] = kb * 1024;
+	}
+	sysfs_list_free(dirs);
+	qsort(sizes, n, sizeof(*sizes), doctor_u64_cmp);
+	return n;
+}

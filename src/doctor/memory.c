@@ -1,0 +1,180 @@
+/* memory: doctor checks of memory settings: THP, hugetlb pools, 1GB page support, MemAvailable and swap. */
+#include "doctor/checks.h"
+#include "util/size.h"
+#include "util/sysfs.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+int doctor_check_thp(const struct doctor_ctx *ctx, struct doctor_report *rep)
+{
+	char enabled[32], defrag[32], value[96];
+
+	(void)ctx;
+	if (sysfs_read_choice(DOCTOR_THP_DIR "/enabled", enabled, sizeof(enabled)))
+		return doctor_add(rep, "thp", DOCTOR_PASS, "not built in", NULL,
+				  "the kernel has no transparent huge pages: -p 4KB results are 4KB faults");
+	if (sysfs_read_choice(DOCTOR_THP_DIR "/defrag", defrag, sizeof(defrag)))
+		snprintf(defrag, sizeof(defrag), "?");
+	snprintf(value, sizeof(value), "enabled=%s defrag=%s", enabled, defrag);
+	if (!strcmp(enabled, "always"))
+		return doctor_add(rep, "thp", DOCTOR_WARN, value,
+				  "clearpath doctor --fix (or: echo madvise > " DOCTOR_THP_DIR "/enabled)",
+				  "with 'always', -p 4KB mmap results measure THP faults (2MB clears), not 4KB faults");
+	if (!strcmp(defrag, "always"))
+		return doctor_add(rep, "thp", DOCTOR_WARN, value,
+				  "echo madvise > " DOCTOR_THP_DIR "/defrag",
+				  "defrag 'always' stalls THP faults on compaction, so fault times vary with fragmentation");
+	return doctor_add(rep, "thp", DOCTOR_PASS, value, NULL,
+			  "-p 4KB results are 4KB faults; THP only where a workload asks with madvise");
+}
+
+/* The pages of @page_bytes the needs ask for (0: none). */
+static uint64_t doctor_need_pages(const struct doctor_needs *needs, uint64_t page_bytes)
+{
+	for (size_t i = 0; i < needs->npools; i++)
+		if (needs->hugepages[i].page_bytes == page_bytes)
+			return needs->hugepages[i].pages;
+	return 0;
+}
+
+static int doctor_check_pool(const struct doctor_ctx *ctx, struct doctor_report *rep, uint64_t page)
+{
+	char name[32], sz[16], value[96], fix[256], dir[128];
+	uint64_t need = doctor_need_pages(ctx->needs, page);
+	struct sysfs_hugepool pool;
+
+	size_format(page, sz, sizeof(sz));
+	snprintf(name, sizeof(name), "hugetlb.%s", sz);
+	sysfs_hugepool_dir(page, dir, sizeof(dir));
+	if (sysfs_hugepool(page, &pool) || !pool.supported)
+		return doctor_add(rep, name, need ? DOCTOR_FAIL : DOCTOR_WARN, "not offered", NULL,
+				  "the kernel has no %s pool (%s), so -p %s cannot run", sz, dir, sz);
+	snprintf(value, sizeof(value), "total %" PRIu64 ", free %" PRIu64, pool.total, pool.free);
+	if (need && pool.free < need) {
+		snprintf(fix, sizeof(fix), "clearpath doctor --fix --hugepages %s:%" PRIu64
+			 " (or: echo %" PRIu64 " > %s/nr_hugepages)", sz, need,
+			 pool.total + need - pool.free, dir);
+		return doctor_add(rep, name, DOCTOR_FAIL, value, fix,
+				  "the runs need %" PRIu64 " free %s pages", need, sz);
+	}
+	if (need)
+		return doctor_add(rep, name, DOCTOR_PASS, value, NULL,
+				  "enough for the %" PRIu64 " pages the runs need", need);
+	if (!pool.free) {
+		snprintf(fix, sizeof(fix), "clearpath doctor --fix --hugepages %s:N", sz);
+		return doctor_add(rep, name, DOCTOR_PASS, value, fix,
+				  "no free pages: -p %s runs need pages reserved first", sz);
+	}
+	return doctor_add(rep, name, DOCTOR_PASS, value, NULL, "-p %s runs can use up to %" PRIu64
+			  " pages", sz, pool.free);
+}
+
+int doctor_check_hugetlb(const struct doctor_ctx *ctx, struct doctor_report *rep)
+{
+	uint64_t sizes[DOCTOR_MAX_POOLS * 2];
+	size_t n = doctor_page_sizes(sizes, DOCTOR_MAX_POOLS);
+	int ret = 0;
+
+	/* every size the kernel offers, then any size the runs need that it does not */
+	for (size_t i = 0; i < ctx->needs->npools; i++) {
+		uint64_t page = ctx->needs->hugepages[i].page_bytes;
+		size_t j = 0;
+
+		while (j < n && sizes[j] != page)
+			j++;
+		if (j == n)
+			sizes[n++] = page;
+	}
+	if (!n)
+		return doctor_add(rep, "hugetlb", DOCTOR_WARN, "none", NULL,
+				  "the kernel offers no hugetlb pools (CONFIG_HUGETLBFS off): -p 2MB/1GB cannot run");
+	for (size_t i = 0; !ret && i < n; i++)
+		ret = doctor_check_pool(ctx, rep, sizes[i]);
+	return ret;
+}
+
+int doctor_check_1gb(const struct doctor_ctx *ctx, struct doctor_report *rep)
+{
+	static const char check[] = "hugetlb.1GB-support";
+	struct sysfs_hugepool pool;
+
+	if (!sysfs_hugepool(1ULL << 30, &pool) && pool.supported)
+		return doctor_add(rep, check, DOCTOR_PASS, "supported", NULL,
+				  "the kernel offers a 1GB pool; reserve early, before memory fragments");
+	if (!ctx->x86)
+		return doctor_add(rep, check, DOCTOR_WARN, "not offered", NULL,
+				  "arm64 has 1GB pages only in kernels built with 4KB base pages (64KB-page kernels offer 512MB)");
+	if (!sysfs_cpu_has_flag("pdpe1gb"))
+		return doctor_add(rep, check, DOCTOR_WARN, "not supported", ctx->vm ?
+				  "ask for a VM type that passes pdpe1gb through (e.g. -cpu host)" : NULL,
+				  "the CPU lacks the pdpe1gb flag%s", ctx->vm ? " (or the hypervisor hides it)" : "");
+	return doctor_add(rep, check, DOCTOR_WARN, "not offered", "boot with hugepagesz=1G hugepages=N",
+			  "the CPU has pdpe1gb but the kernel offers no hugepages-1048576kB pool");
+}
+
+/* @bytes for people: "21.4GB", "512.0MB" (memory amounts are never exact multiples). */
+static const char *doctor_human(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const units[] = { "B", "KB", "MB", "GB", "TB" };
+	double v = (double)bytes;
+	size_t u = 0;
+
+	while (v >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u ? "%.1f%s" : "%.0f%s", v, units[u]);
+	return buf;
+}
+
+/* A "N kB" line of /proc/meminfo, in bytes.  0 or -errno. */
+static int doctor_meminfo(const char *key, uint64_t *bytes)
+{
+	char line[64];
+	int ret = sysfs_read_key("/proc/meminfo", key, line, sizeof(line));
+
+	if (ret)
+		return ret;
+	if (sscanf(line, "%" SCNu64, bytes) != 1)
+		return -1;
+	*bytes *= 1024;
+	return 0;
+}
+
+int doctor_check_memory(const struct doctor_ctx *ctx, struct doctor_report *rep)
+{
+	char value[64], avail_s[32], need_s[32];
+	uint64_t avail, need = ctx->needs->memory;
+
+	if (sysfs_mem_available(&avail))
+		return doctor_add(rep, "memory", need ? DOCTOR_FAIL : DOCTOR_WARN, "unknown", NULL,
+				  "no MemAvailable in /proc/meminfo (kernel older than 3.14?)");
+	snprintf(value, sizeof(value), "MemAvailable %s", doctor_human(avail, avail_s, sizeof(avail_s)));
+	doctor_human(need, need_s, sizeof(need_s));
+	if (need > avail)
+		return doctor_add(rep, "memory", DOCTOR_FAIL, value, "free memory, or use a smaller -s",
+				  "the runs need %s", need_s);
+	if (need)
+		return doctor_add(rep, "memory", DOCTOR_PASS, value, NULL, "enough for the %s the runs need",
+				  need_s);
+	return doctor_add(rep, "memory", DOCTOR_PASS, value, NULL, "keep -s well below this");
+}
+
+int doctor_check_swap(const struct doctor_ctx *ctx, struct doctor_report *rep)
+{
+	uint64_t total, free_b;
+	char value[64], used[32];
+
+	(void)ctx;
+	if (doctor_meminfo("SwapTotal", &total) || doctor_meminfo("SwapFree", &free_b))
+		return doctor_add(rep, "swap", DOCTOR_WARN, "unknown", NULL, "no Swap lines in /proc/meminfo");
+	if (!total)
+		return doctor_add(rep, "swap", DOCTOR_PASS, "none", NULL, "no swap device");
+	snprintf(value, sizeof(value), "%s in use", doctor_human(total - free_b, used, sizeof(used)));
+	if (total > free_b)
+		return doctor_add(rep, "swap", DOCTOR_WARN, value,
+				  "free memory, then swapoff -a && swapon -a to bring pages back",
+				  "memory is under pressure: runs may reclaim or swap in the middle");
+	return doctor_add(rep, "swap", DOCTOR_PASS, value, NULL, "swap is on but unused");
+}

@@ -1,0 +1,157 @@
+#!/usr/bin/env bats
+# doctor.bats: `clearpath doctor` on this machine, on the fixture trees, and --fix (for real only as root).
+
+setup() {
+	CP=${CLEARPATH:-./clearpath}
+	FIXTURES=$(cd "$BATS_TEST_DIRNAME/../fixtures/doctor" && pwd)
+	POOL=/sys/kernel/mm/hugepages/hugepages-2048kB
+}
+
+# Every output line is a check line or the fix line under one.
+only_check_lines() {
+	! printf '%s\n' "$1" | grep -vE '^(PASS|WARN|FAIL)  [a-zA-Z0-9.-]+ +|^ +fix: '
+}
+
+@test "doctor checks this machine: one line per check, exit 0 or 3" {
+	run "$CP" doctor
+	[ "$status" -eq 0 ] || [ "$status" -eq 3 ]
+	only_check_lines "$output"
+	for c in cpu.governor cpu.boost thp hugetlb.1GB-support memory swap load busy-processes \
+		 virtualisation numa isolation perf.paranoid perf.hw-events; do
+		printf '%s\n' "$output" | grep -qE "^(PASS|WARN|FAIL)  $c " || { echo "no $c"; false; }
+	done
+	# a FAIL line and exit 3 go together
+	if printf '%s\n' "$output" | grep -q '^FAIL'; then [ "$status" -eq 3 ]; else [ "$status" -eq 0 ]; fi
+}
+
+@test "doctor --format json is an array of {check, status, value, detail, fix}" {
+	command -v jq >/dev/null || skip "jq is not installed"
+	run "$CP" doctor --format json
+	[ "$status" -eq 0 ] || [ "$status" -eq 3 ]
+	printf '%s' "$output" | jq -e 'type == "array" and length > 10 and
+		all(.[]; (keys == ["check", "detail", "fix", "status", "value"]) and
+			 (.status | IN("PASS", "WARN", "FAIL")))'
+}
+
+@test "doctor on the VM fixture: the host controls frequency, no pdpe1gb, THP defrag always" {
+	# perf.* and numa's policy are probed live, so they stay out of the comparison
+	CLEARPATH_SYSROOT=$FIXTURES/vm run "$CP" doctor
+	[ "$status" -eq 0 ]
+	diff -u - <(printf '%s\n' "$output" | grep -vE '^(PASS|WARN|FAIL)  (perf\.|numa)') <<'OUT'
+PASS  cpu.governor         not exposed: a virtual machine: the host controls the frequency; compare only runs on the same host type
+PASS  cpu.boost            not exposed: a virtual machine: the host controls boost/turbo; compare only runs on the same host type
+WARN  thp                  enabled=madvise defrag=always: defrag 'always' stalls THP faults on compaction, so fault times vary with fragmentation
+                           fix: echo madvise > /sys/kernel/mm/transparent_hugepage/defrag
+PASS  hugetlb.2MB          total 0, free 0: no free pages: -p 2MB runs need pages reserved first
+                           fix: clearpath doctor --fix --hugepages 2MB:N
+WARN  hugetlb.1GB-support  not supported: the CPU lacks the pdpe1gb flag (or the hypervisor hides it)
+                           fix: ask for a VM type that passes pdpe1gb through (e.g. -cpu host)
+PASS  memory               MemAvailable 3.0GB: keep -s well below this
+PASS  swap                 none: no swap device
+PASS  load                 0.00 on 2 CPUs: the machine is mostly idle
+PASS  busy-processes       none visible: no process used 5% or more of a CPU over 200 ms
+WARN  virtualisation       QEMU Standard PC (Q35 + ICH9, 2009): a virtual machine: the host decides frequency, THP backing and neighbours, so expect more noise
+                           fix: compare only runs made on the same instance type; prefer bare metal for final numbers
+PASS  isolation            none: fine for memory clearing; isolcpus=/nohz_full= on a spare CPU would cut scheduler noise further
+OUT
+}
+
+@test "doctor on the x86 fixture: powersave, turbo and THP always are warnings" {
+	CLEARPATH_SYSROOT=$FIXTURES/x86-metal run "$CP" doctor
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"WARN  cpu.governor         powersave (0/4 CPUs on performance)"* ]]
+	[[ "$output" == *"echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo"* ]]
+	[[ "$output" == *"WARN  thp                  enabled=always defrag=madvise: with 'always', -p 4KB mmap results measure THP faults"* ]]
+	[[ "$output" == *"PASS  hugetlb.1GB          total 2, free 1"* ]]
+	[[ "$output" == *"WARN  numa                 2 nodes"* ]]
+}
+
+@test "doctor on the arm64 fixture: 1GB pages depend on the base page size" {
+	CLEARPATH_SYSROOT=$FIXTURES/arm64-metal run "$CP" doctor
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"PASS  hugetlb.512MB"* ]]
+	[[ "$output" == *"WARN  hugetlb.1GB-support  not offered: arm64 has 1GB pages only in kernels built with 4KB base pages"* ]]
+	[[ "$output" == *"WARN  load                 6.50 on 4 CPUs"* ]]
+}
+
+@test "doctor exits 3 when stated needs do not fit" {
+	CLEARPATH_SYSROOT=$FIXTURES/vm run "$CP" doctor --hugepages 2MB:64 --needs-memory 1TB
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"FAIL  hugetlb.2MB          total 0, free 0: the runs need 64 free 2MB pages"* ]]
+	[[ "$output" == *"fix: clearpath doctor --fix --hugepages 2MB:64"* ]]
+	[[ "$output" == *"FAIL  memory               MemAvailable 3.0GB: the runs need 1.0TB"* ]]
+	CLEARPATH_SYSROOT=$FIXTURES/x86-metal run "$CP" doctor --hugepages 2MB:16 --needs-memory 1GB
+	[ "$status" -eq 0 ]
+}
+
+@test "doctor usage errors exit 2; --help exits 0" {
+	run "$CP" doctor --bogus
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown doctor option '--bogus'"* ]]
+	run "$CP" doctor --format yaml
+	[ "$status" -eq 2 ]
+	run "$CP" doctor --hugepages 4KB:3
+	[ "$status" -eq 2 ]
+	run "$CP" doctor --needs-memory
+	[ "$status" -eq 2 ]
+	run "$CP" doctor --for plans/seed.yaml
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"plans are not yet supported"* ]]
+	run "$CP" doctor --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"--fix"* ]]
+}
+
+@test "doctor --fix writes into a fixture copy and prints how to undo each change" {
+	cp -R "$FIXTURES/x86-metal/." "$BATS_TEST_TMPDIR/"
+	CLEARPATH_SYSROOT=$BATS_TEST_TMPDIR run "$CP" doctor --fix --hugepages 2MB:20
+	[[ "$output" == *"changed /sys/kernel/mm/transparent_hugepage/enabled: always -> madvise"* ]]
+	[[ "$output" == *"undo: echo powersave > /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"* ]]
+	[[ "$output" == *"undo: echo 16 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"* ]]
+	[ "$(cat "$BATS_TEST_TMPDIR/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages")" = 20 ]
+	[ "$(cat "$BATS_TEST_TMPDIR/sys/devices/system/cpu/cpu3/cpufreq/scaling_governor")" = performance ]
+	[[ "$output" == *"PASS  thp                  enabled=madvise"* ]]
+	# the fixture's free_hugepages does not move the way the kernel's would, so the check still fails
+	[ "$status" -eq 3 ]
+}
+
+@test "doctor --fix refuses without root and changes nothing" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to drop to another user"
+	command -v setpriv >/dev/null || skip "setpriv is not installed"
+	before=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$CP" doctor --fix --hugepages 2MB:4
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"needs root; nothing was changed"* ]]
+	[ "$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)" = "$before" ]
+}
+
+# The real --fix: reserve a few 2MB pages, check, and always put everything back.
+save_real() {
+	SAVED="$BATS_TEST_TMPDIR/saved"
+	: > "$SAVED"
+	for f in "$POOL/nr_hugepages" /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor; do
+		[ -w "$f" ] && printf '%s %s\n' "$f" "$(cat "$f")" >> "$SAVED"
+	done
+	f=/sys/kernel/mm/transparent_hugepage/enabled
+	[ -w "$f" ] && printf '%s %s\n' "$f" "$(sed 's/.*\[\(.*\)\].*/\1/' "$f")" >> "$SAVED"
+	return 0
+}
+
+teardown() {
+	[ -n "${SAVED:-}" ] && [ -f "$SAVED" ] || return 0
+	while read -r f v; do echo "$v" > "$f"; done < "$SAVED"
+}
+
+@test "doctor --fix --hugepages 2MB:4 reserves pages on this machine (root only)" {
+	[ "$(id -u)" -eq 0 ] || skip "not root: --fix needs root"
+	[ -w "$POOL/nr_hugepages" ] || skip "no writable 2MB hugetlb pool here"
+	save_real
+	old=$(cat "$POOL/nr_hugepages")
+	run "$CP" doctor --fix --hugepages 2MB:4
+	[ "$status" -eq 0 ] || [ "$status" -eq 3 ]
+	[ "$(cat "$POOL/free_hugepages")" -ge 4 ] || skip "the kernel could not find 4 free 2MB pages"
+	[[ "$output" == *"PASS  hugetlb.2MB"* ]]
+	if [ "$(cat "$POOL/nr_hugepages")" != "$old" ]; then
+		[[ "$output" == *"undo: echo $old > $POOL/nr_hugepages"* ]]
+	fi
+}

@@ -1,0 +1,462 @@
+/* test_doctor: the doctor's checks, --fix and snapshots against fixture trees (tests/fixtures/doctor/). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "doctor/doctor.h"
+#include "util/sysfs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The fixture trees sit beside this file's directory; make runs the tests from the top of the tree. */
+static void fixture_path(const char *name, char *buf, size_t len)
+{
+	char here[512];
+
+	snprintf(here, sizeof(here), "%s", __FILE__);
+	snprintf(buf, len, "%s/../fixtures/doctor/%s", dirname(here), name);
+}
+
+/* Counter openers standing in for perfctr_open(): every event opens, only software ones, none. */
+static int open_all(uint32_t type, uint64_t config)
+{
+	(void)type;
+	(void)config;
+	return open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+static int open_sw_only(uint32_t type, uint64_t config)
+{
+	return type == PERF_TYPE_SOFTWARE ? open_all(type, config) : -ENOENT;
+}
+
+static int open_none(uint32_t type, uint64_t config)
+{
+	(void)type;
+	(void)config;
+	return -EACCES;
+}
+
+/* Run every check on fixture @name (NULL: keep the current root) with @needs. */
+static void run_on(const char *name, const struct doctor_needs *needs,
+		   int (*open_counter)(uint32_t, uint64_t), struct doctor_report *rep)
+{
+	struct doctor_opts opts = { .needs = needs, .open_counter = open_counter };
+	char root[600];
+
+	if (name) {
+		fixture_path(name, root, sizeof(root));
+		sysfs_set_root(root);
+	}
+	memset(rep, 0, sizeof(*rep));
+	assert_int_equal(doctor_run(&opts, rep), 0);
+}
+
+/* Assert that check @name has status @st and that @field of it contains @text (NULL: skip). */
+static const struct doctor_result *expect(const struct doctor_report *rep, const char *name,
+					  enum doctor_status st, const char *text)
+{
+	const struct doctor_result *r = doctor_find(rep, name);
+
+	if (!r)
+		fail_msg("no result for check %s", name);
+	if (r->status != st)
+		fail_msg("%s: %s, expected %s (%s: %s)", name, doctor_status_name(r->status),
+			 doctor_status_name(st), r->value, r->detail);
+	if (text && !strstr(r->value, text) && !strstr(r->detail, text) && !strstr(r->fix, text))
+		fail_msg("%s: '%s' not in value '%s', detail '%s' or fix '%s'", name, text, r->value,
+			 r->detail, r->fix);
+	return r;
+}
+
+static void test_needs_merge_by_maximum(void **state)
+{
+	struct doctor_needs n = { 0 };
+
+	(void)state;
+	assert_int_equal(doctor_needs_add(&n, 1 << 20, 4096), 0);
+	assert_int_equal(doctor_needs_add(&n, 64 << 20, 0), 0);
+	assert_int_equal(doctor_needs_add(&n, 1 << 20, 4096), 0);
+	assert_int_equal(n.memory, 64 << 20);
+	/* 5MB in 2MB pages rounds up to 3; a later smaller need does not lower it */
+	assert_int_equal(doctor_needs_add(&n, 5 << 20, 2 << 20), 0);
+	assert_int_equal(doctor_needs_add(&n, 2 << 20, 2 << 20), 0);
+	assert_int_equal(n.npools, 1);
+	assert_int_equal(n.hugepages[0].page_bytes, 2 << 20);
+	assert_int_equal(n.hugepages[0].pages, 3);
+	for (uint64_t i = 1; i < DOCTOR_MAX_POOLS; i++)
+		assert_int_equal(doctor_needs_add(&n, 1, (4ULL << 20) << i), 0);
+	assert_int_equal(doctor_needs_add(&n, 1, 1ULL << 40), -E2BIG);
+	assert_int_equal(n.npools, DOCTOR_MAX_POOLS);
+}
+
+static void test_needs_parse(void **state)
+{
+	static const char *const bad[] = { "2MB", ":4", "2MB:", "4KB:1", "2MB:-1", "2MB:x", "2MB:4x", "2M:4" };
+	struct doctor_needs n = { 0 };
+
+	(void)state;
+	assert_int_equal(doctor_needs_parse_hugepages(&n, "2MB:4"), 0);
+	assert_int_equal(doctor_needs_parse_hugepages(&n, "1GB:2"), 0);
+	assert_int_equal(n.npools, 2);
+	assert_int_equal(n.hugepages[0].pages, 4);
+	assert_int_equal(n.hugepages[1].page_bytes, 1ULL << 30);
+	assert_int_equal(n.hugepages[1].pages, 2);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (doctor_needs_parse_hugepages(&n, bad[i]) != -EINVAL)
+			fail_msg("'%s' was accepted", bad[i]);
+	assert_int_equal(n.npools, 2);
+}
+
+static void test_x86_metal(void **state)
+{
+	struct doctor_report rep;
+
+	(void)state;
+	run_on("x86-metal", NULL, open_all, &rep);
+	expect(&rep, "cpu.governor", DOCTOR_WARN, "powersave (0/4 CPUs");
+	/* intel_pstate: no_turbo=0 means boost on, and the fix writes 1 */
+	expect(&rep, "cpu.boost", DOCTOR_WARN, "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo");
+	expect(&rep, "thp", DOCTOR_WARN, "measure THP faults");
+	expect(&rep, "hugetlb.2MB", DOCTOR_PASS, "total 16, free 16");
+	expect(&rep, "hugetlb.1GB", DOCTOR_PASS, "total 2, free 1");
+	expect(&rep, "hugetlb.1GB-support", DOCTOR_PASS, "supported");
+	expect(&rep, "memory", DOCTOR_PASS, "243.2GB");
+	/* SwapTotal 8388604 kB - SwapFree 8126460 kB = 262144 kB */
+	expect(&rep, "swap", DOCTOR_WARN, "256.0MB in use");
+	expect(&rep, "load", DOCTOR_PASS, "0.08 on 4 CPUs");
+	expect(&rep, "busy-processes", DOCTOR_PASS, "not sampled");
+	expect(&rep, "virtualisation", DOCTOR_PASS, "Dell Inc. PowerEdge R750");
+	expect(&rep, "numa", DOCTOR_WARN, "2 nodes");
+	expect(&rep, "isolation", DOCTOR_PASS, "isolcpus=3 nohz_full=3");
+	expect(&rep, "perf.paranoid", geteuid() ? DOCTOR_WARN : DOCTOR_PASS, "2");
+	expect(&rep, "perf.hw-events", DOCTOR_PASS, "cycles instructions cache-misses dTLB-load-misses");
+	assert_int_equal(doctor_worst(&rep), DOCTOR_WARN);
+	doctor_report_free(&rep);
+	assert_null(rep.items);
+}
+
+static void test_x86_needs_fail(void **state)
+{
+	struct doctor_needs needs = { 0 };
+	struct doctor_report rep;
+
+	(void)state;
+	assert_int_equal(doctor_needs_parse_hugepages(&needs, "2MB:40"), 0);
+	assert_int_equal(doctor_needs_parse_hugepages(&needs, "1GB:1"), 0);
+	needs.memory = 1ULL << 40;
+	run_on("x86-metal", &needs, open_all, &rep);
+	/* 16 reserved, all free, 40 needed: the pool must grow to 40 */
+	expect(&rep, "hugetlb.2MB", DOCTOR_FAIL, "echo 40 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages");
+	expect(&rep, "hugetlb.1GB", DOCTOR_PASS, "enough for the 1 pages");
+	expect(&rep, "memory", DOCTOR_FAIL, "need 1.0TB");
+	assert_int_equal(doctor_worst(&rep), DOCTOR_FAIL);
+	doctor_report_free(&rep);
+}
+
+static void test_arm64_metal(void **state)
+{
+	struct doctor_report rep;
+
+	(void)state;
+	run_on("arm64-metal", NULL, open_all, &rep);
+	expect(&rep, "cpu.governor", DOCTOR_PASS, "performance (4/4");
+	expect(&rep, "cpu.boost", DOCTOR_PASS, "no boost switch");
+	expect(&rep, "thp", DOCTOR_PASS, "enabled=madvise defrag=madvise");
+	expect(&rep, "hugetlb.2MB", DOCTOR_PASS, "total 8, free 8");
+	expect(&rep, "hugetlb.512MB", DOCTOR_PASS, "--hugepages 512MB:N");
+	assert_null(doctor_find(&rep, "hugetlb.64KB"));
+	/* no "flags" line in an arm64 cpuinfo: the answer is about granules, not pdpe1gb */
+	expect(&rep, "hugetlb.1GB-support", DOCTOR_WARN, "4KB base pages");
+	expect(&rep, "swap", DOCTOR_PASS, "none");
+	expect(&rep, "load", DOCTOR_WARN, "6.50 on 4 CPUs");
+	expect(&rep, "numa", DOCTOR_PASS, "1 node");
+	expect(&rep, "isolation", DOCTOR_PASS, "none");
+	expect(&rep, "perf.paranoid", DOCTOR_PASS, "include kernel work");
+	doctor_report_free(&rep);
+}
+
+static void test_vm(void **state)
+{
+	struct doctor_needs needs = { 0 };
+	struct doctor_report rep;
+
+	(void)state;
+	assert_int_equal(doctor_needs_parse_hugepages(&needs, "1GB:1"), 0);
+	run_on("vm", &needs, open_sw_only, &rep);
+	expect(&rep, "cpu.governor", DOCTOR_PASS, "the host controls the frequency");
+	expect(&rep, "cpu.boost", DOCTOR_PASS, "not exposed");
+	expect(&rep, "thp", DOCTOR_WARN, "defrag=always");
+	expect(&rep, "hugetlb.2MB", DOCTOR_PASS, "no free pages");
+	expect(&rep, "hugetlb.1GB", DOCTOR_FAIL, "not offered");
+	expect(&rep, "hugetlb.1GB-support", DOCTOR_WARN, "lacks the pdpe1gb flag (or the hypervisor hides it)");
+	expect(&rep, "virtualisation", DOCTOR_WARN, "QEMU Standard PC");
+	expect(&rep, "perf.hw-events", DOCTOR_WARN, "software counters (task-clock, page-faults) work");
+	assert_int_equal(doctor_worst(&rep), DOCTOR_FAIL);
+	doctor_report_free(&rep);
+}
+
+static void test_counters_none(void **state)
+{
+	struct doctor_report rep;
+
+	(void)state;
+	run_on("vm", NULL, open_none, &rep);
+	expect(&rep, "perf.hw-events", DOCTOR_WARN, "not permitted");
+	expect(&rep, "perf.hw-events", DOCTOR_WARN, "do not open either");
+	doctor_report_free(&rep);
+}
+
+/* A root with nothing in it: every check still answers, none crashes, nothing is FAIL without needs. */
+static void test_empty_root(void **state)
+{
+	struct doctor_report rep;
+
+	(void)state;
+	run_on("does-not-exist", NULL, open_all, &rep);
+	expect(&rep, "cpu.governor", DOCTOR_WARN, "no cpufreq on bare metal");
+	expect(&rep, "thp", DOCTOR_PASS, "not built in");
+	expect(&rep, "hugetlb", DOCTOR_WARN, "no hugetlb pools");
+	expect(&rep, "memory", DOCTOR_WARN, "unknown");
+	expect(&rep, "load", DOCTOR_WARN, "cannot read");
+	expect(&rep, "perf.paranoid", DOCTOR_WARN, "absent");
+	assert_int_equal(doctor_worst(&rep), DOCTOR_WARN);
+	doctor_report_free(&rep);
+}
+
+static void test_json_and_text(void **state)
+{
+	struct doctor_report rep;
+	char *text = NULL;
+	size_t len = 0, lines = 0;
+	json_t *arr;
+	FILE *f;
+
+	(void)state;
+	run_on("vm", NULL, open_all, &rep);
+	arr = doctor_report_json(&rep);
+	assert_non_null(arr);
+	assert_int_equal(json_array_size(arr), rep.n);
+	for (size_t i = 0; i < rep.n; i++) {
+		json_t *o = json_array_get(arr, i);
+
+		assert_string_equal(json_string_value(json_object_get(o, "check")), rep.items[i].check);
+		assert_string_equal(json_string_value(json_object_get(o, "status")),
+				    doctor_status_name(rep.items[i].status));
+		assert_non_null(json_string_value(json_object_get(o, "value")));
+		assert_non_null(json_string_value(json_object_get(o, "detail")));
+		assert_non_null(json_string_value(json_object_get(o, "fix")));
+		assert_int_equal(json_object_size(o), 5);
+	}
+	json_decref(arr);
+	/* one status line per check, plus a "fix:" line for each that has a fix */
+	f = open_memstream(&text, &len);
+	doctor_report_text(&rep, f);
+	fclose(f);
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+		if (!strncmp(line, "PASS  ", 6) || !strncmp(line, "WARN  ", 6) || !strncmp(line, "FAIL  ", 6))
+			lines++;
+		else if (!strstr(line, " fix: "))
+			fail_msg("unexpected line '%s'", line);
+	assert_int_equal(lines, rep.n);
+	free(text);
+	doctor_report_free(&rep);
+}
+
+static json_t *snapshot_of(const char *name)
+{
+	char root[600];
+
+	fixture_path(name, root, sizeof(root));
+	sysfs_set_root(root);
+	return doctor_snapshot();
+}
+
+static void test_snapshot(void **state)
+{
+	json_t *x86 = snapshot_of("x86-metal"), *vm = snapshot_of("vm");
+
+	(void)state;
+	assert_non_null(x86);
+	assert_non_null(vm);
+	assert_string_equal(json_string_value(json_object_get(x86, "thp_enabled")), "always");
+	assert_string_equal(json_string_value(json_object_get(x86, "thp_defrag")), "madvise");
+	assert_string_equal(json_string_value(json_object_get(x86, "governor")), "powersave");
+	assert_string_equal(json_string_value(json_object_get(x86, "boost")), "on");
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_object_get(json_object_get(x86, "hugepages"), "2048kB"), "total")), 16);
+	assert_int_equal(json_integer_value(json_object_get(x86, "perf_event_paranoid")), 2);
+	assert_int_equal(json_integer_value(json_object_get(x86, "numa_nodes")), 2);
+	assert_string_equal(json_string_value(json_object_get(x86, "virtualisation")), "none");
+	assert_non_null(strstr(json_string_value(json_object_get(x86, "cmdline")), "isolcpus=3"));
+	/* what a VM does not expose is recorded as null, not left out */
+	assert_true(json_is_null(json_object_get(vm, "governor")));
+	assert_true(json_is_null(json_object_get(vm, "boost")));
+	assert_string_equal(json_string_value(json_object_get(vm, "virtualisation")),
+			    "QEMU Standard PC (Q35 + ICH9, 2009)");
+	json_decref(x86);
+	json_decref(vm);
+}
+
+/* Whether @diff names @setting. */
+static bool diff_names(const json_t *diff, const char *setting)
+{
+	size_t i;
+	json_t *d;
+
+	json_array_foreach(diff, i, d)
+		if (!strcmp(json_string_value(json_object_get(d, "setting")), setting))
+			return true;
+	return false;
+}
+
+static void test_snapshot_diff(void **state)
+{
+	json_t *x86 = snapshot_of("x86-metal"), *vm = snapshot_of("vm");
+	json_t *copy = json_deep_copy(x86), *diff;
+
+	(void)state;
+	diff = doctor_snapshot_diff(x86, copy);
+	assert_int_equal(json_array_size(diff), 0);
+	json_decref(diff);
+	/* free pages are state: a run using them is no different setting */
+	json_object_set_new(json_object_get(json_object_get(copy, "hugepages"), "2048kB"), "free",
+			    json_integer(3));
+	diff = doctor_snapshot_diff(x86, copy);
+	assert_int_equal(json_array_size(diff), 0);
+	json_decref(diff);
+	json_object_set_new(copy, "thp_enabled", json_string("madvise"));
+	diff = doctor_snapshot_diff(x86, copy);
+	assert_int_equal(json_array_size(diff), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(diff, 0), "a")), "always");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(diff, 0), "b")), "madvise");
+	json_decref(diff);
+
+	diff = doctor_snapshot_diff(x86, vm);
+	assert_non_null(diff);
+	assert_true(diff_names(diff, "thp_enabled"));
+	assert_true(diff_names(diff, "thp_defrag"));
+	assert_true(diff_names(diff, "governor"));
+	assert_true(diff_names(diff, "boost"));
+	assert_true(diff_names(diff, "hugepages.2048kB"));
+	assert_true(diff_names(diff, "hugepages.1048576kB"));	/* only in a */
+	assert_true(diff_names(diff, "numa_nodes"));
+	assert_true(diff_names(diff, "virtualisation"));
+	assert_false(diff_names(diff, "hugepages"));
+	json_decref(diff);
+	assert_null(doctor_snapshot_diff(x86, json_array_get(NULL, 0)));
+	json_decref(x86);
+	json_decref(vm);
+	json_decref(copy);
+}
+
+/* A private copy of fixture @name that --fix may write into; the caller removes it. */
+static void fixture_copy(const char *name, char *dir, size_t len)
+{
+	char src[600], cmd[1400];
+
+	snprintf(dir, len, "/tmp/clearpath-doctor-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	fixture_path(name, src, sizeof(src));
+	snprintf(cmd, sizeof(cmd), "cp -R '%s/.' '%s'", src, dir);
+	assert_int_equal(system(cmd), 0);
+	sysfs_set_root(dir);
+}
+
+static void fixture_remove(const char *dir)
+{
+	char cmd[700];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	sysfs_set_root(NULL);
+}
+
+static char *fix_output(const struct doctor_needs *needs, int expect_ret)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	assert_int_equal(doctor_fix(needs, f), expect_ret);
+	fclose(f);
+	return out;
+}
+
+static void test_fix(void **state)
+{
+	struct doctor_needs needs = { 0 };
+	char dir[64], line[64], *out;
+	struct doctor_report rep;
+
+	(void)state;
+	fixture_copy("x86-metal", dir, sizeof(dir));
+	assert_int_equal(doctor_needs_parse_hugepages(&needs, "2MB:20"), 0);
+	out = fix_output(&needs, 0);
+	assert_non_null(strstr(out, "undo: echo powersave > /sys/devices/system/cpu/cpu3/cpufreq/scaling_governor"));
+	assert_non_null(strstr(out, "undo: echo always > /sys/kernel/mm/transparent_hugepage/enabled"));
+	/* 16 reserved and free, 20 needed: grow by 4 */
+	assert_non_null(strstr(out, "nr_hugepages: 16 -> 20\n  undo: echo 16 > "));
+	free(out);
+	assert_int_equal(sysfs_read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", line,
+					 sizeof(line)), 0);
+	assert_string_equal(line, "performance");
+	assert_int_equal(sysfs_read_choice("/sys/kernel/mm/transparent_hugepage/enabled", line, sizeof(line)), 0);
+	assert_string_equal(line, "madvise");
+
+	/* the kernel would raise free_hugepages with the pool; the fixture needs telling */
+	assert_int_equal(sysfs_write_line("/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages", "20"), 0);
+	run_on(NULL, &needs, open_all, &rep);
+	expect(&rep, "cpu.governor", DOCTOR_PASS, NULL);
+	expect(&rep, "thp", DOCTOR_PASS, NULL);
+	expect(&rep, "hugetlb.2MB", DOCTOR_PASS, "total 20, free 20");
+	doctor_report_free(&rep);
+	/* a second --fix has nothing left to do */
+	out = fix_output(&needs, 0);
+	assert_null(strstr(out, "changed"));
+	assert_non_null(strstr(out, "kept 2MB pool"));
+	free(out);
+	fixture_remove(dir);
+}
+
+static void test_fix_unoffered_size(void **state)
+{
+	struct doctor_needs needs = { 0 };
+	char dir[64];
+
+	(void)state;
+	fixture_copy("vm", dir, sizeof(dir));
+	assert_int_equal(doctor_needs_parse_hugepages(&needs, "1GB:1"), 0);
+	free(fix_output(&needs, -EOPNOTSUPP));
+	fixture_remove(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_needs_merge_by_maximum),
+		cmocka_unit_test(test_needs_parse),
+		cmocka_unit_test(test_x86_metal),
+		cmocka_unit_test(test_x86_needs_fail),
+		cmocka_unit_test(test_arm64_metal),
+		cmocka_unit_test(test_vm),
+		cmocka_unit_test(test_counters_none),
+		cmocka_unit_test(test_empty_root),
+		cmocka_unit_test(test_json_and_text),
+		cmocka_unit_test(test_snapshot),
+		cmocka_unit_test(test_snapshot_diff),
+		cmocka_unit_test(test_fix),
+		cmocka_unit_test(test_fix_unoffered_size),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

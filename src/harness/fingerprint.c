@@ -26,11 +26,11 @@ static void fp_cpu_model(char *buf, size_t len)
 {
 	char impl[32], part[32];
 
-	if (!sysfs_cpuinfo_value("model name", buf, len))
+	if (!sysfs_read_key("/proc/cpuinfo", "model name", buf, len))
 		return;
 	/* arm64 /proc/cpuinfo has no model name, only the MIDR fields. */
-	if (!sysfs_cpuinfo_value("CPU implementer", impl, sizeof(impl)) &&
-	    !sysfs_cpuinfo_value("CPU part", part, sizeof(part))) {
+	if (!sysfs_read_key("/proc/cpuinfo", "CPU implementer", impl, sizeof(impl)) &&
+	    !sysfs_read_key("/proc/cpuinfo", "CPU part", part, sizeof(part))) {
 		snprintf(buf, len, "arm64 implementer %s part %s", impl, part);
 		return;
 	}

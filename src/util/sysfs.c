@@ -268,21 +268,6 @@ static char *sysfs_cpuinfo_match(char *line, const char *key)
 	return v;
 }
 
-int sysfs_cpuinfo_value(const char *key, char *buf, size_t len)
-{
-	FILE *f = sysfs_open("/proc/cpuinfo");
-	char line[8192], *v = NULL;
-
-	if (!f)
-		return -errno;
-	while (!v && fgets(line, sizeof(line), f))
-		v = sysfs_cpuinfo_match(line, key);
-	if (v)
-		snprintf(buf, len, "%s", v);
-	fclose(f);
-	return v ? 0 : -ENOENT;
-}
-
 int sysfs_cpuinfo_distinct(const char *key)
 {
 	FILE *f = sysfs_open("/proc/cpuinfo");

@@ -60,11 +60,6 @@ int sysfs_read_choice(const char *path, char *buf, size_t len);
 /* Whether /proc/cpuinfo's flags list @flag (e.g. "pdpe1gb"). */
 bool sysfs_cpu_has_flag(const char *flag);
 
-/*
- * The value of the first "@key : value" line of /proc/cpuinfo into @buf
- * (e.g. "model name", "CPU implementer").  0, -ENOENT when absent, or -errno.
- */
-int sysfs_cpuinfo_value(const char *key, char *buf, size_t len);
 /* How many distinct values "@key" takes in /proc/cpuinfo (e.g. "physical id" = sockets). */
 int sysfs_cpuinfo_distinct(const char *key);
 

@@ -13,6 +13,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "bench", cmd_bench, "run one workload, perf bench style: clearpath bench mem mmap -p 2MB -s 1GB" },
+	{ "plan", cmd_plan, "check and show a measurement plan: clearpath plan show plans/quick.yaml" },
 };
 
 static void usage(FILE *out)

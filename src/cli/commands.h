@@ -4,5 +4,6 @@
 
 /* Each takes the arguments after its own name and returns an exit code. */
 int cmd_bench(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 
 #endif

@@ -178,8 +178,9 @@ static int plan_too_many(struct plan_file *f, yaml_node_t *n, unsigned long long
 
 	if (f->rd->plan->nbench + more <= PLAN_MAX_BENCHMARKS)
 		return 0;
-	plan_err(&loc, "the plan would have %llu benchmarks or more; the limit is %d",
-		 f->rd->plan->nbench + more, PLAN_MAX_BENCHMARKS);
+	plan_err(&loc, "the plan would have %llu benchmarks; the limit is %d",
+		 more > ULLONG_MAX - f->rd->plan->nbench ? ULLONG_MAX : f->rd->plan->nbench + more,
+		 PLAN_MAX_BENCHMARKS);
 	log_hint("split the matrix, or move part of it into a second plan");
 	return EXIT_USAGE;
 }
@@ -249,10 +250,8 @@ static int plan_matrix_rows(struct plan_file *f, yaml_node_t *m, const struct wo
 		n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
 		if (!n)
 			return plan_err(&loc, "matrix key '%s' has no values", key);
-		/* capped before multiplying so no product overflows */
-		*rows *= n;
-		if (*rows > PLAN_MAX_BENCHMARKS)
-			*rows = PLAN_MAX_BENCHMARKS + 1;
+		/* saturating, so the refusal can say how many rows were asked for */
+		*rows = *rows > ULLONG_MAX / n ? ULLONG_MAX : *rows * n;
 	}
 	return 0;
 }
@@ -560,8 +559,10 @@ static int plan_parse_yaml(struct plan_file *f, FILE *in)
 		struct plan_loc loc = { f->path, (unsigned)parser.problem_mark.line + 1,
 					(unsigned)parser.problem_mark.column + 1 };
 
-		ret = plan_err(&loc, "YAML syntax error: %s%s%s", parser.problem ?: "unknown problem",
-			       parser.context ? " " : "", parser.context ?: "");
+		ret = plan_err(&loc, "YAML syntax error: %s", parser.problem ?: "unknown problem");
+		if (parser.context)
+			log_hint("%s, which started at %zu:%zu", parser.context,
+				 parser.context_mark.line + 1, parser.context_mark.column + 1);
 	}
 	yaml_parser_delete(&parser);
 	return ret;

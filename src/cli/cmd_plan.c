@@ -21,7 +21,9 @@ static char *plan_duration(double s, char *buf, size_t len)
 {
 	unsigned long t = (unsigned long)(s + 0.5);
 
-	if (t >= 3600)
+	if (s > 0 && s < 0.5)
+		snprintf(buf, len, "<1s");
+	else if (t >= 3600)
 		snprintf(buf, len, "%luh %lum", t / 3600, t % 3600 / 60);
 	else if (t >= 60)
 		snprintf(buf, len, "%lum %lus", t / 60, t % 60);
@@ -70,8 +72,8 @@ static void plan_print(const struct plan *p)
 	}
 	printf("\n%zu benchmarks, %lu invocations, about %s\n", p->nbench, total,
 	       plan_duration(secs, dur, sizeof(dur)));
-	printf("estimate assumes memset and clear at %.0f GB/s plus one untimed pass, mmap at %.0f GB/s,\n"
-	       "every -f function this CPU has, and no time between invocations",
+	printf("estimate assumes memset and clear at %.0f GB/s (with their untimed prefault, dirty and\n"
+	       "verify passes), mmap demand faults at %.0f GB/s, every -f function this CPU has",
 	       PLAN_RATE_CLEAR / (1ULL << 30), PLAN_RATE_MMAP / (1ULL << 30));
 	if (exec)
 		printf("; exec: %.0f s per invocation (or its timeout if shorter)", PLAN_EXEC_GUESS_S);

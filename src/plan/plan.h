@@ -118,7 +118,7 @@ int plan_scale(struct plan *p, unsigned divisor);
 int plan_scale_auto(struct plan *p, unsigned *divisor);
 
 /* Assumed rates (bytes/sec) and the fixed guess for exec, stated by `plan show`. */
-#define PLAN_RATE_CLEAR (5.0 * (1ULL << 30))	/* memset and clear */
+#define PLAN_RATE_CLEAR (5.0 * (1ULL << 30))	/* memset and clear, counting their untimed passes */
 #define PLAN_RATE_MMAP (1.0 * (1ULL << 30))	/* mmap: faulting, the kernel's clear path */
 #define PLAN_EXEC_GUESS_S 10.0
 

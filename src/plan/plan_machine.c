@@ -284,6 +284,18 @@ static uint64_t plan_arg_value(const struct plan_bench *b, const char *name, uin
 	return def;
 }
 
+/* Whether option @name of @b is @value (or not given and @value is its default). */
+static bool plan_arg_is(const struct plan_bench *b, const char *name, const char *value)
+{
+	for (size_t i = 0; i < b->nargs; i++)
+		if (!strcmp(b->args[i].opt->long_name, name))
+			return b->args[i].value && !strcmp(b->args[i].value, value);
+	for (const struct wl_opt *o = b->wl->opts; o->long_name; o++)
+		if (!strcmp(o->long_name, name))
+			return o->def && !strcmp(o->def, value);
+	return false;
+}
+
 /* How many functions the -f list runs here ("all": those this CPU has). */
 static unsigned plan_nfunctions(const struct plan_bench *b)
 {
@@ -315,12 +327,14 @@ double plan_estimate_s(const struct plan_bench *b)
 	if (plan_bench_needs(b, &bytes, &page))
 		return 0;
 	passes = (double)plan_arg_value(b, "nr_loops", 1);
-	if (!strcmp(b->wl->name, "mmap")) {
-		rate = PLAN_RATE_MMAP;
-	} else {
-		rate = PLAN_RATE_CLEAR;
-		passes += 1;	/* the untimed prefault or dirtying pass */
-	}
+	rate = PLAN_RATE_CLEAR;
+	if (!strcmp(b->wl->name, "mmap"))
+		rate = PLAN_RATE_MMAP;		/* every pass is the timed fault path */
+	else if (!strcmp(b->wl->name, "memset"))
+		passes += 1;			/* the untimed prefault */
+	else if (!strcmp(b->wl->name, "clear"))
+		/* prefault and verify, and each loop dirties before it clears, twice with --then */
+		passes = 2 + 2 * passes * (plan_arg_is(b, "then", "none") ? 1 : 2);
 	return plan_nfunctions(b) * passes * (double)bytes / rate;
 }
 

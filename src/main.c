@@ -16,6 +16,7 @@ static const struct command commands[] = {
 	{ "show", cmd_show, "the comparison table: base means and % changes with (I)/(R) verdicts" },
 	{ "run", cmd_run, "warmups, repeats and sessions of one bench command line, into the store" },
 	{ "doctor", cmd_doctor, "is this machine fit to measure? clearpath doctor [--fix] [--format json]" },
+	{ "plan", cmd_plan, "check and show a measurement plan: clearpath plan show plans/quick.yaml" },
 };
 
 static void usage(FILE *out)

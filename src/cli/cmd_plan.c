@@ -1,0 +1,192 @@
+/* cmd_plan: `clearpath plan validate|show|run FILE`: check a plan and say what it will run and for how long. */
+#include "cli/commands.h"
+#include "plan/plan.h"
+#include "util/log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void plan_usage(FILE *out)
+{
+	fprintf(out, "usage: clearpath plan <command> FILE\n\n"
+		"  validate FILE                   check the plan; every bench line goes through its workload's parser\n"
+		"  show [--scale auto|N] FILE      the expanded benchmarks, their invocations and an estimated time;\n"
+		"                                  --scale auto divides sizes by the smallest power of two that fits here\n"
+		"  run FILE                        run the plan (not yet available)\n");
+}
+
+/* "1h 5m", "3m 20s", "12s": rough on purpose, it is an estimate. */
+static char *plan_duration(double s, char *buf, size_t len)
+{
+	unsigned long t = (unsigned long)(s + 0.5);
+
+	if (s > 0 && s < 0.5)
+		snprintf(buf, len, "<1s");
+	else if (t >= 3600)
+		snprintf(buf, len, "%luh %lum", t / 3600, t % 3600 / 60);
+	else if (t >= 60)
+		snprintf(buf, len, "%lum %lus", t / 60, t % 60);
+	else
+		snprintf(buf, len, "%lus", t);
+	return buf;
+}
+
+static void plan_label(const struct plan_bench *b, char *buf, size_t len)
+{
+	if (b->kind == PLAN_EXEC)
+		snprintf(buf, len, "exec %s", b->id);
+	else
+		snprintf(buf, len, "%s %s", b->wl->collection, b->id);
+}
+
+static void plan_print(const struct plan *p)
+{
+	unsigned long total = 0;
+	double secs = 0;
+	int width = 9;
+	char label[320], dur[32];
+	bool exec = false;
+
+	for (size_t i = 0; i < p->nbench; i++) {
+		plan_label(&p->bench[i], label, sizeof(label));
+		if ((int)strlen(label) > width)
+			width = (int)strlen(label);
+	}
+	printf("plan %s (%s), swprofile %s\n", p->name, p->file, p->swprofile);
+	if (p->scale > 1)
+		printf("sizes divided by %u to fit this machine\n", p->scale);
+	printf("\n%4s  %-*s  %7s  %7s  %8s  %11s  %8s\n", "#", width, "benchmark", "warmups", "repeats",
+	       "sessions", "invocations", "estimate");
+	for (size_t i = 0; i < p->nbench; i++) {
+		const struct plan_bench *b = &p->bench[i];
+		double s = plan_estimate_s(b) * (double)plan_invocations(b);
+
+		plan_label(b, label, sizeof(label));
+		printf("%4zu  %-*s  %7u  %7u  %8u  %11lu  %8s\n", i + 1, width, label, b->proto.warmups,
+		       b->proto.repeats, b->proto.sessions, plan_invocations(b),
+		       plan_duration(s, dur, sizeof(dur)));
+		total += plan_invocations(b);
+		secs += s;
+		exec |= b->kind == PLAN_EXEC;
+	}
+	printf("\n%zu benchmarks, %lu invocations, about %s\n", p->nbench, total,
+	       plan_duration(secs, dur, sizeof(dur)));
+	printf("estimate assumes memset and clear at %.0f GB/s (with their untimed prefault, dirty and\n"
+	       "verify passes), mmap demand faults at %.0f GB/s, every -f function this CPU has",
+	       PLAN_RATE_CLEAR / (1ULL << 30), PLAN_RATE_MMAP / (1ULL << 30));
+	if (exec)
+		printf("; exec: %.0f s per invocation (or its timeout if shorter)", PLAN_EXEC_GUESS_S);
+	printf("\n");
+}
+
+/* --scale auto|N: 0 for auto, else the divisor.  Returns 0 or EXIT_USAGE. */
+static int plan_scale_arg(const char *arg, unsigned *divisor)
+{
+	char *end;
+	unsigned long v;
+
+	if (!strcmp(arg, "auto")) {
+		*divisor = 0;
+		return 0;
+	}
+	v = strtoul(arg, &end, 10);
+	if (*arg < '1' || *arg > '9' || *end || v > (1UL << 20) || (v & (v - 1))) {
+		log_err("--scale takes 'auto' or a power of two up to 1048576, not '%s'", arg);
+		return EXIT_USAGE;
+	}
+	*divisor = (unsigned)v;
+	return 0;
+}
+
+/* Options of show/validate: FILE and --scale in any order. */
+static int plan_args(int argc, char **argv, bool scale_ok, const char **file, unsigned *divisor)
+{
+	*file = NULL;
+	*divisor = 1;
+	for (int i = 0; i < argc; i++) {
+		const char *val = NULL;
+
+		if (scale_ok && !strncmp(argv[i], "--scale=", 8))
+			val = argv[i] + 8;
+		else if (scale_ok && !strcmp(argv[i], "--scale") && i + 1 < argc)
+			val = argv[++i];
+		if (val) {
+			if (plan_scale_arg(val, divisor))
+				return EXIT_USAGE;
+		} else if (argv[i][0] == '-' || *file) {
+			log_err("unexpected argument '%s'", argv[i]);
+			log_hint("see 'clearpath plan --help'");
+			return EXIT_USAGE;
+		} else {
+			*file = argv[i];
+		}
+	}
+	if (!*file) {
+		log_err("plan needs a plan file, e.g. 'clearpath plan show plans/quick.yaml'");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Parse the arguments and load the plan they name.  Returns 0 or an exit code after log_err(). */
+static int plan_open(int argc, char **argv, bool scale_ok, const char **file, unsigned *divisor,
+		     struct plan **p)
+{
+	int ret = plan_args(argc, argv, scale_ok, file, divisor);
+
+	return ret ?: plan_load(*file, p);
+}
+
+static int plan_validate(int argc, char **argv)
+{
+	struct plan *p;
+	const char *file;
+	unsigned divisor;
+	int ret = plan_open(argc, argv, false, &file, &divisor, &p);
+
+	if (ret)
+		return ret;
+	printf("%s: ok, %zu benchmarks\n", file, p->nbench);
+	plan_free(p);
+	return EXIT_OK;
+}
+
+static int plan_show(int argc, char **argv)
+{
+	struct plan *p;
+	const char *file;
+	unsigned divisor;
+	int ret = plan_open(argc, argv, true, &file, &divisor, &p);
+
+	if (ret)
+		return ret;
+	ret = divisor ? plan_scale(p, divisor) : plan_scale_auto(p, &divisor);
+	if (!ret) {
+		plan_print(p);
+		/* a plan is shown to decide whether to run it: say now what would stop it */
+		if (plan_check(p, log_warn) == EXIT_RESOURCE && p->scale == 1)
+			log_hint("'clearpath plan show --scale auto %s' shows it scaled to fit", file);
+	}
+	plan_free(p);
+	return ret;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	if (argc == 0 || !strcmp(argv[0], "-h") || !strcmp(argv[0], "--help")) {
+		plan_usage(argc == 0 ? stderr : stdout);
+		return argc == 0 ? EXIT_USAGE : EXIT_OK;
+	}
+	if (!strcmp(argv[0], "validate"))
+		return plan_validate(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "show"))
+		return plan_show(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "run")) {
+		log_err("plan run is not yet available");
+		return EXIT_USAGE;
+	}
+	log_err("unknown plan command '%s': expected validate, show or run", argv[0]);
+	log_hint("see 'clearpath plan --help'");
+	return EXIT_USAGE;
+}

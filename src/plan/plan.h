@@ -1,0 +1,153 @@
+/* plan: a measurement plan read from YAML, validated and expanded into the benchmarks to run. */
+#ifndef CLEARPATH_PLAN_PLAN_H
+#define CLEARPATH_PLAN_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "workloads/workload.h"
+
+#define PLAN_MAX_BENCHMARKS 1000	/* a matrix that expands past this is refused */
+#define PLAN_MAX_HUGE 4			/* hugepage sizes a plan may require */
+
+/* How often one benchmark runs: per session, warmups then repeats, in each of sessions. */
+struct plan_protocol {
+	unsigned warmups;
+	unsigned repeats;
+	unsigned sessions;
+	unsigned timeout_s;	/* per invocation */
+};
+
+enum plan_kind {
+	PLAN_BENCH,	/* a clearpath workload, run in-process */
+	PLAN_EXEC,	/* an external command whose output a regex reads */
+};
+
+/* The driver's -f/--function, which no workload's option table lists. */
+extern const struct wl_opt plan_opt_function;
+
+/* One option of a bench benchmark (@opt may be &plan_opt_function). */
+struct plan_arg {
+	const struct wl_opt *opt;
+	char *value;		/* as used now (scaled); NULL for a flag */
+	char *written;		/* as written in the plan, what scaling starts from */
+};
+
+struct plan_exec {
+	char *command;		/* run with /bin/sh -c */
+	char *regex;		/* POSIX extended; group 1 is the value */
+	char *unit;
+	bool higher_is_better;
+};
+
+/* One expanded benchmark: a matrix row is one of these. */
+struct plan_bench {
+	enum plan_kind kind;
+	/*
+	 * Identity and result-class name in the store: the canonical command
+	 * line without the collection ("mmap -p 1GB -f demand -s 32GB -l 5"),
+	 * or the exec's name.  Unique within a plan.
+	 */
+	char *id;
+	const struct workload *wl;	/* PLAN_BENCH */
+	struct plan_arg *args;		/* PLAN_BENCH, in canonical order */
+	size_t nargs;
+	int argc;			/* PLAN_BENCH: wl_parse()-ready, argv[0] the collection */
+	char **argv;
+	struct plan_exec exec;		/* PLAN_EXEC */
+	struct plan_protocol proto;
+	char *file;			/* where it was written, for messages */
+	unsigned line, col;
+};
+
+/* What must be true of the machine before anything runs (plan key `requires`). */
+struct plan_requires {
+	uint64_t memory;		/* bytes of MemAvailable, 0: no requirement */
+	size_t nhuge;
+	struct {
+		uint64_t page;		/* bytes per huge page */
+		uint64_t count;		/* free pages of that size */
+	} huge[PLAN_MAX_HUGE];
+};
+
+struct plan {
+	char *name;
+	char *file;
+	char *swprofile;		/* "auto": detected from the running kernel */
+	struct plan_bench *bench;
+	size_t nbench;
+	struct plan_requires req;
+	unsigned scale;			/* sizes are divided by this (1: as written) */
+};
+
+/*
+ * Read, validate and expand the plan in @path (with its includes) into a
+ * new plan.  Returns 0 with *out set (free with plan_free()), or an exit code
+ * (EXIT_USAGE for a bad plan, EXIT_RESOURCE when a file cannot be read)
+ * after log_err() naming file:line:column; *out is then NULL.
+ */
+int plan_load(const char *path, struct plan **out);
+
+/* Free a plan from plan_load(); NULL is fine. */
+void plan_free(struct plan *p);
+
+/*
+ * Check @p against this machine: `requires`, and for each page size the
+ * largest bench benchmark's memory (MemAvailable for 4KB, free hugetlb pages
+ * otherwise).  Every shortfall is reported through @say (log_err or
+ * log_warn) with a hint.  Returns 0, EXIT_RESOURCE, or EXIT_INTERNAL when the
+ * machine cannot be read.
+ */
+int plan_check(const struct plan *p, void (*say)(const char *fmt, ...));
+
+/*
+ * Divide every size option of every bench benchmark by @divisor (a power of
+ * two), except -p and sizes that would drop below one page, starting from
+ * the written values; ids and argv follow.  Returns 0, or EXIT_USAGE after
+ * log_err() when a scaled line no longer parses (the plan is then unchanged).
+ */
+int plan_scale(struct plan *p, unsigned divisor);
+
+/*
+ * Find the smallest power-of-two divisor (up to 2^20) under which every
+ * bench benchmark fits MemAvailable and the hugepage pools, and apply it
+ * with plan_scale().  Returns 0 with *divisor set, EXIT_RESOURCE after
+ * log_err() when no divisor makes it fit, or another exit code.
+ */
+int plan_scale_auto(struct plan *p, unsigned *divisor);
+
+/* Assumed rates (bytes/sec) and the fixed guess for exec, stated by `plan show`. */
+#define PLAN_RATE_CLEAR (5.0 * (1ULL << 30))	/* memset and clear, counting their untimed passes */
+#define PLAN_RATE_MMAP (1.0 * (1ULL << 30))	/* mmap: faulting, the kernel's clear path */
+#define PLAN_EXEC_GUESS_S 10.0
+
+/* Estimated seconds for one invocation of @b at the assumed rates. */
+double plan_estimate_s(const struct plan_bench *b);
+
+/* Invocations of @b: sessions x (warmups + repeats). */
+unsigned long plan_invocations(const struct plan_bench *b);
+
+/*
+ * Shuffle @order[0..n) in place, deterministically for a given @seed
+ * (splitmix64 driving Fisher-Yates), so a session's order can be replayed.
+ */
+void plan_shuffle(size_t *order, size_t n, uint64_t seed);
+
+/*
+ * Read the value an exec benchmark's regex finds in @output into *value.
+ * Returns 0, or -ENOENT when the regex does not match or group 1 is not a
+ * number, -EINVAL when the regex does not compile.
+ */
+int plan_exec_extract(const struct plan_bench *b, const char *output, double *value);
+
+/* Parse a duration ("90", "30s", "10m", "2h") into seconds.  0 or -EINVAL. */
+int plan_parse_duration(const char *s, unsigned *seconds);
+
+/*
+ * Index of the string in @cands[0..n) closest to @word by edit distance
+ * (the first on a tie), or -1 when @n is 0.
+ */
+int plan_nearest(const char *word, const char *const *cands, size_t n);
+
+#endif

@@ -1,0 +1,55 @@
+/* plan_int: what the files of src/plan share with each other and with nothing else. */
+#ifndef CLEARPATH_PLAN_PLAN_INT_H
+#define CLEARPATH_PLAN_PLAN_INT_H
+
+#include "plan/plan.h"
+
+/* Where something was written: every plan message starts with it. */
+struct plan_loc {
+	const char *file;
+	unsigned line, col;	/* 1-based */
+};
+
+/* Log "FILE:LINE:COL: <msg>" through log_err().  Returns EXIT_USAGE. */
+int plan_err(const struct plan_loc *loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The option of @wl named @key (short or long, or f/function), or NULL. */
+const struct wl_opt *plan_opt_find(const struct workload *wl, const char *key);
+
+/*
+ * Log that @key is no option of @wl, naming the nearest option.  Returns
+ * EXIT_USAGE.
+ */
+int plan_opt_unknown(const struct plan_loc *loc, const struct workload *wl, const char *key);
+
+/*
+ * Append @opt with @value (NULL for a flag) to @b's args; sizes are written
+ * in their shortest exact form so equal sizes give equal ids.  Returns 0,
+ * or EXIT_USAGE after plan_err() when @opt is already there, EXIT_INTERNAL
+ * when out of memory.
+ */
+int plan_bench_add_arg(struct plan_bench *b, const struct wl_opt *opt, const char *value,
+		       const struct plan_loc *loc);
+
+/*
+ * Fill @b (zeroed, with @b->file/line/col set) from one string-form bench
+ * line ("mem mmap -p 1GB -f demand -s 32GB -l 5"): the workload parser
+ * judges it first, then its options are kept in the order written.
+ * Returns 0 or an exit code after log_err().
+ */
+int plan_bench_from_line(struct plan_bench *b, const char *line);
+
+/*
+ * Rebuild @b's argv and id from its args and check the result with the
+ * workload parser and the workload's function list.  Returns 0 or
+ * EXIT_USAGE after log_err() naming where @b was written.
+ */
+int plan_bench_build(struct plan_bench *b);
+
+/* Free what @b owns and zero it. */
+void plan_bench_clear(struct plan_bench *b);
+
+/* Duplicate @s, or log "out of memory" and return NULL. */
+char *plan_strdup(const char *s);
+
+#endif

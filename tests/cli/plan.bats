@@ -1,0 +1,121 @@
+#!/usr/bin/env bats
+# plan: `clearpath plan validate|show|run` on the shipped plans and the fixtures of tests/fixtures/plans.
+
+setup() {
+	cd "$BATS_TEST_DIRNAME/../.."	# messages name plans by the path given
+	CP=${CLEARPATH:-./clearpath}
+	F=tests/fixtures/plans
+}
+
+@test "the shipped plans validate" {
+	run "$CP" plan validate plans/seed.yaml
+	[ "$status" -eq 0 ]
+	[ "$output" = "plans/seed.yaml: ok, 3 benchmarks" ]
+	run "$CP" plan validate plans/quick.yaml
+	[ "$status" -eq 0 ]
+	[ "$output" = "plans/quick.yaml: ok, 9 benchmarks" ]
+	run "$CP" plan validate plans/clear-study.yaml
+	[ "$status" -eq 0 ]
+	[ "$output" = "plans/clear-study.yaml: ok, 6 benchmarks" ]
+}
+
+@test "show lists the seed's result classes, protocol, invocations and the assumption behind the estimate" {
+	run "$CP" plan show plans/seed.yaml
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -E '^ +1  mem memset -k 1GB -f default -s 16GB +1 +3 +4 +16 '
+	echo "$output" | grep -E '^ +2  mem mmap -p 1GB -f demand -s 32GB -l 5 +1 +3 +4 +16 '
+	echo "$output" | grep -E '^ +3  mem mmap -p 4KB -f demand -s 32GB -l 5 +1 +3 +4 +16 '
+	echo "$output" | grep -E '^3 benchmarks, 48 invocations, about '
+	echo "$output" | grep -F 'estimate assumes memset and clear at 5 GB/s'
+}
+
+@test "show names exec benchmarks and the guess used for them" {
+	run "$CP" plan show "$F/good.yaml"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -E '^ +9  exec perf-memset +2 +5 +3 +21 '
+	echo "$output" | grep -F 'exec: 10 s per invocation'
+}
+
+@test "show --scale auto divides sizes to fit the machine (fixture: 1GB available, 16 free 2MB pages)" {
+	CLEARPATH_SYSROOT=tests/fixtures/sysroot run "$CP" plan show --scale auto "$F/scale.yaml"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -F 'sizes divided by 32 to fit this machine'
+	echo "$output" | grep -E '^ +1  mem memset -k 4KB -f default -s 512MB '
+	echo "$output" | grep -E '^ +2  mem mmap -p 2MB -f demand -s 32MB -l 5 '
+	[[ "$output" != *warning* ]]
+}
+
+@test "show warns when the plan does not fit and points at --scale auto" {
+	CLEARPATH_SYSROOT=tests/fixtures/sysroot run "$CP" plan show "$F/scale.yaml"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -F "warning: benchmark 'memset -k 4KB -f default -s 16GB' needs 16.0 GB of memory; MemAvailable is 1.0 GB"
+	echo "$output" | grep -F "plan show --scale auto $F/scale.yaml"
+}
+
+@test "--scale auto refuses a plan no scale can fit (no 1GB pool)" {
+	CLEARPATH_SYSROOT=tests/fixtures/sysroot run "$CP" plan show --scale auto plans/seed.yaml
+	[ "$status" -eq 3 ]
+	echo "$output" | grep -F 'does not fit this machine at any scale'
+	echo "$output" | grep -F "mmap -p 1GB -f demand -s 32GB -l 5"
+}
+
+@test "a YAML syntax error is reported at file:line:column" {
+	run "$CP" plan validate "$F/syntax.yaml"
+	[ "$status" -eq 2 ]
+	echo "$output" | grep -F "clearpath: $F/syntax.yaml:4:11: YAML syntax error: did not find expected ',' or '}'"
+	echo "$output" | grep -F "while parsing a flow mapping, which started at 3:11"
+}
+
+@test "an unknown key is refused naming the nearest valid key" {
+	run "$CP" plan validate "$F/typo-key.yaml"
+	[ "$status" -eq 2 ]
+	[ "$output" = "clearpath: $F/typo-key.yaml:3:24: unknown key 'repeat' in defaults; nearest valid key: 'repeats'" ]
+	run "$CP" plan validate "$F/typo-arg.yaml"
+	[ "$status" -eq 2 ]
+	echo "$output" | grep -F "$F/typo-arg.yaml:5:7: 'sise' is not an option of 'bench mem mmap'; nearest: 'size'"
+	run "$CP" plan validate "$F/bad-function.yaml"
+	[ "$status" -eq 2 ]
+	echo "$output" | grep -F "'defualt' is not a function of 'bench mem memset'; nearest: 'default'"
+}
+
+@test "a matrix past 1000 benchmarks is refused" {
+	run "$CP" plan validate "$F/big-matrix.yaml"
+	[ "$status" -eq 2 ]
+	echo "$output" | grep -F "$F/big-matrix.yaml:5:7: the plan would have 1100 benchmarks; the limit is 1000"
+}
+
+@test "an include loop is reported with its chain" {
+	run "$CP" plan validate "$F/loop-a.yaml"
+	[ "$status" -eq 2 ]
+	echo "$output" | grep -F "include loop: $F/loop-a.yaml -> $F/loop-b.yaml -> $F/loop-a.yaml"
+}
+
+@test "a bench line the workload parser refuses is reported with file:line" {
+	run "$CP" plan validate "$F/bad-line.yaml"
+	[ "$status" -eq 2 ]
+	echo "$output" | grep -F "invalid size '1XB' for -s/--size"
+	echo "$output" | grep -F "$F/bad-line.yaml:5:5: in bench line 'mem mmap -p 4KB -s 1XB'"
+}
+
+@test "two spellings of one benchmark are refused: they would share an identity" {
+	run "$CP" plan validate "$F/duplicate.yaml"
+	[ "$status" -eq 2 ]
+	echo "$output" | grep -F "benchmark 'memset -s 1GB -f default' is already in the plan ($F/duplicate.yaml:3)"
+}
+
+@test "usage errors exit 2; plan run is not there yet" {
+	run "$CP" plan
+	[ "$status" -eq 2 ]
+	run "$CP" plan frobnicate plans/seed.yaml
+	[ "$status" -eq 2 ]
+	run "$CP" plan validate no/such/plan.yaml
+	[ "$status" -eq 2 ]
+	echo "$output" | grep -F "cannot read plan no/such/plan.yaml"
+	run "$CP" plan show --scale 3 plans/seed.yaml
+	[ "$status" -eq 2 ]
+	run "$CP" plan run plans/seed.yaml
+	[ "$status" -eq 2 ]
+	echo "$output" | grep -F "not yet available"
+	run "$CP" plan --help
+	[ "$status" -eq 0 ]
+}

@@ -1,0 +1,312 @@
+/* test_plan: plan loading, expansion, refusal of bad plans, scaling, estimates and the seeded shuffle. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "plan/plan.h"
+#include "util/log.h"
+#include "util/sysfs.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* make check runs from the top of the tree */
+#define FIX "tests/fixtures/plans/"
+#define SYSROOT "tests/fixtures/sysroot"
+#define PLANS "plans/"
+
+static struct plan *load_ok(const char *path)
+{
+	struct plan *p = NULL;
+
+	assert_int_equal(plan_load(path, &p), 0);
+	assert_non_null(p);
+	return p;
+}
+
+static void load_fails(const char *path)
+{
+	struct plan *p = (struct plan *)1;
+
+	assert_int_equal(plan_load(path, &p), EXIT_USAGE);
+	assert_null(p);
+}
+
+static void test_good_expands(void **state)
+{
+	struct plan *p = load_ok(FIX "good.yaml");
+	static const char *const ids[] = {
+		"mmap -p 4KB -f populate -s 64MB",		/* frag.yaml, included first */
+		"memset -k 1GB -f default -s 16GB",		/* --size=16384MB, normalised */
+		"mmap -p 4KB -f demand -s 32GB -l 5",		/* matrix keys before args */
+		"mmap -p 2MB -f demand -s 32GB -l 5",
+		"clear -k 4KB -f all -s 1GB --then read",	/* first matrix key varies slowest */
+		"clear -k 4KB -c -f all -s 1GB --then read",
+		"clear -k 2MB -f all -s 1GB --then read",
+		"clear -k 2MB -c -f all -s 1GB --then read",
+		"perf-memset",
+	};
+
+	(void)state;
+	assert_int_equal(p->nbench, 9);
+	for (size_t i = 0; i < 9; i++)
+		assert_string_equal(p->bench[i].id, ids[i]);
+	assert_string_equal(p->name, "good");
+	assert_string_equal(p->swprofile, "next-20260821");
+	assert_string_equal(p->bench[1].argv[0], "mem");
+	assert_string_equal(p->bench[1].argv[p->bench[1].argc - 1], "16GB");
+	assert_ptr_equal(p->bench[2].wl, wl_find("mem", "mmap"));
+	plan_free(p);
+}
+
+static void test_good_protocol(void **state)
+{
+	struct plan *p = load_ok(FIX "good.yaml");
+
+	(void)state;
+	/* the fragment's own default (sessions 1) wins over the includer's (3) */
+	assert_int_equal(p->bench[0].proto.sessions, 1);
+	assert_int_equal(p->bench[0].proto.warmups, 2);
+	assert_int_equal(p->bench[1].proto.sessions, 3);
+	assert_int_equal(p->bench[1].proto.repeats, 5);
+	assert_int_equal(p->bench[1].proto.timeout_s, 120);
+	assert_int_equal(p->bench[2].proto.repeats, 7);		/* per-benchmark override */
+	assert_int_equal(p->bench[8].proto.timeout_s, 30);
+	assert_int_equal(plan_invocations(&p->bench[2]), 3 * (2 + 7));
+	/* requires: the larger of the includer's 8 and the fragment's 16 */
+	assert_int_equal(p->req.memory, 512ULL << 20);
+	assert_int_equal(p->req.nhuge, 1);
+	assert_int_equal(p->req.huge[0].page, 2ULL << 20);
+	assert_int_equal(p->req.huge[0].count, 16);
+	plan_free(p);
+}
+
+static void test_exec(void **state)
+{
+	struct plan *p = load_ok(FIX "good.yaml");
+	const struct plan_bench *b = &p->bench[8];
+	double v = 0;
+
+	(void)state;
+	assert_int_equal(b->kind, PLAN_EXEC);
+	assert_string_equal(b->exec.unit, "GB/sec");
+	assert_true(b->exec.higher_is_better);
+	assert_int_equal(plan_exec_extract(b, "# 12.345678 GB/sec\n", &v), 0);
+	assert_true(v > 12.345677 && v < 12.345679);
+	assert_int_equal(plan_exec_extract(b, "no number here\n", &v), -ENOENT);
+	plan_free(p);
+}
+
+static void test_builtin_defaults(void **state)
+{
+	struct plan *p = load_ok(FIX "scale.yaml");
+
+	(void)state;
+	assert_string_equal(p->name, "scale");	/* from the file name */
+	assert_string_equal(p->swprofile, "auto");
+	assert_int_equal(p->bench[0].proto.warmups, 1);
+	assert_int_equal(p->bench[0].proto.repeats, 3);
+	assert_int_equal(p->bench[0].proto.sessions, 1);
+	assert_int_equal(p->bench[0].proto.timeout_s, 600);
+	plan_free(p);
+}
+
+static void test_bad_plans(void **state)
+{
+	(void)state;
+	load_fails(FIX "syntax.yaml");
+	load_fails(FIX "typo-key.yaml");
+	load_fails(FIX "typo-arg.yaml");
+	load_fails(FIX "big-matrix.yaml");
+	load_fails(FIX "loop-a.yaml");
+	load_fails(FIX "bad-line.yaml");
+	load_fails(FIX "duplicate.yaml");
+	load_fails(FIX "bad-function.yaml");
+	load_fails(FIX "no-such-file.yaml");
+}
+
+static void test_nearest(void **state)
+{
+	static const char *const keys[] = { "warmups", "repeats", "sessions", "timeout" };
+
+	(void)state;
+	assert_int_equal(plan_nearest("repeat", keys, 4), 1);
+	assert_int_equal(plan_nearest("sesions", keys, 4), 2);
+	assert_int_equal(plan_nearest("warmup", keys, 4), 0);
+	assert_int_equal(plan_nearest("timeuot", keys, 4), 3);
+	assert_int_equal(plan_nearest("x", keys, 0), -1);
+}
+
+static void test_duration(void **state)
+{
+	unsigned s = 0;
+
+	(void)state;
+	assert_int_equal(plan_parse_duration("90", &s), 0);
+	assert_int_equal(s, 90);
+	assert_int_equal(plan_parse_duration("30s", &s), 0);
+	assert_int_equal(s, 30);
+	assert_int_equal(plan_parse_duration("10m", &s), 0);
+	assert_int_equal(s, 600);
+	assert_int_equal(plan_parse_duration("2h", &s), 0);
+	assert_int_equal(s, 7200);
+	assert_int_equal(plan_parse_duration("0", &s), -EINVAL);
+	assert_int_equal(plan_parse_duration("10x", &s), -EINVAL);
+	assert_int_equal(plan_parse_duration("-1m", &s), -EINVAL);
+	assert_int_equal(plan_parse_duration("", &s), -EINVAL);
+}
+
+static void fill(size_t *o, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		o[i] = i;
+}
+
+static void test_shuffle_deterministic(void **state)
+{
+	size_t a[20], b[20], seen[20] = { 0 };
+
+	(void)state;
+	fill(a, 20);
+	fill(b, 20);
+	plan_shuffle(a, 20, 42);
+	plan_shuffle(b, 20, 42);
+	assert_memory_equal(a, b, sizeof(a));
+	for (size_t i = 0; i < 20; i++)
+		seen[a[i]]++;
+	for (size_t i = 0; i < 20; i++)
+		assert_int_equal(seen[i], 1);		/* a permutation */
+	fill(b, 20);
+	plan_shuffle(b, 20, 43);
+	assert_memory_not_equal(a, b, sizeof(a));	/* 1 in 20! to collide by chance */
+	plan_shuffle(b, 0, 1);				/* nothing to do, nothing touched */
+	plan_shuffle(b, 1, 1);
+}
+
+/*
+ * Each of the 3! orders should come up about equally often.  60000 shuffles,
+ * chi-square with 5 degrees of freedom: 20.52 is the 0.999 quantile (any
+ * chi-square table), so a fair shuffle fails this 1 time in 1000 seeds; the
+ * seeds are fixed, so the test is deterministic.
+ */
+static void test_shuffle_uniform(void **state)
+{
+	unsigned count[9] = { 0 };
+	double chi = 0, expect = 60000.0 / 6;
+
+	(void)state;
+	for (uint64_t seed = 0; seed < 60000; seed++) {
+		size_t o[3] = { 0, 1, 2 };
+
+		plan_shuffle(o, 3, seed);
+		count[o[0] * 3 + o[1]]++;	/* (first, second) identifies the order */
+	}
+	for (size_t i = 0; i < 9; i++) {
+		if (i / 3 == i % 3) {
+			assert_int_equal(count[i], 0);
+			continue;
+		}
+		chi += (count[i] - expect) * (count[i] - expect) / expect;
+	}
+	assert_true(chi < 20.52);
+}
+
+static void test_scale(void **state)
+{
+	struct plan *p = load_ok(FIX "scale.yaml");
+
+	(void)state;
+	assert_int_equal(plan_scale(p, 4), 0);
+	/* -k 4KB would drop below one 4KB page: it stays */
+	assert_string_equal(p->bench[0].id, "memset -k 4KB -f default -s 4GB");
+	/* -p is never scaled */
+	assert_string_equal(p->bench[1].id, "mmap -p 2MB -f demand -s 256MB -l 5");
+	assert_string_equal(p->bench[1].argv[7], "256MB");
+	assert_int_equal(p->scale, 4);
+	assert_int_equal(plan_scale(p, 3), EXIT_USAGE);
+	assert_int_equal(plan_scale(p, 1), 0);	/* back to what was written */
+	assert_string_equal(p->bench[0].id, "memset -k 4KB -f default -s 16GB");
+	assert_int_equal(p->scale, 1);
+	plan_free(p);
+}
+
+/* The fixture machine: MemAvailable 1GB, 16 free 2MB pages, no 1GB pool. */
+static void test_scale_auto(void **state)
+{
+	struct plan *p = load_ok(FIX "scale.yaml");
+	unsigned d = 0;
+
+	(void)state;
+	sysfs_set_root(SYSROOT);
+	assert_int_equal(plan_check(p, log_warn), EXIT_RESOURCE);
+	/* 16GB/16 = 1GB does not fit in 1GB less 64MB; 1GB/32 = 32MB is exactly the 2MB pool */
+	assert_int_equal(plan_scale_auto(p, &d), 0);
+	assert_int_equal(d, 32);
+	assert_string_equal(p->bench[0].id, "memset -k 4KB -f default -s 512MB");
+	assert_string_equal(p->bench[1].id, "mmap -p 2MB -f demand -s 32MB -l 5");
+	assert_int_equal(plan_check(p, log_warn), 0);
+	plan_free(p);
+
+	/* 1GB pages are not offered at all: no scale helps, and the plan is left as written */
+	p = load_ok(PLANS "seed.yaml");
+	assert_int_equal(plan_scale_auto(p, &d), EXIT_RESOURCE);
+	assert_int_equal(p->scale, 1);
+	assert_string_equal(p->bench[2].id, "mmap -p 4KB -f demand -s 32GB -l 5");
+	plan_free(p);
+	sysfs_set_root(NULL);
+}
+
+/* requires is checked too, divided by the plan's scale like its sizes */
+static void test_check_requires(void **state)
+{
+	struct plan *p = load_ok(FIX "frag.yaml");
+
+	(void)state;
+	sysfs_set_root(SYSROOT);
+	assert_int_equal(plan_check(p, log_warn), 0);	/* 16 2MB pages: all 16 are free */
+	p->req.huge[0].count = 17;
+	assert_int_equal(plan_check(p, log_warn), EXIT_RESOURCE);
+	p->req.memory = 2ULL << 30;
+	assert_int_equal(plan_scale(p, 2), 0);	/* 1GB and 9 pages now */
+	assert_int_equal(plan_check(p, log_warn), EXIT_RESOURCE);	/* 1GB + 64MB reserve > 1GB */
+	assert_int_equal(plan_scale(p, 4), 0);
+	assert_int_equal(plan_check(p, log_warn), 0);
+	plan_free(p);
+	sysfs_set_root(NULL);
+}
+
+/* Rates are the stated assumptions: memset 5 GB/s plus a prefault pass, mmap 1 GB/s. */
+static void test_estimate(void **state)
+{
+	struct plan *p = load_ok(FIX "scale.yaml");
+
+	(void)state;
+	/* memset 16GB, one function, 1 loop + prefault: 32GB at 5 GB/s */
+	assert_true(plan_estimate_s(&p->bench[0]) > 6.39 && plan_estimate_s(&p->bench[0]) < 6.41);
+	/* mmap 1GB x 5 loops at 1 GB/s */
+	assert_true(plan_estimate_s(&p->bench[1]) > 4.99 && plan_estimate_s(&p->bench[1]) < 5.01);
+	plan_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_expands),
+		cmocka_unit_test(test_good_protocol),
+		cmocka_unit_test(test_exec),
+		cmocka_unit_test(test_builtin_defaults),
+		cmocka_unit_test(test_bad_plans),
+		cmocka_unit_test(test_nearest),
+		cmocka_unit_test(test_duration),
+		cmocka_unit_test(test_shuffle_deterministic),
+		cmocka_unit_test(test_shuffle_uniform),
+		cmocka_unit_test(test_scale),
+		cmocka_unit_test(test_scale_auto),
+		cmocka_unit_test(test_check_requires),
+		cmocka_unit_test(test_estimate),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -13,7 +13,8 @@ static void plan_usage(FILE *out)
 		"  validate FILE                   check the plan; every bench line goes through its workload's parser\n"
 		"  show [--scale auto|N] FILE      the expanded benchmarks, their invocations and an estimated time;\n"
 		"                                  --scale auto divides sizes by the smallest power of two that fits here\n"
-		"  run FILE                        run the plan (not yet available)\n");
+		"  run [options] FILE              run the plan into the store: sessions, shuffled order, --resume\n"
+		"                                  ('clearpath plan run --help' lists the options)\n");
 }
 
 /* "1h 5m", "3m 20s", "12s": rough on purpose, it is an estimate. */
@@ -182,10 +183,8 @@ int cmd_plan(int argc, char **argv)
 		return plan_validate(argc - 1, argv + 1);
 	if (!strcmp(argv[0], "show"))
 		return plan_show(argc - 1, argv + 1);
-	if (!strcmp(argv[0], "run")) {
-		log_err("plan run is not yet available");
-		return EXIT_USAGE;
-	}
+	if (!strcmp(argv[0], "run"))
+		return plan_run(argc - 1, argv + 1);
 	log_err("unknown plan command '%s': expected validate, show or run", argv[0]);
 	log_hint("see 'clearpath plan --help'");
 	return EXIT_USAGE;

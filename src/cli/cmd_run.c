@@ -1,31 +1,33 @@
 /* cmd_run: `clearpath run [options] -- <bench command line>`: the warmup/repeat/session protocol into the store. */
 #include "cli/commands.h"
+#include "cli/cli_common.h"
 #include "harness/harness.h"
+#include "harness/progress.h"
 #include "util/log.h"
+#include "workloads/workload.h"
 
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-	RUN_WARMUPS = 256, RUN_REPEATS, RUN_SESSIONS, RUN_SWPROFILE, RUN_SUT, RUN_STORE,
-	RUN_QUIET, RUN_FORCE, RUN_MAX_FAILURES, RUN_SESSION_CHILD, RUN_HELP,
-};
+enum { RUN_WARMUPS = 256, RUN_REPEATS, RUN_SESSIONS, RUN_HELP };
 
 static const struct option run_options[] = {
 	{ "warmups", required_argument, NULL, RUN_WARMUPS },
 	{ "repeats", required_argument, NULL, RUN_REPEATS },
 	{ "sessions", required_argument, NULL, RUN_SESSIONS },
-	{ "swprofile", required_argument, NULL, RUN_SWPROFILE },
-	{ "sut", required_argument, NULL, RUN_SUT },
-	{ "store", required_argument, NULL, RUN_STORE },
-	{ "quiet", no_argument, NULL, RUN_QUIET },
-	{ "force", no_argument, NULL, RUN_FORCE },
-	{ "max-failures", required_argument, NULL, RUN_MAX_FAILURES },
-	{ "session-child", no_argument, NULL, RUN_SESSION_CHILD },	/* internal: one session */
 	{ "help", no_argument, NULL, RUN_HELP },
+	CLI_HARNESS_OPTIONS,
 	{ NULL, 0, NULL, 0 },
+};
+
+struct run_cli {
+	struct harness_opts h;
+	unsigned warmups, repeats, sessions;
+	bool child;
+	int bench_argc;
+	char **bench_argv;
 };
 
 static void run_usage(FILE *out)
@@ -38,32 +40,13 @@ static void run_usage(FILE *out)
 		"    --warmups N       invocations stored as warmups, never in statistics (default 1)\n"
 		"    --repeats N       measured invocations per session (default 3)\n"
 		"    --sessions N      sessions, each a fresh process (default 1)\n"
-		"    --swprofile NAME  software profile name (default: the kernel release)\n"
-		"    --sut NAME        machine class name (default: DMI product name, else CPU model)\n"
-		"    --store URL       a path or sqlite:///path (default: $CLEARPATH_STORE, else\n"
-		"                      ${XDG_DATA_HOME:-~/.local/share}/clearpath/results.db)\n"
-		"    --force           add to a swprofile whose fingerprint changed\n"
-		"    --max-failures N  consecutive failed invocations that stop a session (default 3)\n"
-		"    --quiet           no progress line\n\n"
-		"example: clearpath run --repeats 5 -- mem mmap -p 2MB -f demand -s 4GB -l 5\n");
-}
-
-static int run_number(const char *arg, const char *name, unsigned min, unsigned *out)
-{
-	char *end;
-	unsigned long v = strtoul(arg, &end, 10);
-
-	if (arg[0] < '0' || arg[0] > '9' || *end || v > 100000 || v < min) {
-		log_err("invalid value '%s' for --%s: expected a whole number from %u to 100000", arg,
-			name, min);
-		return EXIT_USAGE;
-	}
-	*out = (unsigned)v;
-	return 0;
+		"%s\n"
+		"example: clearpath run --repeats 5 -- mem mmap -p 2MB -f demand -s 4GB -l 5\n",
+		cli_harness_help);
 }
 
 /* @argv[0] is "run" itself, as getopt expects a program name there. */
-static int run_parse(int argc, char **argv, struct harness_opts *o, bool *child)
+static int run_parse(int argc, char **argv, struct run_cli *o)
 {
 	int c, ret = 0;
 
@@ -71,42 +54,80 @@ static int run_parse(int argc, char **argv, struct harness_opts *o, bool *child)
 	opterr = 0;
 	while (!ret && (c = getopt_long(argc, argv, "+", run_options, NULL)) != -1) {
 		switch (c) {
-		case RUN_WARMUPS: ret = run_number(optarg, "warmups", 0, &o->warmups); break;
-		case RUN_REPEATS: ret = run_number(optarg, "repeats", 1, &o->repeats); break;
-		case RUN_SESSIONS: ret = run_number(optarg, "sessions", 1, &o->sessions); break;
-		case RUN_MAX_FAILURES: ret = run_number(optarg, "max-failures", 0, &o->max_failures); break;
-		case RUN_SWPROFILE: o->swprofile = optarg; break;
-		case RUN_SUT: o->sut = optarg; break;
-		case RUN_STORE: o->store_url = optarg; break;
-		case RUN_QUIET: o->quiet = true; break;
-		case RUN_FORCE: o->force = true; break;
-		case RUN_SESSION_CHILD: *child = true; break;
+		case RUN_WARMUPS: ret = cli_number(optarg, "warmups", 0, &o->warmups); break;
+		case RUN_REPEATS: ret = cli_number(optarg, "repeats", 1, &o->repeats); break;
+		case RUN_SESSIONS: ret = cli_number(optarg, "sessions", 1, &o->sessions); break;
+		case CLI_SESSION_CHILD: o->child = true; break;
 		case RUN_HELP: run_usage(stdout); return -1;
-		default:
+		case '?':
+		case ':':
 			log_err("%s is not an option of 'run' (or it needs a value)", argv[optind - 1]);
 			log_hint("the bench command line goes after '--'; see 'clearpath run --help'");
 			return EXIT_USAGE;
+		default:
+			ret = cli_harness_option(c, optarg, &o->h);
 		}
 	}
-	if (ret)
-		return ret;
 	o->bench_argc = argc - optind;
 	o->bench_argv = argv + optind;
-	return 0;
+	return ret;
+}
+
+/* Everything that can be checked before the first session: the command line and the machine. */
+static int run_preflight(const struct run_cli *o)
+{
+	struct wl_parsed p;
+	int ret;
+
+	if (o->bench_argc < 2) {
+		log_err("run needs a bench command line after '--', e.g. 'clearpath run -- mem memset -s 64MB'");
+		return EXIT_USAGE;
+	}
+	ret = wl_parse(o->bench_argc, o->bench_argv, &p);
+	if (ret)
+		return ret;
+	/* The workload's own resource checks, so a run that cannot fit fails before storing anything. */
+	ret = p.help ? EXIT_USAGE : p.wl->prepare(p.params);
+	wl_parsed_free(&p);
+	return ret;
+}
+
+/* Each session re-executes "clearpath run --session-child <the same options> -- bench...". */
+static int run_sessions(const struct run_cli *o, int argc, char **argv)
+{
+	char **child = calloc((size_t)argc + 3, sizeof(*child));
+	unsigned steps = o->warmups + o->repeats;
+	int ret = 0;
+
+	if (!child)
+		return EXIT_INTERNAL;
+	child[0] = "clearpath";
+	child[1] = "run";
+	child[2] = "--session-child";
+	memcpy(child + 3, argv + 1, (size_t)(argc - 1) * sizeof(*child));
+	progress_start();
+	for (unsigned s = 0; !ret && s < o->sessions; s++) {
+		progress_to_env(s + 1, o->sessions, s * steps, o->sessions * steps);
+		ret = harness_spawn(child, s + 1);
+	}
+	free(child);
+	return ret;
 }
 
 int cmd_run(int argc, char **argv)
 {
-	struct harness_opts o = { .warmups = 1, .repeats = 3, .sessions = 1, .max_failures = 3 };
-	bool child = false;
-	/* The session processes are started with exactly these arguments plus --session-child. */
-	char **self = argv - 2;
-	int self_argc = argc + 2;
-	int ret = run_parse(argc + 1, argv - 1, &o, &child);
+	struct run_cli o = { .h = { .max_failures = 3 }, .warmups = 1, .repeats = 3, .sessions = 1 };
+	int ret = run_parse(argc + 1, argv - 1, &o);
 
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
-	if (child)
-		return harness_session(&o);
-	return harness_run(&o, self_argc, self);
+	if (o.child) {
+		struct harness_unit u = { "run", o.bench_argc, o.bench_argv, NULL, o.warmups, o.repeats, 0 };
+
+		return harness_session(&o.h, &u, 1, NULL, NULL, NULL);
+	}
+	ret = run_preflight(&o);
+	if (!ret)
+		ret = harness_register(&o.h);
+	return ret ? ret : run_sessions(&o, argc + 1, argv - 1);
 }

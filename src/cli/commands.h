@@ -9,4 +9,7 @@ int cmd_show(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 
+/* `plan run`, called by cmd_plan with the arguments after "run". */
+int plan_run(int argc, char **argv);
+
 #endif

@@ -1,5 +1,6 @@
 /* fingerprint: read the SUT and swprofile descriptions from procfs, sysfs and uname. */
 #include "harness/fingerprint.h"
+#include "doctor/doctor.h"
 #include "util/size.h"
 #include "util/sysfs.h"
 
@@ -92,8 +93,8 @@ json_t *fp_sut(char *name, size_t len)
 	return o;
 }
 
-/* Reserved pages per offered size; with @with_free, {total, free} per size. */
-static json_t *fp_hugepools(bool with_free)
+/* Reserved pages per offered size. */
+static json_t *fp_hugepools(void)
 {
 	json_t *pools = json_object();
 
@@ -103,12 +104,8 @@ static json_t *fp_hugepools(bool with_free)
 
 		if (sysfs_hugepool(*sz, &pool) || !pool.supported)
 			continue;
-		size_format(*sz, key, sizeof(key));
-		if (with_free)
-			json_object_set_new(pools, key, json_pack("{s:I, s:I}", "total", (json_int_t)pool.total,
-								  "free", (json_int_t)pool.free));
-		else
-			json_object_set_new(pools, key, json_integer((json_int_t)pool.total));
+		json_object_set_new(pools, size_format(*sz, key, sizeof(key)),
+				    json_integer((json_int_t)pool.total));
 	}
 	return pools;
 }
@@ -129,7 +126,7 @@ json_t *fp_swprofile(char *name, size_t len)
 		json_object_set_new(o, "thp_enabled", json_string(thp));
 	if (!sysfs_read_choice("/sys/kernel/mm/transparent_hugepage/defrag", thp, sizeof(thp)))
 		json_object_set_new(o, "thp_defrag", json_string(thp));
-	json_object_set_new(o, "hugepages", fp_hugepools(false));
+	json_object_set_new(o, "hugepages", fp_hugepools());
 	json_object_set_new(o, "libc", json_sprintf("glibc %s", gnu_get_libc_version()));
 	json_object_set_new(o, "clearpath", json_string(CLEARPATH_VERSION));
 	snprintf(name, len, "%s", u.release);
@@ -144,22 +141,16 @@ void fp_boot_id(char *buf, size_t len)
 
 json_t *fp_environment(void)
 {
-	json_t *o = json_object();
+	/* doctor's snapshot is what `show` compares between columns; load and memory add context. */
+	json_t *o = doctor_snapshot();
 	char buf[256];
 	uint64_t avail;
 
 	if (!o)
 		return NULL;
-	if (!sysfs_read_choice("/sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof(buf)))
-		json_object_set_new(o, "thp_enabled", json_string(buf));
-	if (!sysfs_read_choice("/sys/kernel/mm/transparent_hugepage/defrag", buf, sizeof(buf)))
-		json_object_set_new(o, "thp_defrag", json_string(buf));
-	json_object_set_new(o, "hugepages", fp_hugepools(true));
 	if (!sysfs_read_line("/proc/loadavg", buf, sizeof(buf)))
 		json_object_set_new(o, "loadavg", json_string(buf));
 	if (!sysfs_mem_available(&avail))
 		json_object_set_new(o, "mem_available", json_integer((json_int_t)avail));
-	fp_set_str(o, "cpufreq_governor", "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
-	fp_set_str(o, "cpufreq_boost", "/sys/devices/system/cpu/cpufreq/boost");
 	return o;
 }

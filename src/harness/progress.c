@@ -1,6 +1,5 @@
 /* progress: a single self-overwriting status line on stderr, only when stderr is a terminal. */
 #include "harness/progress.h"
-#include "harness/harness.h"
 #include "workloads/mem.h"
 
 #include <stdio.h>
@@ -18,11 +17,11 @@ void progress_start(void)
 	setenv(PROGRESS_T0_ENV, buf, 1);
 }
 
-void progress_to_env(const struct harness_opts *o, unsigned s)
+void progress_to_env(unsigned session, unsigned sessions, unsigned done, unsigned total)
 {
-	char buf[96];
+	char buf[128];
 
-	snprintf(buf, sizeof(buf), "%u %u %u %s", s + 1, o->sessions, o->warmups + o->repeats,
+	snprintf(buf, sizeof(buf), "%u %u %u %u %s", session, sessions, done, total,
 		 getenv(PROGRESS_T0_ENV) ?: "0");
 	setenv(PROGRESS_ENV, buf, 1);
 }
@@ -31,15 +30,14 @@ void progress_from_env(struct progress *p, bool quiet)
 {
 	const char *env = getenv(PROGRESS_ENV);
 	unsigned long long t0 = 0;
-	unsigned per = 0;
 
 	*p = (struct progress){ .session = 1, .sessions = 1 };
-	if (env && sscanf(env, "%u %u %u %llu", &p->session, &p->sessions, &per, &t0) == 4 &&
-	    p->session >= 1 && p->session <= p->sessions) {
-		p->steps = per * p->sessions;
-		p->step = per * (p->session - 1);
-		p->t0_ns = t0;
+	if (!env || sscanf(env, "%u %u %u %u %llu", &p->session, &p->sessions, &p->step, &p->steps,
+			   &t0) != 5 || p->session < 1 || p->session > p->sessions) {
+		p->session = p->sessions = 1;
+		p->step = p->steps = 0;
 	}
+	p->t0_ns = t0;
 	if (!p->t0_ns)
 		p->t0_ns = wl_now_ns();
 	p->enabled = !quiet && isatty(STDERR_FILENO);

@@ -5,8 +5,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct harness_opts;
-
 struct progress {
 	bool enabled;		/* stderr is a terminal and not --quiet */
 	bool printed;
@@ -17,8 +15,11 @@ struct progress {
 
 /* Parent: remember when the run started. */
 void progress_start(void);
-/* Parent: tell the process of session @s (0-based) where it stands, via the environment. */
-void progress_to_env(const struct harness_opts *o, unsigned s);
+/*
+ * Parent: tell the process of session @session (1-based, of @sessions) where
+ * the run stands, via the environment: @done steps before it, @total in all.
+ */
+void progress_to_env(unsigned session, unsigned sessions, unsigned done, unsigned total);
 /* Child: pick up where the run stands; a session started by hand is session 1 of 1. */
 void progress_from_env(struct progress *p, bool quiet);
 /* One invocation finished: redraw the line. */

@@ -1,21 +1,23 @@
-/* runner: `clearpath run`'s protocol: sessions as fresh processes, warmups and repeats, samples committed at once. */
+/* runner: one session: units' warmups and repeats, samples committed as they exist, failures as error rows. */
 #include "harness/harness.h"
+#include "harness/exec.h"
 #include "harness/fingerprint.h"
 #include "harness/progress.h"
-#include "store/url.h"
+#include "plan/plan.h"
 #include "store/store.h"
+#include "store/url.h"
 #include "util/log.h"
-#include "util/size.h"
 #include "workloads/workload.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define RUN_MAX_CLASSES 64
+#define RUN_MAX_CLASSES 256
 
 /* Running mean of one result class over this session's repeats, for the summary lines. */
 struct run_class {
@@ -25,64 +27,62 @@ struct run_class {
 	unsigned n;
 };
 
-/* The sink that turns workload results into stored samples. */
-struct run_sink {
+/* The state of one session: the sink's view of where results go. */
+struct run_session {
 	struct store *st;
 	int64_t session_id;
-	const struct harness_opts *o;
+	const struct harness_unit *unit;	/* the unit being run */
 	int iteration;
 	bool warmup;
-	int error;		/* first store error, stops the session */
+	int error;		/* first store error (negative errno): stops the session */
 	struct run_class classes[RUN_MAX_CLASSES];
 	size_t nclasses;
 };
 
-static struct run_class *run_class_find(struct run_sink *rs, const char *name, const char *unit)
+static void run_account(struct run_session *rs, const char *name, const char *unit, double value)
 {
-	for (size_t i = 0; i < rs->nclasses; i++)
+	struct run_class *c = NULL;
+
+	if (rs->warmup)
+		return;
+	for (size_t i = 0; i < rs->nclasses && !c; i++)
 		if (!strcmp(rs->classes[i].name, name))
-			return &rs->classes[i];
-	if (rs->nclasses == RUN_MAX_CLASSES)
-		return NULL;
-	snprintf(rs->classes[rs->nclasses].name, sizeof(rs->classes[0].name), "%s", name);
-	snprintf(rs->classes[rs->nclasses].unit, sizeof(rs->classes[0].unit), "%s", unit);
-	return &rs->classes[rs->nclasses++];
-}
-
-/* "memset -k 1GB -f default -s 16GB", plus " :metric" for the workload's further metrics. */
-static void run_class_name(const struct wl_invocation *inv, const char *params,
-			   const struct wl_metric *m, bool headline, char *buf, size_t len)
-{
-	if (headline || !m->name[0])
-		snprintf(buf, len, "%s %s", inv->wl->name, params);
-	else
-		snprintf(buf, len, "%s %s :%s", inv->wl->name, params, m->name);
-}
-
-static int run_store_metric(struct run_sink *rs, int64_t bench_id, const char *class_name,
-			    const struct wl_metric *m)
-{
-	struct run_class *c;
-	int64_t rc_id;
-	int ret;
-
-	ret = store_resultclass_get(rs->st, bench_id, class_name, m->unit, m->higher_is_better, &rc_id);
-	if (!ret)
-		ret = store_sample_add(rs->st, rs->session_id, rc_id, rs->iteration, rs->warmup, m->value);
-	if (ret)
-		return ret;
-	c = run_class_find(rs, class_name, m->unit);
-	if (c && !rs->warmup) {
-		c->sum += m->value;
+			c = &rs->classes[i];
+	if (!c && rs->nclasses < RUN_MAX_CLASSES) {
+		c = &rs->classes[rs->nclasses++];
+		snprintf(c->name, sizeof(c->name), "%s", name);
+		snprintf(c->unit, sizeof(c->unit), "%s", unit);
+	}
+	if (c) {
+		c->sum += value;
 		c->n++;
 	}
-	return 0;
 }
 
+/* Store one value of result class @name of benchmark @bench_id, and count it for the summary. */
+static int run_store_value(struct run_session *rs, int64_t bench_id, const char *name, const char *unit,
+			   bool higher_is_better, double value)
+{
+	int64_t rc_id;
+	int ret = store_resultclass_get(rs->st, bench_id, name, unit, higher_is_better, &rc_id);
+
+	if (!ret)
+		ret = store_sample_add(rs->st, rs->session_id, rc_id, rs->iteration, rs->warmup, value);
+	if (!ret)
+		run_account(rs, name, unit, value);
+	return ret;
+}
+
+/*
+ * A bench result: its benchmark is the command line with -f naming the one
+ * function ("mem/memset" + "-k 1GB -f default -s 16GB"); the headline metric
+ * names the class "memset -k 1GB -f default -s 16GB", further metrics add
+ * " :metric".
+ */
 static void run_result(struct wl_sink *s, const struct wl_invocation *inv, const struct wl_result *r)
 {
-	struct run_sink *rs = s->priv;
-	const struct harness_opts *o = rs->o;
+	struct run_session *rs = s->priv;
+	const struct harness_unit *u = rs->unit;
 	char suite[64], params[1024], name[1200];
 	int64_t bench_id;
 	int ret;
@@ -90,14 +90,17 @@ static void run_result(struct wl_sink *s, const struct wl_invocation *inv, const
 	if (rs->error)
 		return;
 	snprintf(suite, sizeof(suite), "%s/%s", inv->wl->collection, inv->wl->name);
-	ret = wl_canonical(inv->wl, o->bench_argc - 2, o->bench_argv + 2, r->function, params,
-			   sizeof(params));
+	ret = wl_canonical(inv->wl, u->argc - 2, u->argv + 2, r->function, params, sizeof(params));
 	if (!ret)
 		ret = store_benchmark_get(rs->st, suite, params, &bench_id);
 	for (size_t i = 0; !ret && i < r->nmetrics; i++) {
-		/* The first metric is the headline and names the class without a suffix. */
-		run_class_name(inv, params, &r->metrics[i], i == 0, name, sizeof(name));
-		ret = run_store_metric(rs, bench_id, name, &r->metrics[i]);
+		const struct wl_metric *m = &r->metrics[i];
+
+		if (i == 0 || !m->name[0])
+			snprintf(name, sizeof(name), "%s %s", inv->wl->name, params);
+		else
+			snprintf(name, sizeof(name), "%s %s :%s", inv->wl->name, params, m->name);
+		ret = run_store_value(rs, bench_id, name, m->unit, m->higher_is_better, m->value);
 	}
 	rs->error = ret;
 }
@@ -115,54 +118,102 @@ static void run_nop_func(struct wl_sink *s, const struct wl_invocation *inv, con
 	(void)f;
 }
 
-/* The benchmark row an error belongs to: the command line as given (-f may name several). */
-static int run_error_benchmark(const struct harness_opts *o, struct store *st, int64_t *id)
+/* The benchmark an invocation's error belongs to: the command line as given, or the exec. */
+static int run_unit_benchmark(struct store *st, const struct harness_unit *u, int64_t *id)
 {
-	char suite[64], params[1024] = "";
+	char suite[160], params[1024] = "";
 
-	snprintf(suite, sizeof(suite), "%s/%s", o->bench_argv[0], o->bench_argv[1]);
-	for (int i = 2; i < o->bench_argc; i++)
+	if (u->exec) {
+		snprintf(suite, sizeof(suite), "exec/%s", u->exec->id);
+		for (char *c = suite; *c; c++)
+			if (*c == ' ' || *c == '\t')
+				*c = '-';	/* suites never hold whitespace */
+		return store_benchmark_get(st, suite, u->exec->exec.command, id);
+	}
+	snprintf(suite, sizeof(suite), "%s/%s", u->argv[0], u->argv[1]);
+	for (int i = 2; i < u->argc; i++)
 		snprintf(params + strlen(params), sizeof(params) - strlen(params), "%s%s",
-			 i > 2 ? " " : "", o->bench_argv[i]);
+			 i > 2 ? " " : "", u->argv[i]);
 	return store_benchmark_get(st, suite, params, id);
 }
 
-/* One invocation: parse afresh (options are per invocation), run, record an error row on failure. */
-static int run_invocation(const struct harness_opts *o, struct run_sink *rs, struct wl_sink *sink)
+static int run_bench_invocation(struct run_session *rs, struct wl_sink *sink)
 {
+	const struct harness_unit *u = rs->unit;
 	struct wl_parsed p;
+	int ret = wl_parse(u->argc, u->argv, &p);
+
+	if (!ret) {
+		/* An invocation past its timeout ends the session process: SIGALRM's default action. */
+		alarm(u->timeout_s);
+		ret = wl_run(&p, sink);
+		alarm(0);
+		wl_parsed_free(&p);
+	}
+	return ret;
+}
+
+/* An exec unit: run the command, read the value with the plan's regex. */
+static int run_exec_invocation(struct run_session *rs)
+{
+	const struct plan_bench *b = rs->unit->exec;
+	struct harness_exec_result x;
+	int64_t bench_id;
+	double value;
+	bool ok = false;
+	int ret = harness_exec(b->exec.command, rs->unit->timeout_s, &x);
+
+	if (ret)
+		return ret;
+	if (x.timed_out)
+		log_err("'%s' timed out after %us; stderr: %s", b->id, rs->unit->timeout_s, x.err_tail);
+	else if (x.status)
+		log_err("'%s' exited with status %d; stderr: %s", b->id, x.status, x.err_tail);
+	else if (plan_exec_extract(b, x.out ?: "", &value))
+		log_err("'%s': the output does not match /%s/; stderr: %s", b->id, b->exec.regex, x.err_tail);
+	else
+		ok = true;
+	harness_exec_free(&x);
+	if (!ok)
+		return EXIT_RESOURCE;
+	ret = run_unit_benchmark(rs->st, rs->unit, &bench_id);
+	if (!ret)
+		ret = run_store_value(rs, bench_id, b->id, b->exec.unit, b->exec.higher_is_better, value);
+	rs->error = ret;
+	return 0;
+}
+
+/* One invocation; on failure an error row says why (the last log_err message). */
+static int run_invocation(struct run_session *rs, struct wl_sink *sink)
+{
 	int64_t bench_id;
 	int ret;
 
 	log_clear_error();
-	ret = wl_parse(o->bench_argc, o->bench_argv, &p);
-	if (!ret) {
-		ret = wl_run(&p, sink);
-		wl_parsed_free(&p);
-	}
+	ret = rs->unit->exec ? run_exec_invocation(rs) : run_bench_invocation(rs, sink);
 	if (rs->error)
 		return rs->error;
 	if (!ret)
 		return 0;
-	if (!run_error_benchmark(o, rs->st, &bench_id))
+	if (!run_unit_benchmark(rs->st, rs->unit, &bench_id))
 		store_error_add(rs->st, rs->session_id, bench_id, rs->iteration, rs->warmup,
 				log_last_error()[0] ? log_last_error() : "invocation failed");
 	return ret;
 }
 
-static void run_summary(const struct run_sink *rs, const char *uuid, unsigned index, unsigned total)
+static void run_summary(const struct run_session *rs, const char *uuid, unsigned index, unsigned total)
 {
 	for (size_t i = 0; i < rs->nclasses; i++) {
 		const struct run_class *c = &rs->classes[i];
 
-		if (!c->n)
-			continue;
-		printf("session %.8s (%u/%u)  %-60s %20.2f %s  (mean of %u)\n", uuid, index, total, c->name,
-		       c->sum / c->n, c->unit, c->n);
+		if (c->n)
+			printf("session %.8s (%u/%u)  %-60s %20.2f %s  (mean of %u)\n", uuid, index, total,
+			       c->name, c->sum / c->n, c->unit, c->n);
 	}
 	fflush(stdout);
 }
 
+/* Open the store and get the ids of this machine's SUT class and this kernel's swprofile. */
 static int run_open_ids(const struct harness_opts *o, struct store **st, int64_t *sut_id,
 			int64_t *sw_id)
 {
@@ -201,118 +252,112 @@ out:
 	return ret;
 }
 
-static int run_begin_session(struct store *st, int64_t sut_id, int64_t sw_id, int64_t *session_id,
+int harness_register(const struct harness_opts *o)
+{
+	struct store *st;
+	int64_t sut_id, sw_id;
+	int ret = run_open_ids(o, &st, &sut_id, &sw_id);
+
+	store_close(st);
+	return ret;
+}
+
+static int run_begin_session(struct run_session *rs, int64_t sut_id, int64_t sw_id, json_t *extra,
 			     char *uuid)
 {
 	struct store_session s = { .sut_id = sut_id, .swprofile_id = sw_id };
-	char boot[64];
 	json_t *env = fp_environment();
-	char *env_text = env ? json_dumps(env, JSON_SORT_KEYS | JSON_COMPACT) : NULL;
+	char boot[64], *env_text = NULL;
 	int ret;
 
+	if (env && extra)
+		json_object_update(env, extra);
+	env_text = env ? json_dumps(env, JSON_SORT_KEYS | JSON_COMPACT) : NULL;
 	fp_boot_id(boot, sizeof(boot));
-	s.uuid[0] = '\0';
 	s.boot_id = boot[0] ? boot : NULL;
 	s.environment = env_text;
-	ret = store_session_begin(st, &s, session_id);
+	ret = store_session_begin(rs->st, &s, &rs->session_id);
 	memcpy(uuid, s.uuid, sizeof(s.uuid));
 	free(env_text);
 	json_decref(env);
 	return ret;
 }
 
-int harness_session(const struct harness_opts *o)
+/* All invocations of one unit; stops after max_failures in a row.  0 or an exit code. */
+static int run_unit(const struct harness_opts *o, struct run_session *rs, struct wl_sink *sink,
+		    struct progress *prog, unsigned *failures)
 {
-	struct run_sink rs = { .o = o };
-	struct wl_sink sink = { run_nop, run_nop_func, run_nop_func, run_result, run_nop, &rs };
-	struct progress prog;
-	char uuid[STORE_UUID_LEN + 1] = "";
-	int64_t sut_id, sw_id;
-	unsigned failures = 0, steps = o->warmups + o->repeats;
-	int ret;
+	const struct harness_unit *u = rs->unit;
 
-	ret = run_open_ids(o, &rs.st, &sut_id, &sw_id);
-	if (ret)
-		return ret;
-	ret = run_begin_session(rs.st, sut_id, sw_id, &rs.session_id, uuid);
-	if (ret)
-		goto out;
-	progress_from_env(&prog, o->quiet);
-	for (unsigned i = 0; i < steps; i++) {
+	for (unsigned i = 0; i < u->warmups + u->repeats; i++) {
 		int r;
 
-		rs.warmup = i < o->warmups;
-		rs.iteration = (int)(rs.warmup ? i : i - o->warmups);
-		r = run_invocation(o, &rs, &sink);
-		progress_step(&prog);
-		if (rs.error) {
-			ret = rs.error;
-			goto out;
-		}
-		failures = r ? failures + 1 : 0;
-		if (o->max_failures && failures >= o->max_failures) {
-			progress_done(&prog);
+		rs->warmup = i < u->warmups;
+		rs->iteration = (int)(rs->warmup ? i : i - u->warmups);
+		r = run_invocation(rs, sink);
+		progress_step(prog);
+		if (rs->error)
+			return store_exit_code(rs->error);
+		*failures = r ? *failures + 1 : 0;
+		if (o->max_failures && *failures >= o->max_failures) {
+			progress_done(prog);
 			log_err("%u invocations in a row failed; stopping this session (kept, marked incomplete)",
-				failures);
-			log_hint("the last error is above; 'clearpath list sessions' shows what was stored");
-			store_close(rs.st);
+				*failures);
+			log_hint("the errors are above; 'clearpath list sessions' shows what was stored");
 			return r;
 		}
 	}
-	progress_done(&prog);
-	ret = store_session_end(rs.st, rs.session_id);
-	if (!ret)
-		run_summary(&rs, uuid, prog.session, prog.sessions);
-out:
-	store_close(rs.st);
-	return store_exit_code(ret);
+	return 0;
 }
 
-/* Everything that can be checked before the first session: the command line and the machine. */
-static int run_preflight(const struct harness_opts *o)
+int harness_session(const struct harness_opts *o, const struct harness_unit *units, size_t n,
+		    json_t *env_extra, harness_done_fn done, void *arg)
 {
-	struct wl_parsed p;
+	struct run_session *rs = calloc(1, sizeof(*rs));
+	struct wl_sink sink = { run_nop, run_nop_func, run_nop_func, run_result, run_nop, rs };
+	struct progress prog;
+	char uuid[STORE_UUID_LEN + 1] = "";
+	int64_t sut_id, sw_id;
+	unsigned failures = 0;
 	int ret;
 
-	if (o->bench_argc < 2) {
-		log_err("run needs a bench command line after '--', e.g. 'clearpath run -- mem memset -s 64MB'");
-		return EXIT_USAGE;
+	if (!rs)
+		return EXIT_INTERNAL;
+	ret = run_open_ids(o, &rs->st, &sut_id, &sw_id);
+	if (!ret)
+		ret = store_exit_code(run_begin_session(rs, sut_id, sw_id, env_extra, uuid));
+	progress_from_env(&prog, o->quiet);
+	for (size_t i = 0; !prog.steps && i < n; i++)
+		prog.steps += units[i].warmups + units[i].repeats;	/* a session started by hand */
+	for (size_t i = 0; !ret && i < n; i++) {
+		rs->unit = &units[i];
+		ret = run_unit(o, rs, &sink, &prog, &failures);
+		if (!ret && done && done(arg, &units[i]))
+			ret = EXIT_INTERNAL;
 	}
-	ret = wl_parse(o->bench_argc, o->bench_argv, &p);
-	if (ret)
-		return ret;
-	if (p.help) {
-		wl_parsed_free(&p);
-		return EXIT_USAGE;
-	}
-	/* The workload's own resource checks, so a run that cannot fit fails before storing anything. */
-	ret = p.wl->prepare(p.params);
-	wl_parsed_free(&p);
+	progress_done(&prog);
+	if (!ret)
+		ret = store_exit_code(store_session_end(rs->st, rs->session_id));
+	if (!ret)
+		run_summary(rs, uuid, prog.session, prog.sessions);
+	store_close(rs->st);
+	free(rs);
 	return ret;
 }
 
-static int run_child(const struct harness_opts *o, int self_argc, char **self_argv, unsigned s)
+int harness_spawn(char **argv, unsigned session_no)
 {
-	char **argv = calloc((size_t)self_argc + 2, sizeof(*argv));
 	pid_t pid;
 	int status;
 
-	if (!argv)
-		return EXIT_INTERNAL;
-	/* "clearpath run --session-child <the original options> -- bench..." */
-	argv[0] = self_argv[0];
-	argv[1] = "run";
-	argv[2] = "--session-child";
-	memcpy(argv + 3, self_argv + 2, (size_t)(self_argc - 2) * sizeof(*argv));
-	progress_to_env(o, s);
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
+		/* /proc/self/exe: the very binary running now, whatever PATH says */
 		execv("/proc/self/exe", argv);
 		log_err("cannot re-execute clearpath for a session: %s", strerror(errno));
 		_exit(EXIT_INTERNAL);
 	}
-	free(argv);
 	if (pid < 0) {
 		log_err("cannot start a session process: %s", strerror(errno));
 		return EXIT_RESOURCE;
@@ -320,32 +365,15 @@ static int run_child(const struct harness_opts *o, int self_argc, char **self_ar
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return EXIT_INTERNAL;
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+		log_err("session %u stopped: an invocation ran past its timeout; what it stored is kept, marked incomplete",
+			session_no);
+		return EXIT_RESOURCE;
+	}
 	if (WIFSIGNALED(status)) {
-		log_err("session %u died with signal %d; what it stored is kept, marked incomplete", s + 1,
-			WTERMSIG(status));
+		log_err("session %u died with signal %d; what it stored is kept, marked incomplete",
+			session_no, WTERMSIG(status));
 		return EXIT_INTERNAL;
 	}
 	return WEXITSTATUS(status);
-}
-
-int harness_run(const struct harness_opts *o, int self_argc, char **self_argv)
-{
-	struct store *st;
-	int64_t sut_id, sw_id;
-	int ret = run_preflight(o);
-
-	if (ret)
-		return ret;
-	/* Register SUT and swprofile once, so a fingerprint conflict stops the run before session 1. */
-	ret = run_open_ids(o, &st, &sut_id, &sw_id);
-	store_close(st);
-	if (ret)
-		return ret;
-	progress_start();
-	for (unsigned s = 0; s < o->sessions; s++) {
-		ret = run_child(o, self_argc, self_argv, s);
-		if (ret)
-			return ret;
-	}
-	return 0;
 }

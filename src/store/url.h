@@ -2,6 +2,8 @@
 #ifndef CLEARPATH_STORE_URL_H
 #define CLEARPATH_STORE_URL_H
 
+#include <stddef.h>
+
 struct store;
 
 /*
@@ -16,6 +18,13 @@ int store_url_open(const char *url, struct store **out);
  * file.  Returns 0, or an exit code after log_err().
  */
 int store_url_open_existing(const char *url, struct store **out);
+
+/*
+ * The file behind @url (NULL: the default store), e.g. for files kept next
+ * to it.  Returns 0, or EXIT_USAGE after log_err() for a URL that is not a
+ * file.
+ */
+int store_url_file(const char *url, char *buf, size_t len);
 
 /* The exit code for a negative errno from the store (see store.h). */
 int store_exit_code(int err);

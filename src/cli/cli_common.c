@@ -1,0 +1,42 @@
+/* cli_common: the options `run` and `plan run` share, parsed in one place. */
+#include "cli/cli_common.h"
+#include "harness/harness.h"
+#include "util/log.h"
+
+#include <stdlib.h>
+
+const char cli_harness_help[] =
+	"    --swprofile NAME  software profile name (default: the kernel release)\n"
+	"    --sut NAME        machine class name (default: DMI product name, else CPU model)\n"
+	"    --store URL       a path or sqlite:///path (default: $CLEARPATH_STORE, else\n"
+	"                      ${XDG_DATA_HOME:-~/.local/share}/clearpath/results.db)\n"
+	"    --force           add to a swprofile whose fingerprint changed\n"
+	"    --max-failures N  consecutive failed invocations that stop a session (default 3, 0: never)\n"
+	"    --quiet           no progress line\n";
+
+int cli_number(const char *arg, const char *name, unsigned min, unsigned *out)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 10);
+
+	if (arg[0] < '0' || arg[0] > '9' || *end || v > 100000 || v < min) {
+		log_err("invalid value '%s' for --%s: expected a whole number from %u to 100000", arg,
+			name, min);
+		return EXIT_USAGE;
+	}
+	*out = (unsigned)v;
+	return 0;
+}
+
+int cli_harness_option(int c, const char *arg, struct harness_opts *h)
+{
+	switch (c) {
+	case CLI_SWPROFILE: h->swprofile = arg; return 0;
+	case CLI_SUT: h->sut = arg; return 0;
+	case CLI_STORE: h->store_url = arg; return 0;
+	case CLI_QUIET: h->quiet = true; return 0;
+	case CLI_FORCE: h->force = true; return 0;
+	case CLI_MAX_FAILURES: return cli_number(arg, "max-failures", 0, &h->max_failures);
+	}
+	return 1;
+}

@@ -1,0 +1,37 @@
+/* cli_common: option handling shared by the commands that run the harness (run, plan run). */
+#ifndef CLEARPATH_CLI_CLI_COMMON_H
+#define CLEARPATH_CLI_CLI_COMMON_H
+
+#include <getopt.h>
+
+struct harness_opts;
+
+/* getopt_long values of the shared options; commands number their own below 512. */
+enum cli_harness_opt {
+	CLI_SWPROFILE = 512, CLI_SUT, CLI_STORE, CLI_QUIET, CLI_FORCE, CLI_MAX_FAILURES,
+	CLI_SESSION_CHILD,
+};
+
+/* struct option rows for the shared options, to put in a command's table. */
+#define CLI_HARNESS_OPTIONS                                                     \
+	{ "swprofile", required_argument, NULL, CLI_SWPROFILE },               \
+	{ "sut", required_argument, NULL, CLI_SUT },                           \
+	{ "store", required_argument, NULL, CLI_STORE },                       \
+	{ "quiet", no_argument, NULL, CLI_QUIET },                             \
+	{ "force", no_argument, NULL, CLI_FORCE },                             \
+	{ "max-failures", required_argument, NULL, CLI_MAX_FAILURES },         \
+	{ "session-child", no_argument, NULL, CLI_SESSION_CHILD }
+
+/* --help lines for the shared options. */
+extern const char cli_harness_help[];
+
+/* Parse a whole number in [min, 100000] for --@name.  0 or EXIT_USAGE after log_err(). */
+int cli_number(const char *arg, const char *name, unsigned min, unsigned *out);
+
+/*
+ * Apply shared option @c (except CLI_SESSION_CHILD) to @h.  Returns 0, an
+ * exit code for a bad value, or 1 when @c is not a shared option.
+ */
+int cli_harness_option(int c, const char *arg, struct harness_opts *h);
+
+#endif

@@ -72,12 +72,18 @@ deps:
 	@pkg-config --exists $(PKGS) $(TEST_PKGS) && command -v bats >/dev/null \
 		|| scripts/install-deps
 
-# The main job: a short demonstration at sizes that fit any machine.
+# The main job: plans/quick.yaml into a fresh store under build/, then the answer:
+# is clearing with memset faster than with non-temporal stores, for one page and more?
+RUN_STORE := build/run/results.db
 run: deps
 	@$(MAKE) --no-print-directory clearpath
-	./clearpath bench mem memset -s 64MB -l 20 -f all
-	./clearpath bench mem mmap -s 256MB -l 3 -f all
-	./clearpath bench mem clear -s 256MB -f all --then read
+	@mkdir -p $(dir $(RUN_STORE)) && rm -f $(RUN_STORE) $(RUN_STORE)-wal $(RUN_STORE)-shm $(RUN_STORE).plan-*
+	-./clearpath doctor
+	@echo "running plans/quick.yaml (about two minutes; per-session summaries in build/run/plan.log)"
+	./clearpath plan run --store $(RUN_STORE) plans/quick.yaml > build/run/plan.log
+	./clearpath show --store $(RUN_STORE) --columns param:f --base default --benchmark 'mem/clear'
+	./clearpath show --store $(RUN_STORE) --columns param:f --base default --benchmark 'mem/memset'
+	./clearpath show --store $(RUN_STORE) --benchmark 'mem/mmap'
 
 check: deps
 	@$(MAKE) --no-print-directory clearpath $(UNIT_BIN) cross

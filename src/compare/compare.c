@@ -383,6 +383,11 @@ int cmp_finish(struct cmp_set *s, const struct cmp_opts *o)
 		return ret;
 	cmp_order(s, o);
 	s->base = o->base ? (size_t)cmp_find_col(s, o->base) : 0;
+	/* Parameter values have no natural order: the base leads, the rest keep theirs. */
+	for (size_t c = s->base; o->axis == CMP_BY_PARAM && c > 0; c--)
+		cmp_swap_cols(s, c, c - 1);
+	if (o->axis == CMP_BY_PARAM)
+		s->base = 0;
 	for (size_t b = 0; b < s->nblocks; b++)
 		for (size_t r = 0; r < s->blocks[b].nrows; r++)
 			if ((ret = cmp_compute_row(s, o, &s->blocks[b].rows[r])))

@@ -1,5 +1,6 @@
 /* cmd_doctor: `clearpath doctor [--for PLAN] [--fix] [--format text|json]`: is this machine fit to measure? */
 #include "cli/commands.h"
+#include "plan/plan.h"
 #include "doctor/doctor.h"
 #include "util/log.h"
 #include "util/size.h"
@@ -24,7 +25,8 @@ static void doctor_usage(FILE *out)
 		"  --format text|json     json: an array of {check, status, value, detail, fix}\n"
 		"  --needs-memory SIZE    FAIL unless MemAvailable covers SIZE\n"
 		"  --hugepages SIZE:N     FAIL unless N pages of SIZE are free (with --fix: reserve them)\n"
-		"  --for PLAN             check for a plan's needs (not yet supported: use the two above)\n"
+		"  --for PLAN             FAIL unless the plan's largest benchmark per page size fits\n"
+		"                         (with --fix: reserve the hugepages it needs)\n"
 		"  --fix                  as root: performance governor, THP enabled=madvise, reserve\n"
 		"                         the --hugepages; prints each change and the command that undoes it\n"
 		"\n"
@@ -56,6 +58,23 @@ static bool doctor_is(const char *arg, const char *opt)
 	size_t n = strlen(opt);
 
 	return !strncmp(arg, opt, n) && (arg[n] == '\0' || arg[n] == '=');
+}
+
+static void doctor_add_need(void *arg, uint64_t bytes, uint64_t page)
+{
+	doctor_needs_add(arg, bytes, page);
+}
+
+/* Add what plan @file needs to @needs.  0 or an exit code after log_err(). */
+static int doctor_plan_needs(const char *file, struct doctor_needs *needs)
+{
+	struct plan *p;
+	int ret = plan_load(file, &p);
+
+	if (!ret)
+		ret = plan_each_need(p, doctor_add_need, needs);
+	plan_free(p);
+	return ret;
 }
 
 /* Parse @argv into @a.  Returns -1 to exit 0 (help), EXIT_USAGE after logging, or 0. */
@@ -94,9 +113,12 @@ static int doctor_parse(int argc, char **argv, struct doctor_args *a)
 				return EXIT_USAGE;
 			}
 		} else if (doctor_is(argv[i], "--for")) {
-			log_err("plans are not yet supported by doctor");
-			log_hint("state what the plan needs: --needs-memory SIZE --hugepages 2MB:N");
-			return EXIT_USAGE;
+			int ret;
+
+			if (!(v = doctor_optval(argc, argv, &i, "--for")))
+				return EXIT_USAGE;
+			if ((ret = doctor_plan_needs(v, &a->needs)))
+				return ret;
 		} else {
 			log_err("unknown doctor option '%s'", argv[i]);
 			log_hint("'clearpath doctor --help' lists them");

@@ -117,6 +117,13 @@ int plan_scale(struct plan *p, unsigned divisor);
  */
 int plan_scale_auto(struct plan *p, unsigned *divisor);
 
+/*
+ * Call @fn with what each bench benchmark of @p needs for one run (@bytes in
+ * pages of @page bytes, as its workload's needs() says) and with each
+ * `requires` entry, so doctor can check a plan.  Returns 0 or an exit code.
+ */
+int plan_each_need(const struct plan *p, void (*fn)(void *arg, uint64_t bytes, uint64_t page), void *arg);
+
 /* Assumed rates (bytes/sec) and the fixed guess for exec, stated by `plan show`. */
 #define PLAN_RATE_CLEAR (5.0 * (1ULL << 30))	/* memset and clear, counting their untimed passes */
 #define PLAN_RATE_MMAP (1.0 * (1ULL << 30))	/* mmap: faulting, the kernel's clear path */

@@ -342,3 +342,23 @@ unsigned long plan_invocations(const struct plan_bench *b)
 {
 	return (unsigned long)b->proto.sessions * (b->proto.warmups + b->proto.repeats);
 }
+
+int plan_each_need(const struct plan *p, void (*fn)(void *arg, uint64_t bytes, uint64_t page), void *arg)
+{
+	for (size_t i = 0; i < p->nbench; i++) {
+		uint64_t bytes, page;
+		int ret;
+
+		if (p->bench[i].kind != PLAN_BENCH)
+			continue;
+		ret = plan_bench_needs(&p->bench[i], &bytes, &page);
+		if (ret)
+			return ret;
+		fn(arg, bytes, page);
+	}
+	if (p->req.memory)
+		fn(arg, p->req.memory, 4096);
+	for (size_t i = 0; i < p->req.nhuge; i++)
+		fn(arg, p->req.huge[i].count * p->req.huge[i].page, p->req.huge[i].page);
+	return 0;
+}

@@ -182,7 +182,26 @@ static int show_collect(const struct store_row *row, void *arg)
 	return cmp_add(ctx[0], ctx[1], &x) ? -ENOMEM : 0;
 }
 
-static int show_load(const struct show_cli *o, struct cmp_set *set)
+/* Session UUID -> environment snapshot, for the settings warnings. */
+static json_t *show_envs(struct store *st)
+{
+	json_t *sessions = NULL, *envs = json_object(), *s;
+	size_t i;
+
+	if (!envs || store_list_sessions(st, &sessions))
+		return envs;
+	json_array_foreach(sessions, i, s) {
+		const char *uuid = json_string_value(json_object_get(s, "uuid"));
+		json_t *env = json_object_get(s, "environment");
+
+		if (uuid && json_is_object(env))
+			json_object_set(envs, uuid, env);
+	}
+	json_decref(sessions);
+	return envs;
+}
+
+static int show_load(const struct show_cli *o, struct cmp_set *set, json_t **envs)
 {
 	struct store *st = NULL;
 	void *ctx[2] = { set, (void *)&o->cmp };
@@ -191,6 +210,7 @@ static int show_load(const struct show_cli *o, struct cmp_set *set)
 	if (ret)
 		return ret;
 	ret = store_query(st, NULL, show_collect, ctx);
+	*envs = show_envs(st);
 	store_close(st);
 	if (ret) {
 		log_err("cannot read the samples: %s", strerror(-ret));
@@ -205,6 +225,7 @@ int cmd_show(int argc, char **argv)
 				      .min_effect_pct = STATS_DEFAULT_MIN_EFFECT_PCT }, .color = "auto" };
 	struct show_opts so;
 	struct cmp_set *set;
+	json_t *envs = NULL;
 	int ret = show_parse(argc + 1, argv - 1, &o), regressions = 0;
 
 	if (ret)
@@ -212,15 +233,17 @@ int cmd_show(int argc, char **argv)
 	set = cmp_new(&o.cmp);
 	if (!set)
 		return EXIT_INTERNAL;
-	ret = show_load(&o, set);
+	ret = show_load(&o, set, &envs);
 	if (!ret)
 		ret = cmp_finish(set, &o.cmp);
 	so = (struct show_opts){ &o.cmp, o.format, o.stats,
-				 !strcmp(o.color, "always") || (!strcmp(o.color, "auto") && isatty(STDOUT_FILENO)) };
+				 !strcmp(o.color, "always") || (!strcmp(o.color, "auto") && isatty(STDOUT_FILENO)),
+				 envs };
 	if (!ret)
 		ret = !strcmp(o.format, "json") ? show_json(set, &so, stdout, &regressions)
 						: show_tables(set, &so, stdout, &regressions);
 	cmp_free(set);
+	json_decref(envs);
 	if (!ret && o.fail_on_regression && regressions)
 		ret = EXIT_REGRESSION;
 	return ret;

@@ -5,6 +5,7 @@
 #include "compare/compare.h"
 #include "report/report.h"
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -13,7 +14,17 @@ struct show_opts {
 	const char *format;	/* a report format name, or "json" */
 	bool stats;		/* n, cv and the 95% CI in every cell */
 	bool color;
+	const json_t *envs;	/* session UUID -> environment snapshot, or NULL */
 };
+
+/*
+ * The relevant settings (doctor's snapshot) in which each column of @blk
+ * differs from the base column, as a new array of {column, setting, base,
+ * value}; empty when they agree or nothing is known.
+ */
+json_t *show_env_diffs(const struct cmp_set *s, const struct cmp_block *blk, const json_t *envs);
+/* One warning line per difference, under the table. */
+void show_env_footers(const json_t *diffs, struct rpt_table *t);
 
 /*
  * Render every block of @s as a table in @o->format to @out, with the legend

@@ -59,8 +59,8 @@ static json_t *sj_block(const struct cmp_set *s, const struct cmp_block *blk, co
 							 "higher_is_better", row->higher_is_better,
 							 "columns", cols));
 	}
-	return json_pack("{s:s, s:o}", s->axis == CMP_BY_SUT ? "swprofile" : "sut", blk->name,
-			 "results", results);
+	return json_pack("{s:s, s:o, s:o}", s->axis == CMP_BY_SUT ? "swprofile" : "sut", blk->name,
+			 "results", results, "settings_differ", show_env_diffs(s, blk, o->envs));
 }
 
 int show_json(const struct cmp_set *s, const struct show_opts *o, FILE *out, int *regressions)

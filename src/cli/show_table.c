@@ -233,7 +233,11 @@ static int show_block(const struct cmp_set *s, const struct cmp_block *blk, cons
 	if (!ret && s->ncols > 1)
 		ret = show_geomean_row(t, s, blk);
 	if (!ret) {
+		json_t *diffs = show_env_diffs(s, blk, o->envs);
+
 		show_legend(t, o, &notes);
+		show_env_footers(diffs, t);
+		json_decref(diffs);
 		ret = rpt_render(t, o->format, &ro, out);
 	}
 	rpt_table_free(t);

@@ -141,13 +141,17 @@ void fp_boot_id(char *buf, size_t len)
 
 json_t *fp_environment(void)
 {
-	/* doctor's snapshot is what `show` compares between columns; load and memory add context. */
-	json_t *o = doctor_snapshot();
+	/* "settings" is doctor's snapshot, what `show` compares between columns; the rest is context. */
+	json_t *o = json_object(), *settings = doctor_snapshot();
 	char buf[256];
 	uint64_t avail;
 
-	if (!o)
+	if (!o || !settings) {
+		json_decref(o);
+		json_decref(settings);
 		return NULL;
+	}
+	json_object_set_new(o, "settings", settings);
 	if (!sysfs_read_line("/proc/loadavg", buf, sizeof(buf)))
 		json_object_set_new(o, "loadavg", json_string(buf));
 	if (!sysfs_mem_available(&avail))

@@ -22,9 +22,9 @@ json_t *fp_sut(char *name, size_t len);
 json_t *fp_swprofile(char *name, size_t len);
 
 /*
- * The environment snapshot stored with each session: the settings that can
- * change between boots or sessions and move results (THP, hugepage pools,
- * load, memory available).  Returns a new object, NULL when out of memory.
+ * The environment snapshot stored with each session: {"settings": doctor's
+ * snapshot (THP, governor, boost, hugepage pools, cmdline...), "loadavg",
+ * "mem_available"}.  Returns a new object, NULL when out of memory.
  */
 json_t *fp_environment(void);
 

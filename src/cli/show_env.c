@@ -1,0 +1,64 @@
+/* show_env: warn under a table when its columns ran with different settings (THP, governor, pools, cmdline). */
+#include "cli/show.h"
+#include "doctor/doctor.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The settings snapshot of the first session found in column @c of @blk, or NULL. */
+static const json_t *show_env_of(const struct cmp_block *blk, size_t c, const json_t *envs)
+{
+	for (size_t r = 0; r < blk->nrows; r++) {
+		const struct cmp_cell *cell = &blk->rows[r].cells[c];
+
+		for (size_t u = 0; u < cell->nuuids; u++) {
+			const json_t *env = json_object_get(envs, cell->uuids[u]);
+			const json_t *settings = json_object_get(env, "settings");
+
+			if (json_is_object(settings))
+				return settings;
+		}
+	}
+	return NULL;
+}
+
+json_t *show_env_diffs(const struct cmp_set *s, const struct cmp_block *blk, const json_t *envs)
+{
+	const json_t *base = envs ? show_env_of(blk, s->base, envs) : NULL;
+	json_t *out = json_array();
+
+	for (size_t c = 0; base && out && c < s->ncols; c++) {
+		const json_t *env = c == s->base ? NULL : show_env_of(blk, c, envs);
+		json_t *diff = env ? doctor_snapshot_diff(base, env) : NULL;
+		size_t i;
+		json_t *d;
+
+		json_array_foreach(diff, i, d)
+			json_array_append_new(out, json_pack("{s:s, s:O, s:O?, s:O?}", "column", s->cols[c],
+							     "setting", json_object_get(d, "setting"),
+							     "base", json_object_get(d, "a"),
+							     "value", json_object_get(d, "b")));
+		json_decref(diff);
+	}
+	return out;
+}
+
+void show_env_footers(const json_t *diffs, struct rpt_table *t)
+{
+	size_t i;
+	json_t *d;
+
+	json_array_foreach(diffs, i, d) {
+		char line[512];
+		char *base = json_dumps(json_object_get(d, "base"), JSON_ENCODE_ANY | JSON_COMPACT);
+		char *value = json_dumps(json_object_get(d, "value"), JSON_ENCODE_ANY | JSON_COMPACT);
+
+		snprintf(line, sizeof(line), "Warning: %s ran with %s = %s, the base with %s: the comparison mixes settings.",
+			 json_string_value(json_object_get(d, "column")),
+			 json_string_value(json_object_get(d, "setting")), value ?: "null", base ?: "null");
+		rpt_table_add_footer(t, line);
+		free(base);
+		free(value);
+	}
+}

@@ -94,12 +94,20 @@ OUT
 	[ "$status" -eq 2 ]
 	run "$CP" doctor --needs-memory
 	[ "$status" -eq 2 ]
-	run "$CP" doctor --for plans/seed.yaml
+	run "$CP" doctor --for no/such/plan.yaml
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"plans are not yet supported"* ]]
+	[[ "$output" == *"cannot read plan no/such/plan.yaml"* ]]
 	run "$CP" doctor --help
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"--fix"* ]]
+}
+
+@test "doctor --for PLAN checks the plan's largest needs against the machine" {
+	# the VM fixture has neither 32GB available nor 1GB pages reserved: the seed plan cannot run there
+	CLEARPATH_SYSROOT="$BATS_TEST_DIRNAME/../fixtures/doctor/vm" run "$CP" doctor --for "$BATS_TEST_DIRNAME/../../plans/seed.yaml"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"FAIL  memory"*"32.0GB"* ]]
+	[[ "$output" == *"FAIL  hugetlb.1GB"* ]]
 }
 
 @test "doctor --fix writes into a fixture copy and prints how to undo each change" {

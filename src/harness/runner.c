@@ -115,15 +115,19 @@ static void run_nop_func(struct wl_sink *s, const struct wl_invocation *inv, con
 	(void)f;
 }
 
-/* The benchmark row an error belongs to: the command line as given (-f may name several). */
+/* The benchmark row an error belongs to: the command line as given (-f may name several), less --counters. */
 static int run_error_benchmark(const struct harness_opts *o, struct store *st, int64_t *id)
 {
 	char suite[64], params[1024] = "";
 
 	snprintf(suite, sizeof(suite), "%s/%s", o->bench_argv[0], o->bench_argv[1]);
-	for (int i = 2; i < o->bench_argc; i++)
+	for (int i = 2; i < o->bench_argc; i++) {
+		/* as wl_canonical(): counting does not make another benchmark */
+		if (!strcmp(o->bench_argv[i], "--counters"))
+			continue;
 		snprintf(params + strlen(params), sizeof(params) - strlen(params), "%s%s",
-			 i > 2 ? " " : "", o->bench_argv[i]);
+			 params[0] ? " " : "", o->bench_argv[i]);
+	}
 	return store_benchmark_get(st, suite, params, id);
 }
 

@@ -44,6 +44,20 @@ static json_t *json_base(const struct wl_invocation *inv, const char *function)
 	return o;
 }
 
+/* --counters: each event's raw total over the timed region (all threads), or why it has none. */
+static json_t *json_counters(const struct counters_totals *c)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < COUNTERS_N; i++) {
+		json_t *e = c->err[i] ? json_pack("{s:s}", "unavailable", counters_strerror(c->err[i]))
+				      : json_pack("{s:f, s:b}", "total", c->value[i], "scaled", c->scaled[i]);
+
+		json_object_set_new(o, counters_events[i].name, e);
+	}
+	return o;
+}
+
 static void json_begin(struct wl_sink *s, const struct wl_invocation *inv)
 {
 	(void)s;
@@ -94,6 +108,8 @@ static void json_result(struct wl_sink *s, const struct wl_invocation *inv, cons
 							 "higher_is_better", m->higher_is_better));
 	}
 	json_object_set_new(o, "metrics", metrics);
+	if (r->counters.on)
+		json_object_set_new(o, "counters", json_counters(&r->counters));
 	json_array_append_new(j->array, o);
 }
 

@@ -60,7 +60,8 @@ static const struct wl_metric *text_metric(const struct wl_result *r, const char
 static void text_result(struct wl_sink *s, const struct wl_invocation *inv, const struct wl_result *r)
 {
 	struct text_out *t = s->priv;
-	const struct wl_metric *cyc = text_metric(r, "cycles");
+	/* -c makes cycles/byte the headline, as perf; --counters' cycles is just a further line. */
+	const struct wl_metric *cyc = r->cycles >= 0 ? text_metric(r, "cycles") : NULL;
 	double v;
 	const char *unit;
 

@@ -1,5 +1,6 @@
 /* counters: doctor checks of performance counters: perf_event_paranoid and which hardware events open. */
 #include "doctor/checks.h"
+#include "util/counters.h"
 #include "util/perfctr.h"
 #include "util/sysfs.h"
 
@@ -31,19 +32,6 @@ int doctor_check_paranoid(const struct doctor_ctx *ctx, struct doctor_report *re
 				     : "unprivileged users cannot open perf events at all");
 }
 
-/* The events clearpath reports, in the order perf stat lists them. */
-static const struct doctor_event {
-	const char *name;
-	uint32_t type;
-	uint64_t config;
-} doctor_hw_events[] = {
-	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-	{ "dTLB-load-misses", PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_DTLB |
-		(PERF_COUNT_HW_CACHE_OP_READ << 8) | (PERF_COUNT_HW_CACHE_RESULT_MISS << 16) },
-};
-
 /* Open and close one event: 0 when it opens, else -errno. */
 static int doctor_try_event(int (*open_counter)(uint32_t, uint64_t), uint32_t type, uint64_t config)
 {
@@ -62,8 +50,9 @@ int doctor_check_events(const struct doctor_ctx *ctx, struct doctor_report *rep)
 	char ok[128] = "", missing[128] = "", value[280];
 	int first_err = 0, sw;
 
-	for (size_t i = 0; i < sizeof(doctor_hw_events) / sizeof(doctor_hw_events[0]); i++) {
-		const struct doctor_event *e = &doctor_hw_events[i];
+	/* The hardware events --counters reports, in the order perf stat lists them. */
+	for (size_t i = COUNTERS_FIRST_HW; i < COUNTERS_N; i++) {
+		const struct counters_event *e = &counters_events[i];
 		int err = doctor_try_event(open_counter, e->type, e->config);
 		char *list = err ? missing : ok;
 		size_t len = strlen(list);

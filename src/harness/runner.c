@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* -f all times up to 12 metrics (mem clear --then with -c and --counters on real hardware) */
 #define RUN_MAX_CLASSES 256
 
 /* Running mean of one result class over this session's repeats, for the summary lines. */
@@ -118,7 +119,10 @@ static void run_nop_func(struct wl_sink *s, const struct wl_invocation *inv, con
 	(void)f;
 }
 
-/* The benchmark an invocation's error belongs to: the command line as given, or the exec. */
+/*
+ * The benchmark an invocation's error belongs to: the command line as given
+ * (-f may name several) less --counters, or the exec.
+ */
 static int run_unit_benchmark(struct store *st, const struct harness_unit *u, int64_t *id)
 {
 	char suite[160], params[1024] = "";
@@ -131,9 +135,13 @@ static int run_unit_benchmark(struct store *st, const struct harness_unit *u, in
 		return store_benchmark_get(st, suite, u->exec->exec.command, id);
 	}
 	snprintf(suite, sizeof(suite), "%s/%s", u->argv[0], u->argv[1]);
-	for (int i = 2; i < u->argc; i++)
+	for (int i = 2; i < u->argc; i++) {
+		/* as wl_canonical(): counting does not make another benchmark */
+		if (!strcmp(u->argv[i], "--counters"))
+			continue;
 		snprintf(params + strlen(params), sizeof(params) - strlen(params), "%s%s",
-			 i > 2 ? " " : "", u->argv[i]);
+			 params[0] ? " " : "", u->argv[i]);
+	}
 	return store_benchmark_get(st, suite, params, id);
 }
 

@@ -14,6 +14,7 @@
 #define INV_MAX_OPTS 32
 #define INV_OPT_FUNCTION 1000	/* getopt values of the driver's own options */
 #define INV_OPT_HELP 1001
+#define INV_OPT_COUNTERS 1002
 
 static size_t inv_nopts(const struct wl_opt *opts)
 {
@@ -160,6 +161,8 @@ static void inv_usage(const struct workload *wl)
 			printf(" (default: %s)", o->def);
 		printf("\n");
 	}
+	printf("    %-30s%s\n", "--counters",
+	       "also count perf events in the timed region: software always, hardware where they open");
 	printf("    %-30s%s\n", "--format <default|simple|json>", "output format (default: perf's layout)");
 }
 
@@ -188,6 +191,7 @@ static void inv_build_getopt(const struct workload *wl, struct option *lo, char 
 	k = n;
 	lo[k++] = (struct option){ "function", required_argument, NULL, INV_OPT_FUNCTION };
 	lo[k++] = (struct option){ "help", no_argument, NULL, INV_OPT_HELP };
+	lo[k++] = (struct option){ "counters", no_argument, NULL, INV_OPT_COUNTERS };
 	lo[k] = (struct option){ NULL, 0, NULL, 0 };
 }
 
@@ -199,11 +203,11 @@ static const struct wl_opt *inv_by_short(const struct workload *wl, int c)
 	return NULL;
 }
 
-/* Parse @argv (argv[0] is the workload name) into @params and *functions. */
-static int inv_parse(const struct workload *wl, int argc, char **argv, void *params,
-		     const char **functions)
+/* Parse @argv (argv[0] is the workload name) into @p's params, functions and counters. */
+static int inv_parse(struct wl_parsed *p, int argc, char **argv)
 {
-	struct option lo[INV_MAX_OPTS + 3];
+	const struct workload *wl = p->wl;
+	struct option lo[INV_MAX_OPTS + 4];
 	char so[3 * INV_MAX_OPTS + 8];
 	int c, ret;
 
@@ -216,7 +220,11 @@ static int inv_parse(const struct workload *wl, int argc, char **argv, void *par
 		const struct wl_opt *o = NULL;
 
 		if (c == INV_OPT_FUNCTION || c == 'f') {
-			*functions = optarg;
+			p->functions = optarg;
+			continue;
+		}
+		if (c == INV_OPT_COUNTERS) {
+			p->counters = true;
 			continue;
 		}
 		if (c == INV_OPT_HELP || c == 'h') {
@@ -237,7 +245,7 @@ static int inv_parse(const struct workload *wl, int argc, char **argv, void *par
 		o = c >= 0 && c < INV_MAX_OPTS ? &wl->opts[c] : inv_by_short(wl, c);
 		if (!o)
 			return EXIT_INTERNAL;
-		ret = inv_set(o, optarg, params);
+		ret = inv_set(o, optarg, p->params);
 		if (ret)
 			return ret;
 	}
@@ -312,12 +320,29 @@ static int inv_select(const struct workload *wl, const char *spec, const struct 
 	return 0;
 }
 
-static int inv_run(const struct workload *wl, const void *params, const char *functions,
-		   struct wl_sink *sink)
+/* The driver's metrics on top of what the workload added: -c's cycles/byte, then the counters. */
+static void inv_metrics(const struct workload *wl, const void *params, struct wl_result *res)
 {
+	uint64_t bytes, page;
+
+	if (res->cycles >= 0 && res->bytes)
+		wl_result_add(res, "cycles", res->cycles / ((double)res->bytes * res->threads),
+			      "cycles/byte", false);
+	if (!res->counters.on)
+		return;
+	wl->needs(params, &bytes, &page);
+	wl_counter_metrics(res, page);
+	counters_warn_once(&res->counters);
+}
+
+static int inv_run(const struct wl_parsed *p, struct wl_sink *sink)
+{
+	const struct workload *wl = p->wl;
+	const void *params = p->params;
+	const char *functions = p->functions;
 	struct wl_func funcs[WL_MAX_FUNCS];
 	const struct wl_func *sel[WL_MAX_FUNCS];
-	struct wl_invocation inv = { wl, params, functions };
+	struct wl_invocation inv = { wl, params, functions, p->counters };
 	size_t n = wl->functions(funcs, WL_MAX_FUNCS), nsel;
 	int ret;
 
@@ -333,7 +358,8 @@ static int inv_run(const struct workload *wl, const void *params, const char *fu
 		return ret;
 	sink->begin(sink, &inv);
 	for (size_t i = 0; i < nsel; i++) {
-		struct wl_result res = { .function = sel[i]->name, .cycles = -1 };
+		struct wl_result res = { .function = sel[i]->name, .cycles = -1,
+					 .counters.on = p->counters };
 
 		if (sel[i]->why_not) {
 			sink->skipped(sink, &inv, sel[i]);
@@ -343,9 +369,7 @@ static int inv_run(const struct workload *wl, const void *params, const char *fu
 		ret = wl->run(params, sel[i], &res);
 		if (ret)
 			return ret;
-		if (res.cycles >= 0 && res.bytes)
-			wl_result_add(&res, "cycles", res.cycles / ((double)res.bytes * res.threads),
-				      "cycles/byte", false);
+		inv_metrics(wl, params, &res);
 		sink->result(sink, &inv, &res);
 	}
 	sink->end(sink, &inv);
@@ -376,7 +400,7 @@ int wl_parse(int argc, char **argv, struct wl_parsed *out)
 	out->functions = out->wl->default_function;
 	ret = inv_defaults(out->wl, out->params);
 	if (!ret)
-		ret = inv_parse(out->wl, argc - 1, argv + 1, out->params, &out->functions);
+		ret = inv_parse(out, argc - 1, argv + 1);
 	if (ret < 0) {
 		out->help = true;	/* --help was printed */
 		ret = 0;
@@ -394,7 +418,7 @@ void wl_parsed_free(struct wl_parsed *p)
 
 int wl_run(const struct wl_parsed *p, struct wl_sink *sink)
 {
-	return p->help ? 0 : inv_run(p->wl, p->params, p->functions, sink);
+	return p->help ? 0 : inv_run(p, sink);
 }
 
 int wl_invoke(int argc, char **argv, struct wl_sink *sink)
@@ -450,6 +474,8 @@ int wl_canonical(const struct workload *wl, int argc, char **argv, const char *f
 		const struct wl_opt *o = NULL;
 		bool is_f;
 
+		if (!strcmp(t, "--counters"))
+			continue;	/* extra result classes of this benchmark, not another one */
 		if (!strncmp(t, "--", 2)) {
 			eq = strchr(t, '=');
 			size_t nlen = eq ? (size_t)(eq - t - 2) : strlen(t + 2);

@@ -170,7 +170,7 @@ uint64_t wl_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-int wl_timer_init(struct wl_timer *t, bool cycles)
+int wl_timer_init(struct wl_timer *t, bool cycles, bool counters)
 {
 	memset(t, 0, sizeof(*t));
 	t->cycles_fd = -1;
@@ -178,6 +178,10 @@ int wl_timer_init(struct wl_timer *t, bool cycles)
 		t->cycles_fd = perfctr_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 		if (t->cycles_fd < 0)
 			return t->cycles_fd;
+	}
+	if (counters) {
+		counters_open(&t->counters, NULL);
+		t->counting = true;
 	}
 	return 0;
 }
@@ -189,6 +193,9 @@ void wl_timer_start(struct wl_timer *t)
 	getrusage(RUSAGE_THREAD, &ru);
 	t->minflt0 = ru.ru_minflt;
 	t->majflt0 = ru.ru_majflt;
+	/* The counter set before the cycle counter, so -c never counts the set's reads. */
+	if (t->counting)
+		counters_start(&t->counters);
 	if (t->cycles_fd >= 0)
 		perfctr_read(t->cycles_fd, &t->c0);
 	t->t0 = wl_now_ns();
@@ -202,6 +209,8 @@ void wl_timer_stop(struct wl_timer *t)
 	t->ns += t1 - t->t0;
 	if (t->cycles_fd >= 0 && !perfctr_read(t->cycles_fd, &c1))
 		t->cycles += c1 - t->c0;
+	if (t->counting)
+		counters_stop(&t->counters);
 	getrusage(RUSAGE_THREAD, &ru);
 	t->minflt += ru.ru_minflt - t->minflt0;
 	t->majflt += ru.ru_majflt - t->majflt0;
@@ -212,6 +221,8 @@ void wl_timer_fini(struct wl_timer *t)
 	if (t->cycles_fd >= 0)
 		close(t->cycles_fd);
 	t->cycles_fd = -1;
+	if (t->counting)
+		counters_close(&t->counters);
 }
 
 void wl_timer_result(const struct wl_timer *t, struct wl_result *res)
@@ -220,6 +231,8 @@ void wl_timer_result(const struct wl_timer *t, struct wl_result *res)
 	res->minflt = t->minflt;
 	res->majflt = t->majflt;
 	res->cycles = t->cycles_fd >= 0 ? (double)t->cycles : -1;
+	if (t->counting)
+		res->counters = t->counters.tot;
 }
 
 const char *wl_backing_name(enum wl_backing b)

@@ -3,6 +3,7 @@
 #define CLEARPATH_WORKLOADS_MEM_H
 
 #include "workloads/workload.h"
+#include "util/counters.h"
 
 #include <stddef.h>
 
@@ -49,8 +50,10 @@ int wl_mem_map_failed(uint64_t size, uint64_t page, int err);
 
 /*
  * Timer of a timed region for the calling thread: wall time (CLOCK_MONOTONIC),
- * page faults (getrusage RUSAGE_THREAD) and, with cycles, a hardware cycle
- * counter.  Everything but the clock is read outside the clock's interval.
+ * page faults (getrusage RUSAGE_THREAD), with cycles a hardware cycle
+ * counter, with counters the --counters event set.  Everything but the clock
+ * is read outside the clock's interval, so turning counters on adds nothing
+ * inside it.
  */
 struct wl_timer {
 	int cycles_fd;		/* -1 when not counting cycles */
@@ -58,14 +61,19 @@ struct wl_timer {
 	long minflt, majflt;
 	uint64_t t0, c0;
 	long minflt0, majflt0;
+	bool counting;		/* the counter set below is open */
+	struct counters_set counters;
 };
 
-/* Returns 0 or -errno when the cycle counter cannot open. */
-int wl_timer_init(struct wl_timer *t, bool cycles);
+/*
+ * Returns 0 or -errno when the cycle counter cannot open.  Counters that
+ * cannot open are not an error: the set records why, and the result says so.
+ */
+int wl_timer_init(struct wl_timer *t, bool cycles, bool counters);
 void wl_timer_start(struct wl_timer *t);
 void wl_timer_stop(struct wl_timer *t);
 void wl_timer_fini(struct wl_timer *t);
-/* Copy the timer's totals into @res (elapsed, faults, cycles). */
+/* Copy the timer's totals into @res (elapsed, faults, cycles, counters). */
 void wl_timer_result(const struct wl_timer *t, struct wl_result *res);
 
 /* Monotonic clock in nanoseconds. */

@@ -250,7 +250,9 @@ static int clear_run(const void *p, const struct wl_func *f, struct wl_result *r
 	char ex[32];
 	int ret;
 
-	if ((ret = wl_timer_init(&clear, cp->mem.cycles)) || (ret = wl_timer_init(&both, false))) {
+	/* Counters follow the clear-only pass: the headline, as -c does. */
+	if ((ret = wl_timer_init(&clear, cp->mem.cycles, res->counters.on)) ||
+	    (ret = wl_timer_init(&both, false, false))) {
 		log_err("cannot open the cycle counter: %s", strerror(-ret));
 		return EXIT_RESOURCE;
 	}

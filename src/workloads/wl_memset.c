@@ -74,7 +74,7 @@ static int memset_run(const void *p, const struct wl_func *f, struct wl_result *
 	char *buf;
 	int ret;
 
-	ret = wl_timer_init(&t, mp->mem.cycles);
+	ret = wl_timer_init(&t, mp->mem.cycles, res->counters.on);
 	if (ret) {
 		log_err("cannot open the cycle counter: %s", strerror(-ret));
 		return EXIT_RESOURCE;

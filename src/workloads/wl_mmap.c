@@ -72,6 +72,7 @@ struct mmap_thread {
 	pthread_t id;
 	const struct mmap_params *mp;
 	bool populate;
+	bool counters;		/* --counters: each thread counts its own timed region */
 	unsigned seed;
 	struct wl_timer timer;
 	bool started;		/* a thread was created and must be joined */
@@ -97,7 +98,7 @@ static void *mmap_thread_main(void *arg)
 	int advice = !strcmp(mp->thp, "always") ? MADV_HUGEPAGE :
 		     !strcmp(mp->thp, "never") ? MADV_NOHUGEPAGE : -1;
 
-	th->error = -wl_timer_init(&th->timer, mp->mem.cycles);
+	th->error = -wl_timer_init(&th->timer, mp->mem.cycles, th->counters);
 	for (unsigned l = 0; l < mp->mem.loops && !th->error; l++) {
 		char *p;
 
@@ -147,6 +148,8 @@ static void mmap_collect(const struct mmap_params *mp, struct mmap_thread *th, s
 		res->minflt += th[i].timer.minflt;
 		res->majflt += th[i].timer.majflt;
 		cycles += (double)th[i].timer.cycles;
+		if (th[i].counters)
+			counters_merge(&res->counters, &th[i].timer.counters.tot);
 	}
 	if (mp->mem.cycles)
 		res->cycles = cycles;
@@ -171,6 +174,7 @@ static int mmap_run(const void *p, const struct wl_func *f, struct wl_result *re
 	}
 	for (unsigned i = 0; i < mp->threads; i++) {
 		th[i] = (struct mmap_thread){ .mp = mp, .populate = *(const bool *)f->impl,
+					      .counters = res->counters.on,
 					      .seed = mp->seed ? mp->seed + i : 0 };
 		if (mp->threads == 1)
 			mmap_thread_main(&th[i]);	/* no thread to create: same timed region */

@@ -2,6 +2,8 @@
 #ifndef CLEARPATH_WORKLOADS_WORKLOAD_H
 #define CLEARPATH_WORKLOADS_WORKLOAD_H
 
+#include "util/counters.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -45,7 +47,8 @@ struct wl_metric {
 	bool higher_is_better;
 };
 
-#define WL_MAX_METRICS 8
+/* mem clear: 4 rates, -c cycles, and one per --counters event */
+#define WL_MAX_METRICS 16
 #define WL_MAX_FUNCS 32
 
 /* What one function's run measured: every output format reads this record. */
@@ -59,6 +62,8 @@ struct wl_result {
 	double cycles;		/* CPU cycles in the timed region with -c, else -1 */
 	double thread_rel_stddev;	/* % spread of per-thread times when threads > 1 */
 	char note[160];		/* one line of context, e.g. the THP mode in force */
+	/* in: .on set by the driver for --counters; out: the headline timed region's counts */
+	struct counters_totals counters;
 	size_t nmetrics;
 	struct wl_metric metrics[WL_MAX_METRICS];
 };
@@ -88,6 +93,7 @@ struct wl_invocation {
 	const struct workload *wl;
 	const void *params;
 	const char *functions;	/* the -f value as given */
+	bool counters;		/* --counters */
 };
 
 /* Receives the progress of an invocation: the perf text, simple, JSON outputs and the harness. */
@@ -110,6 +116,7 @@ struct wl_parsed {
 	const struct workload *wl;
 	void *params;		/* the workload's params struct, owned */
 	const char *functions;	/* the -f value; points into the parsed argv */
+	bool counters;		/* --counters: count perf events over the timed region */
 	bool help;		/* --help was given and printed: nothing to run */
 };
 
@@ -136,7 +143,8 @@ int wl_invoke(int argc, char **argv, struct wl_sink *sink);
  * after the workload name) in the user's order, each as "-x value" (the
  * long form when there is no short one), sizes normalised ("1GB"), the -f
  * value replaced by @function (put first when -f was not given).  Options
- * left at their defaults are not added.  Returns 0, or -EINVAL for an
+ * left at their defaults are not added, nor is --counters: counting adds
+ * result classes to the same benchmark, it does not make another one.  Returns 0, or -EINVAL for an
  * argument wl_parse() would not have accepted.
  */
 int wl_canonical(const struct workload *wl, int argc, char **argv, const char *function,
@@ -148,5 +156,21 @@ void wl_opt_format(const struct wl_opt *opt, const void *params, char *buf, size
 /* Add a metric to @res; returns it (NULL when the record is full). */
 struct wl_metric *wl_result_add(struct wl_result *res, const char *name, double value,
 				const char *unit, bool higher_is_better);
+
+/*
+ * Add a metric for every event of res->counters that has a value, named as
+ * the event, normalised to the run (@page: the run's page size):
+ *   task-clock        msec          CPU time per thread in the timed region
+ *   page-faults       faults/page   per page of @page bytes touched
+ *   context-switches  count         summed over threads
+ *   cpu-migrations    count         summed over threads
+ *   cycles            cycles/byte   (skipped when -c already added it)
+ *   instructions      instructions/byte
+ *   cache-misses      misses/KB
+ *   dTLB-load-misses  misses/page
+ * all lower-is-better.  An event without a value gets no metric, never a
+ * zero.  Does nothing unless res->counters.on.
+ */
+void wl_counter_metrics(struct wl_result *res, uint64_t page);
 
 #endif

@@ -495,6 +495,76 @@ static void test_cycles(void **state)
 	assert_true(r.last.cycles >= 0);
 }
 
+static const struct wl_metric *find_metric(const struct wl_result *res, const char *name)
+{
+	for (size_t i = 0; i < res->nmetrics; i++)
+		if (!strcmp(res->metrics[i].name, name))
+			return &res->metrics[i];
+	return NULL;
+}
+
+static unsigned count_of(const char *text, const char *needle)
+{
+	unsigned n = 0;
+
+	for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/*
+ * --counters is the driver's: every workload takes it, parameters stay the
+ * same, the metrics follow the headline, and what cannot count is said once
+ * per process.  All in one test because that once is per process.
+ */
+static void test_counters(void **state)
+{
+	int hw = perfctr_open_timed(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	int sw = perfctr_open_timed(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	const struct wl_metric *pf;
+	struct run r;
+	char plain[512];
+	double pages;
+
+	(void)state;
+	if (hw >= 0)
+		close(hw);
+	if (sw >= 0)
+		close(sw);
+	INVOKE(&r, "mem", "memset", "--help");
+	expect_contains("stdout", r.out, "    --counters ");
+	INVOKE(&r, "mem", "memset", "-s", "64KB", "-f", "default");
+	expect_ok(&r, "begin;function:default;result:default;end;");
+	assert_false(r.last.counters.on);
+	assert_int_equal(r.last.nmetrics, 1);
+	snprintf(plain, sizeof(plain), "%s", r.params);
+
+	INVOKE(&r, "mem", "memset", "-s", "64KB", "--counters", "-f", "default");
+	expect_ok(&r, "begin;function:default;result:default;end;");
+	assert_string_equal(r.params, plain);
+	assert_true(r.last.counters.on);
+	assert_string_equal(r.last.metrics[0].name, "");
+	assert_int_equal(find_metric(&r.last, "task-clock") != NULL, sw >= 0);
+	assert_int_equal(find_metric(&r.last, "cycles") != NULL, hw >= 0);
+	assert_int_equal(count_of(r.err, "hardware counters unavailable ("), hw < 0);
+	if (hw < 0)
+		expect_contains("stderr", r.err, perfctr_strerror(hw));
+
+	/* the same reason again in this process: nothing more on stderr */
+	INVOKE(&r, "mem", "mmap", "-s", "4MB", "-f", "demand", "--thp", "never", "-t", "2", "--counters");
+	expect_ok(&r, "begin;function:demand;result:demand;end;");
+	assert_string_equal(r.err, "");
+	if (sw < 0)
+		return;
+	/* both threads' faults, per 4KB page of both buffers, agree with getrusage's count */
+	pages = 2.0 * (4 << 20) / 4096;
+	pf = find_metric(&r.last, "page-faults");
+	assert_non_null(pf);
+	assert_string_equal(pf->unit, "faults/page");
+	assert_float_equal(pf->value, (double)r.last.minflt / pages, 0.05);
+	assert_true(pf->value >= 1);
+}
+
 static void use(const char *fixture)
 {
 	sysfs_set_root(fixture_path(fixture));
@@ -648,6 +718,7 @@ int main(void)
 		cmocka_unit_test(test_function_list),
 		cmocka_unit_test(test_function_unavailable),
 		cmocka_unit_test(test_cycles),
+		cmocka_unit_test(test_counters),
 		cmocka_unit_test_teardown(test_resource_memory, reset_root),
 		cmocka_unit_test_teardown(test_resource_2mb, reset_root),
 		cmocka_unit_test_teardown(test_resource_1gb, reset_root),

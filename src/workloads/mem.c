@@ -1,6 +1,7 @@
 /* mem: shared parts of the mem workloads: mappings by page size, resource checks, the timed-region timer. */
 #define _GNU_SOURCE
 #include "workloads/mem.h"
+#include "kernels/kernels.h"
 #include "util/log.h"
 #include "util/perfctr.h"
 #include "util/size.h"
@@ -293,4 +294,16 @@ void wl_mem_thp_mode(char *buf, size_t len)
 {
 	if (sysfs_read_choice("/sys/kernel/mm/transparent_hugepage/enabled", buf, len))
 		snprintf(buf, len, "unknown");
+}
+
+size_t wl_mem_strategies(struct wl_func *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < kern_count() && n < max; i++) {
+		const struct kern_strategy *k = kern_at(i);
+
+		out[n++] = (struct wl_func){ k->name, k->desc, kern_why_not(k), k };
+	}
+	return n;
 }

@@ -81,6 +81,9 @@ uint64_t wl_now_ns(void);
 
 #endif
 
+/* Every zeroing strategy of src/kernels as a -f function (memset and clear share the table). */
+size_t wl_mem_strategies(struct wl_func *out, size_t max);
+
 /* How a buffer of huge pages is backed. */
 enum wl_backing {
 	WL_BACK_BASE,		/* 4KB pages (THP explicitly off for the range) */

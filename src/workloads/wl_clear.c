@@ -41,18 +41,6 @@ static const struct wl_opt clear_opts[] = {
 	{ 0, NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL },
 };
 
-static size_t clear_functions(struct wl_func *out, size_t max)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < kern_count() && n < max; i++) {
-		const struct kern_strategy *k = kern_at(i);
-
-		out[n++] = (struct wl_func){ k->name, k->desc, kern_why_not(k), k };
-	}
-	return n;
-}
-
 static int clear_check_shape(const struct clear_params *cp)
 {
 	char pg[16], ex[32];
@@ -301,7 +289,7 @@ const struct workload wl_mem_clear = {
 	.opts = clear_opts,
 	.params_size = sizeof(struct clear_params),
 	.default_function = "all",
-	.functions = clear_functions,
+	.functions = wl_mem_strategies,
 	.prepare = clear_prepare,
 	.needs = clear_needs,
 	.run = clear_run,

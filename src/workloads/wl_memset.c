@@ -20,19 +20,6 @@ static const struct wl_opt memset_opts[] = {
 	{ 0, NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL },
 };
 
-/* Every zeroing strategy is a memset function; those that only write zero say so. */
-static size_t memset_functions(struct wl_func *out, size_t max)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < kern_count() && n < max; i++) {
-		const struct kern_strategy *k = kern_at(i);
-
-		out[n++] = (struct wl_func){ k->name, k->desc, kern_why_not(k), k };
-	}
-	return n;
-}
-
 static int memset_prepare(void *p)
 {
 	struct memset_params *mp = p;
@@ -120,7 +107,7 @@ const struct workload wl_mem_memset = {
 	.opts = memset_opts,
 	.params_size = sizeof(struct memset_params),
 	.default_function = "all",
-	.functions = memset_functions,
+	.functions = wl_mem_strategies,
 	.prepare = memset_prepare,
 	.needs = memset_needs,
 	.run = memset_run,

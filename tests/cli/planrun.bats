@@ -1,0 +1,150 @@
+#!/usr/bin/env bats
+# planrun: `clearpath plan run` on small plans: sessions, seeded order, exec units, --resume.
+
+setup() {
+	cd "$BATS_TEST_DIRNAME/../.."
+	CP=${CLEARPATH:-./clearpath}
+	D="$BATS_TEST_TMPDIR"
+	STORE="$D/results.db"
+	export CLEARPATH_STORE="$STORE"
+}
+
+# sql QUERY: print rows of the store, '|'-separated
+sql() {
+	python3 - "$STORE" "$1" <<'PY'
+import sqlite3, sys
+for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]):
+    print("|".join(str(c) for c in row))
+PY
+}
+
+plan() {
+	cat >"$D/$1.yaml"
+}
+
+@test "plan run: every benchmark in every session, the seed and order stored with each session" {
+	plan tiny <<'EOF2'
+name: tiny
+defaults: {warmups: 1, repeats: 2, sessions: 2}
+benchmarks:
+  - mem memset -f default -s 2MB -l 2
+  - mem clear -f default -s 2MB -k 4KB
+  - exec: {name: echo-rate, command: "echo rate 42.5", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF2
+	run "$CP" plan run --seed 11 "$D/tiny.yaml"
+	[ "$status" -eq 0 ]
+	# 3 units x (1 warmup + 2 repeats) x 2 sessions, one headline class each
+	[ "$(sql 'select count(*) from sample')" -eq 18 ]
+	[ "$(sql 'select count(*) from session where complete = 1')" -eq 2 ]
+	[ "$(sql 'select count(*) from sample where warmup = 1')" -eq 6 ]
+	run sql "select json_extract(environment, '$.plan_seed'), json_extract(environment, '$.plan_session') from session order by started"
+	[ "${lines[0]}" = "11|1" ]
+	[ "${lines[1]}" = "11|2" ]
+	# the exec's value and unit made it in
+	[ "$(sql "select distinct s.value from sample s join resultclass r on r.id = s.resultclass_id where r.name = 'echo-rate'")" = "42.5" ]
+	# the state file is gone once the plan completed
+	[ ! -e "$STORE.plan-tiny.json" ]
+}
+
+@test "plan run: the same seed gives the same order; the order is a permutation of the plan" {
+	plan order <<'EOF2'
+name: order
+defaults: {warmups: 0, repeats: 1, sessions: 1}
+benchmarks:
+  - bench: mem memset
+    args: {f: default, l: 1}
+    matrix: {s: [1MB, 2MB, 3MB, 4MB, 5MB, 6MB]}
+EOF2
+	"$CP" plan run --seed 5 --store "$D/a.db" "$D/order.yaml" >/dev/null
+	"$CP" plan run --seed 5 --store "$D/b.db" "$D/order.yaml" >/dev/null
+	a=$(STORE="$D/a.db" sql "select json_extract(environment, '$.plan_order') from session")
+	b=$(STORE="$D/b.db" sql "select json_extract(environment, '$.plan_order') from session")
+	[ "$a" = "$b" ]
+	python3 -c 'import json,sys; o=json.loads(sys.argv[1]); assert sorted(o)==sorted("memset -s %dMB -f default -l 1" % i for i in range(1,7)), o' "$a"
+}
+
+@test "plan run: a failing exec records an error row with its stderr tail and the run goes on" {
+	plan bad <<'EOF2'
+name: bad
+defaults: {warmups: 0, repeats: 2, sessions: 1}
+benchmarks:
+  - exec: {name: broken, command: "echo boom >&2; exit 3", regex: 'v ([0-9.]+)', unit: s, higher_is_better: false}
+  - exec: {name: nomatch, command: "echo nothing here", regex: 'v ([0-9.]+)', unit: s, higher_is_better: false}
+  - mem memset -f default -s 1MB
+EOF2
+	run "$CP" plan run --max-failures 0 "$D/bad.yaml"
+	[ "$status" -eq 0 ]
+	[ "$(sql "select count(*) from error where message like '%exited with status 3%boom%'")" -eq 2 ]
+	[ "$(sql "select count(*) from error where message like '%does not match%'")" -eq 2 ]
+	[ "$(sql 'select count(*) from sample')" -eq 2 ]
+}
+
+@test "plan run: an exec past its timeout is killed and recorded" {
+	plan slow <<'EOF2'
+name: slow
+defaults: {warmups: 0, repeats: 1, sessions: 1, timeout: 1s}
+benchmarks:
+  - exec: {name: sleeper, command: "sleep 30; echo v 1", regex: 'v ([0-9.]+)', unit: s, higher_is_better: false}
+EOF2
+	start=$(date +%s)
+	run "$CP" plan run --max-failures 0 "$D/slow.yaml"
+	[ $(( $(date +%s) - start )) -lt 20 ]
+	[ "$(sql "select count(*) from error where message like '%timed out after 1s%'")" -eq 1 ]
+}
+
+@test "plan run --resume continues an interrupted plan from the first unit not completed" {
+	plan res <<'EOF2'
+name: res
+defaults: {warmups: 0, repeats: 1, sessions: 2}
+benchmarks:
+  - mem memset -f default -s 1MB
+  - exec: {name: marker, command: "if [ -e \"$MARK\" ]; then echo v 1; else touch \"$MARK\"; kill -9 $PPID; sleep 5; fi", regex: 'v ([0-9.]+)', unit: s, higher_is_better: false}
+EOF2
+	export MARK="$D/killed-once"
+	# the first time the exec runs it kills its session process: the plan stops part way
+	run "$CP" plan run --seed 3 "$D/res.yaml"
+	[ "$status" -ne 0 ]
+	[ -e "$STORE.plan-res.json" ]
+	[ "$(sql 'select count(*) from session where complete = 0')" -eq 1 ]
+	run "$CP" plan run --resume "$D/res.yaml"
+	[ "$status" -eq 0 ]
+	[ ! -e "$STORE.plan-res.json" ]
+	# two complete sessions with both units, plus the interrupted one kept as it was
+	[ "$(sql 'select count(*) from session where complete = 1')" -eq 2 ]
+	[ "$(sql "select count(*) from sample s join resultclass r on r.id = s.resultclass_id where r.name = 'marker'")" -eq 2 ]
+	# resuming again has nothing to do
+	run "$CP" plan run --resume "$D/res.yaml"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"nothing to resume"* ]]
+}
+
+@test "plan run --scale auto runs the sizes that fit and names them in the result classes" {
+	plan big <<'EOF2'
+name: big
+defaults: {warmups: 0, repeats: 1, sessions: 1}
+benchmarks:
+  - mem memset -f default -s 4GB
+EOF2
+	# the fixture machine has 1GB available: 4GB is scaled to 512MB (the first power of two that fits)
+	CLEARPATH_SYSROOT="$PWD/tests/fixtures/sysroot" run "$CP" plan run "$D/big.yaml"
+	[ "$status" -eq 3 ]
+	CLEARPATH_SYSROOT="$PWD/tests/fixtures/sysroot" run "$CP" plan run --scale auto "$D/big.yaml"
+	[ "$status" -eq 0 ]
+	[ "$(sql 'select name from resultclass')" = "memset -f default -s 512MB" ]
+	# an explicit divisor is taken as given
+	CLEARPATH_SYSROOT="$PWD/tests/fixtures/sysroot" run "$CP" plan run --scale 64 --store "$D/s64.db" "$D/big.yaml"
+	[ "$status" -eq 0 ]
+	[ "$(STORE="$D/s64.db" sql 'select name from resultclass')" = "memset -f default -s 64MB" ]
+}
+
+@test "plan run: usage errors exit 2" {
+	run "$CP" plan run
+	[ "$status" -eq 2 ]
+	run "$CP" plan run --bogus plans/quick.yaml
+	[ "$status" -eq 2 ]
+	run "$CP" plan run --scale 3 plans/quick.yaml
+	[ "$status" -eq 2 ]
+	run "$CP" plan run --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"--resume"* ]]
+}

@@ -15,6 +15,10 @@ static const struct command commands[] = {
 	{ "bench", cmd_bench, "run one workload, perf bench style: clearpath bench mem mmap -p 2MB -s 1GB" },
 	{ "show", cmd_show, "the comparison table: base means and % changes with (I)/(R) verdicts" },
 	{ "run", cmd_run, "warmups, repeats and sessions of one bench command line, into the store" },
+	{ "list", cmd_list, "what the store holds: suts, swprofiles, benchmarks or sessions" },
+	{ "export", cmd_export, "every sample of the store as CSV or JSON, to a file or stdout" },
+	{ "import", cmd_import, "add the samples of an exported CSV file to the store, all or nothing" },
+	{ "merge", cmd_merge, "copy the sessions of other stores into one, without duplicates" },
 };
 
 static void usage(FILE *out)

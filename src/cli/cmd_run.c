@@ -90,6 +90,16 @@ static int run_parse(int argc, char **argv, struct harness_opts *o, bool *child)
 	}
 	if (ret)
 		return ret;
+	/*
+	 * getopt stops at the first word that is not a run option; without '--'
+	 * a run option placed after the bench words (clearpath run mem memset
+	 * --repeats 5) would silently become a bench option, so '--' is required.
+	 */
+	if (optind < argc && strcmp(argv[optind - 1], "--")) {
+		log_err("'%s': the bench command line goes after '--'", argv[optind]);
+		log_hint("e.g. 'clearpath run --repeats 5 -- %s ...'", argv[optind]);
+		return EXIT_USAGE;
+	}
 	o->bench_argc = argc - optind;
 	o->bench_argv = argv + optind;
 	return 0;

@@ -285,8 +285,10 @@ static int run_preflight(const struct harness_opts *o)
 		wl_parsed_free(&p);
 		return EXIT_USAGE;
 	}
-	/* The workload's own resource checks, so a run that cannot fit fails before storing anything. */
-	ret = p.wl->prepare(p.params);
+	/* The workload's own checks, so a run that cannot work fails before storing anything. */
+	ret = wl_check_functions(&p);
+	if (!ret)
+		ret = p.wl->prepare(p.params);
 	wl_parsed_free(&p);
 	return ret;
 }

@@ -35,6 +35,26 @@ static int export_exit_code(int err)
 	return err == ENOENT || err == ENOTDIR || err == EISDIR ? EXIT_USAGE : EXIT_RESOURCE;
 }
 
+/* Export into @fd and close it; the data is on disk when 0 is returned, else a negative errno. */
+static int export_fd(struct store *st, enum store_format fmt, int fd)
+{
+	FILE *f = fdopen(fd, "w");
+	int ret;
+
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	ret = store_export(st, f, fmt);
+	/* Synced before the rename, so a crash right after cannot leave OUT empty. */
+	if (!ret && fsync(fileno(f)))
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	return ret;
+}
+
 /*
  * Write the export into a temporary file beside @path and rename() it over
  * @path only once it is complete and on disk: a failure (disk full, a store
@@ -44,7 +64,6 @@ static int export_file(struct store *st, enum store_format fmt, const char *path
 {
 	char tmp[PATH_MAX];
 	mode_t mask = umask(0);
-	FILE *f = NULL;
 	int fd, ret;
 
 	umask(mask);
@@ -59,12 +78,7 @@ static int export_file(struct store *st, enum store_format fmt, const char *path
 	}
 	/* mkstemp() makes it 0600; an export is an ordinary file the user's umask governs. */
 	fchmod(fd, 0666 & ~mask);
-	f = fdopen(fd, "w");
-	ret = f ? store_export(st, f, fmt) : -errno;
-	if (!ret && fsync(fileno(f)))
-		ret = -errno;
-	if (f ? fclose(f) && !ret : (close(fd), 0))
-		ret = -EIO;
+	ret = export_fd(st, fmt, fd);
 	if (!ret && rename(tmp, path))
 		ret = -errno;
 	if (ret) {

@@ -268,6 +268,12 @@ with open(sys.argv[1], "r+b") as f:
 	refused 3 "database disk image is malformed" "damaged"
 	run --separate-stderr small_run --store "$D/corrupt.db"
 	refused 3 "malformed"
+	# an export that fails midway leaves the file it would replace as it was, and no temporary
+	echo before > "$D/keep.csv"
+	run --separate-stderr "$CP" export --store "$D/corrupt.db" "$D/keep.csv"
+	refused 3 "export to $D/keep.csv failed" "is unchanged"
+	[ "$(cat "$D/keep.csv")" = before ]
+	[ "$(cd "$D" && echo *)" = "corrupt.db keep.csv r.db" ]
 }
 
 @test "merge: overlapping stores give no duplicate sessions; merging again adds nothing" {

@@ -50,8 +50,9 @@ static int import_stream(struct store *st, FILE *in, const char *name)
 		ret = import_count(st, &sessions1, &samples1);
 	if (ret)
 		return store_exit_code(ret);
-	printf("imported %lld samples in %lld new sessions from %s", samples1 - samples0,
-	       sessions1 - sessions0, name);
+	printf("imported %lld sample%s in %lld new session%s from %s", samples1 - samples0,
+	       samples1 - samples0 == 1 ? "" : "s", sessions1 - sessions0,
+	       sessions1 - sessions0 == 1 ? "" : "s", name);
 	printf(samples1 == samples0 ? " (all were stored already)\n" : "\n");
 	return 0;
 }

@@ -190,7 +190,7 @@ failing_root() {
 	small_run --repeats 2 >/dev/null
 	"$CP" export "$D/a.csv"
 	run "$CP" import --store "$D/new.db" - < "$D/a.csv"
-	[ "$output" = "imported 3 samples in 1 new sessions from <stdin>" ]
+	[ "$output" = "imported 3 samples in 1 new session from <stdin>" ]
 	run "$CP" import --store "$D/new.db" "$D/a.csv"
 	[ "$status" -eq 0 ]
 	[ "$output" = "imported 0 samples in 0 new sessions from $D/a.csv (all were stored already)" ]

@@ -17,6 +17,10 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "warmups, repeats and sessions of one bench command line, into the store" },
 	{ "doctor", cmd_doctor, "is this machine fit to measure? clearpath doctor [--fix] [--format json]" },
 	{ "plan", cmd_plan, "check and show a measurement plan: clearpath plan show plans/quick.yaml" },
+	{ "list", cmd_list, "what the store holds: suts, swprofiles, benchmarks or sessions" },
+	{ "export", cmd_export, "every sample of the store as CSV or JSON, to a file or stdout" },
+	{ "import", cmd_import, "add the samples of an exported CSV file to the store, all or nothing" },
+	{ "merge", cmd_merge, "copy the sessions of other stores into one, without duplicates" },
 };
 
 static void usage(FILE *out)

@@ -68,6 +68,18 @@ static int run_parse(int argc, char **argv, struct run_cli *o)
 			ret = cli_harness_option(c, optarg, &o->h);
 		}
 	}
+	if (ret)
+		return ret;
+	/*
+	 * getopt stops at the first word that is not a run option; without '--'
+	 * a run option placed after the bench words (clearpath run mem memset
+	 * --repeats 5) would silently become a bench option, so '--' is required.
+	 */
+	if (optind < argc && strcmp(argv[optind - 1], "--")) {
+		log_err("'%s': the bench command line goes after '--'", argv[optind]);
+		log_hint("e.g. 'clearpath run --repeats 5 -- %s ...'", argv[optind]);
+		return EXIT_USAGE;
+	}
 	o->bench_argc = argc - optind;
 	o->bench_argv = argv + optind;
 	return ret;
@@ -86,8 +98,10 @@ static int run_preflight(const struct run_cli *o)
 	ret = wl_parse(o->bench_argc, o->bench_argv, &p);
 	if (ret)
 		return ret;
-	/* The workload's own resource checks, so a run that cannot fit fails before storing anything. */
-	ret = p.help ? EXIT_USAGE : p.wl->prepare(p.params);
+	/* The workload's own checks, so a run that cannot work fails before storing anything. */
+	ret = p.help ? EXIT_USAGE : wl_check_functions(&p);
+	if (!ret)
+		ret = p.wl->prepare(p.params);
 	wl_parsed_free(&p);
 	return ret;
 }

@@ -11,5 +11,9 @@ int cmd_plan(int argc, char **argv);
 
 /* `plan run`, called by cmd_plan with the arguments after "run". */
 int plan_run(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

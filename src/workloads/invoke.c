@@ -416,6 +416,18 @@ void wl_parsed_free(struct wl_parsed *p)
 	p->params = NULL;
 }
 
+int wl_check_functions(const struct wl_parsed *p)
+{
+	struct wl_func funcs[WL_MAX_FUNCS];
+	const struct wl_func *sel[WL_MAX_FUNCS];
+	size_t n, nsel;
+
+	if (p->help || !strcmp(p->functions, "help") || !strcmp(p->functions, "h"))
+		return 0;
+	n = p->wl->functions(funcs, WL_MAX_FUNCS);
+	return inv_select(p->wl, p->functions, funcs, n, sel, &nsel);
+}
+
 int wl_run(const struct wl_parsed *p, struct wl_sink *sink)
 {
 	return p->help ? 0 : inv_run(p, sink);

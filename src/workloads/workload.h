@@ -127,6 +127,13 @@ struct wl_parsed {
  */
 int wl_parse(int argc, char **argv, struct wl_parsed *out);
 void wl_parsed_free(struct wl_parsed *p);
+/*
+ * Check, without running anything, that the -f list of @p names functions
+ * that exist and can run here ("all" and "help" pass), so `clearpath run`
+ * refuses a typo before it creates a session.  Returns 0, or an exit code
+ * after log_err(): 2 for an unknown function, 3 for one this machine cannot run.
+ */
+int wl_check_functions(const struct wl_parsed *p);
 /* Check resources and run what @p selects, reporting to @sink.  Returns an exit code. */
 int wl_run(const struct wl_parsed *p, struct wl_sink *sink);
 

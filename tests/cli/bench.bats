@@ -2,6 +2,7 @@
 # bench.bats: the real binary's `bench mem memset|mmap` outputs, exit codes and messages, on small sizes.
 
 bats_require_minimum_version 1.5.0
+load helpers
 
 setup() {
 	CP=${CLEARPATH:-./clearpath}
@@ -15,24 +16,6 @@ teardown() {
 	if [ -n "${HP_PREV:-}" ]; then
 		echo "$HP_PREV" > "$HP2/nr_hugepages"
 	fi
-}
-
-# Check $output as JSON with a python3 snippet reading `d`; python3 is part of the test image.
-json_check() {
-	printf '%s' "$output" | python3 -c "import json, sys
-d = json.load(sys.stdin)
-$1"
-}
-
-# A refusal: exit $1, nothing on stdout, stderr containing every further argument.
-refused() {
-	local code=$1
-	shift
-	[ "$status" -eq "$code" ] || { echo "status $status, expected $code; stderr: $stderr"; return 1; }
-	[ -z "$output" ] || { echo "stdout not empty: $output"; return 1; }
-	for msg in "$@"; do
-		[[ "$stderr" == *"$msg"* ]] || { echo "stderr lacks '$msg': $stderr"; return 1; }
-	done
 }
 
 # A perf rate line: " %14lf <unit>/sec", as bench/mem-functions.c prints it.

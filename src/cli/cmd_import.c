@@ -1,0 +1,85 @@
+/* cmd_import: `clearpath import FILE.csv`, an export's samples into the store, all or nothing. */
+#include "cli/cli_args.h"
+#include "cli/commands.h"
+#include "store/store.h"
+#include "store/url.h"
+#include "util/log.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct cli_spec import_spec = {
+	.name = "import",
+	.usage = "usage: clearpath import [--store URL] FILE.csv\n\n"
+		 "Adds the samples of a CSV file in 'clearpath export' form (- reads stdin) to the\n"
+		 "store, creating it when missing.  All or nothing: a malformed line (named by line\n"
+		 "and column) imports nothing.  Samples already stored with the same value are\n"
+		 "skipped, so importing a file twice adds nothing.\n\n"
+		 "    --store URL    the store (default: $CLEARPATH_STORE or ~/.local/share/clearpath/results.db)\n",
+	.min_args = 1,
+	.max_args = 1,
+};
+
+/* How many sessions and samples @st holds, from its session listing. */
+static int import_count(struct store *st, long long *sessions, long long *samples)
+{
+	json_t *rows, *row;
+	size_t i;
+	int ret = store_list_sessions(st, &rows);
+
+	if (ret)
+		return ret;
+	*sessions = (long long)json_array_size(rows);
+	*samples = 0;
+	json_array_foreach(rows, i, row)
+		*samples += json_integer_value(json_object_get(row, "samples"));
+	json_decref(rows);
+	return 0;
+}
+
+/* Import @in into @st and say what it added. */
+static int import_stream(struct store *st, FILE *in, const char *name)
+{
+	long long sessions0, samples0, sessions1, samples1;
+	int ret = import_count(st, &sessions0, &samples0);
+
+	if (!ret)
+		ret = store_import_csv(st, in, name);
+	if (!ret)
+		ret = import_count(st, &sessions1, &samples1);
+	if (ret)
+		return store_exit_code(ret);
+	printf("imported %lld sample%s in %lld new session%s from %s", samples1 - samples0,
+	       samples1 - samples0 == 1 ? "" : "s", sessions1 - sessions0,
+	       sessions1 - sessions0 == 1 ? "" : "s", name);
+	printf(samples1 == samples0 ? " (all were stored already)\n" : "\n");
+	return 0;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	struct cli_args a;
+	struct store *st;
+	const char *name;
+	FILE *in;
+	int ret = cli_parse(&import_spec, argc, argv, &a);
+
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	name = strcmp(a.argv[0], "-") ? a.argv[0] : "<stdin>";
+	in = strcmp(a.argv[0], "-") ? fopen(a.argv[0], "re") : stdin;
+	if (!in) {
+		log_err("cannot read %s: %s", name, strerror(errno));
+		return errno == ENOENT || errno == EISDIR ? EXIT_USAGE : EXIT_RESOURCE;
+	}
+	/* Opened after the file, so a mistyped file name does not leave a new empty store behind. */
+	ret = store_url_open(a.store_url, &st);
+	if (!ret) {
+		ret = import_stream(st, in, name);
+		store_close(st);
+	}
+	if (in != stdin)
+		fclose(in);
+	return ret;
+}

@@ -99,7 +99,13 @@ static int run_preflight(const struct run_cli *o)
 	if (ret)
 		return ret;
 	/* The workload's own checks, so a run that cannot work fails before storing anything. */
-	ret = p.help ? EXIT_USAGE : wl_check_functions(&p);
+	if (p.help || !strcmp(p.functions, "help")) {
+		log_err("run measures; to list the functions use 'clearpath bench %s %s -f help'",
+			o->bench_argv[0], o->bench_argv[1]);
+		wl_parsed_free(&p);
+		return EXIT_USAGE;
+	}
+	ret = wl_check_functions(&p);
 	if (!ret)
 		ret = p.wl->prepare(p.params);
 	wl_parsed_free(&p);

@@ -36,6 +36,7 @@ struct run_session {
 	int iteration;
 	bool warmup;
 	int error;		/* first store error (negative errno): stops the session */
+	unsigned failed, invocations;	/* for the closing line */
 	struct run_class classes[RUN_MAX_CLASSES];
 	size_t nclasses;
 };
@@ -307,6 +308,8 @@ static int run_unit(const struct harness_opts *o, struct run_session *rs, struct
 		if (rs->error)
 			return store_exit_code(rs->error);
 		*failures = r ? *failures + 1 : 0;
+		rs->invocations++;
+		rs->failed += r != 0;
 		if (o->max_failures && *failures >= o->max_failures) {
 			progress_done(prog);
 			log_err("%u invocations in a row failed; stopping this session (kept, marked incomplete)",
@@ -348,6 +351,9 @@ int harness_session(const struct harness_opts *o, const struct harness_unit *uni
 		ret = store_exit_code(store_session_end(rs->st, rs->session_id));
 	if (!ret)
 		run_summary(rs, uuid, prog.session, prog.sessions);
+	if (!ret && rs->failed)
+		log_warn("%u of %u invocations failed in session %.8s; their errors are stored ('clearpath list sessions')",
+			 rs->failed, rs->invocations, uuid);
 	store_close(rs->st);
 	free(rs);
 	return ret;

@@ -404,6 +404,8 @@ int wl_parse(int argc, char **argv, struct wl_parsed *out)
 	if (ret < 0) {
 		out->help = true;	/* --help was printed */
 		ret = 0;
+	} else if (!ret && strcmp(out->functions, "help") && strcmp(out->functions, "h")) {
+		ret = out->wl->check(out->params);
 	}
 	if (ret)
 		wl_parsed_free(out);

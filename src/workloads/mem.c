@@ -119,10 +119,8 @@ int wl_mem_check_params(const struct wl_mem_params *m)
 
 int wl_mem_prepare(const struct wl_mem_params *m, uint64_t bytes)
 {
-	int ret = wl_mem_check_params(m);
+	int ret;
 
-	if (ret)
-		return ret;
 	if (m->cycles && (ret = mem_check_cycles()))
 		return ret;
 	return m->page == MEM_4KB ? mem_check_base_pages(bytes) : mem_check_huge_pages(bytes, m->page);

@@ -30,7 +30,8 @@ struct wl_mem_params {
 int wl_mem_check_params(const struct wl_mem_params *m);
 
 /*
- * Check @m (wl_mem_check_params(), the cycle counter when -c) and that
+ * Check the machine for @m (already through wl_mem_check_params()): the
+ * cycle counter when -c, and that
  * @bytes of @m->page pages can be had without the OOM killer: MemAvailable
  * for 4KB pages, free hugetlb pages otherwise.  Returns 0 or an exit code
  * after log_err() and a hint saying how to fix it.

@@ -61,24 +61,17 @@ static int clear_check_shape(const struct clear_params *cp)
 }
 
 /* Pick hugetlb or THP for huge pages before anything is allocated, and say why when neither works. */
+/* Pick hugetlb or THP for 2MB pages before anything is allocated, and say why when neither works. */
 static int clear_resolve_backing(struct clear_params *cp)
 {
-	bool auto_pick = !strcmp(cp->backing, "auto");
 	char thp[32];
 
 	if (cp->mem.page == 4096) {
 		cp->how = WL_BACK_BASE;
-		if (auto_pick)
-			return 0;
-		log_err("--backing %s applies to huge pages (-p 2MB) only", cp->backing);
-		return EXIT_USAGE;
-	}
-	if (cp->mem.page != (2ULL << 20) && !strcmp(cp->backing, "thp")) {
-		log_err("THP cannot back 1GB pages; use --backing hugetlb (or auto)");
-		return EXIT_USAGE;
+		return 0;
 	}
 	if (!strcmp(cp->backing, "hugetlb") || cp->mem.page != (2ULL << 20) ||
-	    (auto_pick && wl_mem_hugetlb_fits(cp->mem.size, cp->mem.page))) {
+	    (!strcmp(cp->backing, "auto") && wl_mem_hugetlb_fits(cp->mem.size, cp->mem.page))) {
 		cp->how = WL_BACK_HUGETLB;
 		return 0;
 	}
@@ -92,25 +85,45 @@ static int clear_resolve_backing(struct clear_params *cp)
 	return 0;
 }
 
-static int clear_prepare(void *p)
+static int clear_check_backing(const struct clear_params *cp)
+{
+	if (cp->mem.page == 4096 && strcmp(cp->backing, "auto")) {
+		log_err("--backing %s applies to huge pages (-p 2MB) only", cp->backing);
+		return EXIT_USAGE;
+	}
+	if (cp->mem.page == (1ULL << 30) && !strcmp(cp->backing, "thp")) {
+		log_err("THP cannot back 1GB pages; use --backing hugetlb (or auto)");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int clear_check(void *p)
 {
 	struct clear_params *cp = p;
-	struct wl_mem_params base = cp->mem;
-	int ret;
+	int ret = wl_mem_check_params(&cp->mem);
 
+	if (ret || (ret = clear_check_backing(cp)))
+		return ret;
 	if (!cp->extent)
 		cp->extent = cp->mem.page;
-	if (cp->mem.size == 0 || cp->mem.page == 0)
-		return wl_mem_prepare(&cp->mem, cp->mem.size);	/* reports the bad value */
-	ret = clear_resolve_backing(cp);
-	if (!ret && cp->extent > cp->mem.size) {
+	if (cp->extent > cp->mem.size) {
 		char ex[32], sz[32];
 
 		log_err("-k/--extent %s (default: one page) is larger than -s/--size %s",
 			size_format(cp->extent, ex, sizeof(ex)), size_format(cp->mem.size, sz, sizeof(sz)));
-		ret = EXIT_USAGE;
+		return EXIT_USAGE;
 	}
-	if (ret || (ret = clear_check_shape(cp)))
+	return clear_check_shape(cp);
+}
+
+static int clear_prepare(void *p)
+{
+	struct clear_params *cp = p;
+	struct wl_mem_params base = cp->mem;
+	int ret = clear_resolve_backing(cp);
+
+	if (ret)
 		return ret;
 	/* THP-backed buffers come from ordinary memory: check MemAvailable, plus the alignment slack. */
 	if (cp->how == WL_BACK_THP)
@@ -290,6 +303,7 @@ const struct workload wl_mem_clear = {
 	.params_size = sizeof(struct clear_params),
 	.default_function = "all",
 	.functions = wl_mem_strategies,
+	.check = clear_check,
 	.prepare = clear_prepare,
 	.needs = clear_needs,
 	.run = clear_run,

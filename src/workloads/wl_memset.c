@@ -20,7 +20,7 @@ static const struct wl_opt memset_opts[] = {
 	{ 0, NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL },
 };
 
-static int memset_prepare(void *p)
+static int memset_check(void *p)
 {
 	struct memset_params *mp = p;
 	int ret = wl_mem_check_params(&mp->mem);
@@ -33,6 +33,13 @@ static int memset_prepare(void *p)
 		log_hint("use a chunk no larger than the buffer, or -k 0 for the whole buffer");
 		return EXIT_USAGE;
 	}
+	return 0;
+}
+
+static int memset_prepare(void *p)
+{
+	struct memset_params *mp = p;
+
 	return wl_mem_prepare(&mp->mem, mp->mem.size);
 }
 
@@ -108,6 +115,7 @@ const struct workload wl_mem_memset = {
 	.params_size = sizeof(struct memset_params),
 	.default_function = "all",
 	.functions = wl_mem_strategies,
+	.check = memset_check,
 	.prepare = memset_prepare,
 	.needs = memset_needs,
 	.run = memset_run,

@@ -46,10 +46,9 @@ static size_t mmap_functions(struct wl_func *out, size_t max)
 
 static void mmap_needs(const void *p, uint64_t *bytes, uint64_t *page);
 
-static int mmap_prepare(void *p)
+static int mmap_check(void *p)
 {
 	struct mmap_params *mp = p;
-	uint64_t bytes, page;
 	int ret = wl_mem_check_params(&mp->mem);
 
 	if (ret)
@@ -59,6 +58,14 @@ static int mmap_prepare(void *p)
 		log_hint("drop --thp, or use -p 4KB to compare THP modes");
 		return EXIT_USAGE;
 	}
+	return 0;
+}
+
+static int mmap_prepare(void *p)
+{
+	struct mmap_params *mp = p;
+	uint64_t bytes, page;
+
 	if (mp->mem.size > UINT64_MAX / mp->threads) {
 		log_err("-s/--size times -t/--threads is more memory than any machine has");
 		log_hint("every thread maps its own -s bytes: use a smaller -s or fewer threads");
@@ -226,6 +233,7 @@ const struct workload wl_mem_mmap = {
 	.params_size = sizeof(struct mmap_params),
 	.default_function = "all",
 	.functions = mmap_functions,
+	.check = mmap_check,
 	.prepare = mmap_prepare,
 	.needs = mmap_needs,
 	.run = mmap_run,

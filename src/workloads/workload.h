@@ -78,7 +78,14 @@ struct workload {
 	/* Fill @out with the selectable functions; returns how many. */
 	size_t (*functions)(struct wl_func *out, size_t max);
 	/*
-	 * Check the parsed parameters and that the machine can run them, before
+	 * Check the parsed parameters on their own, reading nothing of the
+	 * machine (so plans validate anywhere): 0 or EXIT_USAGE after log_err().
+	 * wl_parse() calls it; it may fill in defaults that depend on other
+	 * options (an extent of one page).
+	 */
+	int (*check)(void *params);
+	/*
+	 * Check that this machine can run the checked parameters, before
 	 * anything is allocated.  Returns 0, or an exit code after log_err().
 	 */
 	int (*prepare)(void *params);

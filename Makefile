@@ -115,8 +115,11 @@ bench: clearpath
 	bench/fidelity
 
 install: clearpath
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 755 clearpath $(DESTDIR)$(PREFIX)/bin/clearpath
+	install -m 644 docs/clearpath.1 $(DESTDIR)$(PREFIX)/share/man/man1/clearpath.1
+	install -m 644 completions/clearpath.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/clearpath
 
 clean:
 	rm -rf build clearpath

@@ -11,24 +11,64 @@ struct command {
 	const char *summary;
 };
 
+static int help(int argc, char **argv);
+
 static const struct command commands[] = {
-	{ "bench", cmd_bench, "run one workload, perf bench style: clearpath bench mem mmap -p 2MB -s 1GB" },
-	{ "show", cmd_show, "the comparison table: base means and % changes with (I)/(R) verdicts" },
-	{ "run", cmd_run, "warmups, repeats and sessions of one bench command line, into the store" },
 	{ "doctor", cmd_doctor, "is this machine fit to measure? clearpath doctor [--fix] [--format json]" },
-	{ "plan", cmd_plan, "check and show a measurement plan: clearpath plan show plans/quick.yaml" },
+	{ "bench", cmd_bench, "run one workload, perf bench style: clearpath bench mem mmap -p 2MB -s 1GB" },
+	{ "run", cmd_run, "warmups, repeats and sessions of one bench command line, into the store" },
+	{ "plan", cmd_plan, "check, show and run a measurement plan: clearpath plan run plans/quick.yaml" },
+	{ "show", cmd_show, "the comparison table: base means and % changes with (I)/(R) verdicts" },
 	{ "list", cmd_list, "what the store holds: suts, swprofiles, benchmarks or sessions" },
 	{ "export", cmd_export, "every sample of the store as CSV or JSON, to a file or stdout" },
 	{ "import", cmd_import, "add the samples of an exported CSV file to the store, all or nothing" },
 	{ "merge", cmd_merge, "copy the sessions of other stores into one, without duplicates" },
+	{ "help", help, "this list, or one command's options: clearpath help run (also: man clearpath)" },
 };
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: clearpath <command> [options]\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nexit codes: 0 ok, 1 internal error, 2 usage error, 3 resource unavailable, 4 regression found\n");
+}
+
+/*
+ * `help [COMMAND [SUB...]]`: the usage, or "COMMAND SUB... --help", so that
+ * `help plan run` and `help bench mem mmap` reach the nested helps too.
+ */
+static int help(int argc, char **argv)
+{
+	char *args[16];
+	int ret;
+
+	if (argc == 0 || argv[0][0] == '-') {	/* also `help help`, which runs `help --help` */
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (argc + 2 > (int)(sizeof(args) / sizeof(args[0]))) {
+		log_err("too many words after 'help'");
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(argv[0], commands[i].name))
+			continue;
+		/* commands read argv[-1] as getopt's program name: keep the command's name there */
+		memcpy(args, argv, (size_t)argc * sizeof(*args));
+		args[argc] = "--help";
+		args[argc + 1] = NULL;
+		ret = commands[i].fn(argc, args + 1);
+		/* bench --help is the workload list; each workload's options are one level down */
+		if (!ret && commands[i].fn == cmd_bench && argc == 1)
+			printf("\n'clearpath bench <collection> <workload> --help' lists a workload's options\n");
+		return ret;
+	}
+	log_err("unknown command '%s'", argv[0]);
+	log_hint("'clearpath help' lists the commands");
+	return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -37,7 +77,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		return EXIT_OK;
 	}
@@ -45,7 +85,7 @@ int main(int argc, char **argv)
 		printf("clearpath %s\n", CLEARPATH_VERSION);
 		return EXIT_OK;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 2, argv + 2);
 	log_err("unknown command '%s'", argv[1]);

@@ -15,13 +15,14 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { PR_RESUME = 256, PR_SCALE, PR_SEED, PR_SESSION, PR_HELP };
+enum { PR_RESUME = 256, PR_SCALE, PR_SEED, PR_SESSION, PR_SESSIONS, PR_HELP };
 
 static const struct option pr_options[] = {
 	{ "resume", no_argument, NULL, PR_RESUME },
 	{ "scale", required_argument, NULL, PR_SCALE },
 	{ "seed", required_argument, NULL, PR_SEED },
 	{ "session", required_argument, NULL, PR_SESSION },	/* internal: which session a child runs */
+	{ "sessions", required_argument, NULL, PR_SESSIONS },
 	{ "help", no_argument, NULL, PR_HELP },
 	CLI_HARNESS_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -35,6 +36,7 @@ struct pr_cli {
 	bool have_seed;
 	unsigned long long seed;
 	unsigned session;	/* child: 0-based session index */
+	unsigned sessions;	/* --sessions: overrides every benchmark's, 0: the plan's */
 };
 
 /* Where a plan's progress is kept between sessions: next to the store, one file per plan. */
@@ -56,6 +58,8 @@ static void pr_usage(FILE *out)
 		"    --resume          continue an interrupted run from the first unit not completed\n"
 		"    --scale auto|N    divide every size by N (auto: the smallest power of two that fits)\n"
 		"    --seed N          the shuffle seed (default: from the clock)\n"
+		"    --sessions N      sessions for every benchmark instead of the plan's; with a\n"
+		"                      reboot between runs, --sessions 1 makes each boot a session\n"
 		"%s", cli_harness_help);
 }
 
@@ -79,6 +83,7 @@ static int pr_parse(int argc, char **argv, struct pr_cli *o)
 			}
 			break;
 		case PR_SESSION: ret = cli_number(optarg, "session", 0, &o->session); break;
+		case PR_SESSIONS: ret = cli_number(optarg, "sessions", 1, &o->sessions); break;
 		case CLI_SESSION_CHILD: o->child = true; break;
 		case PR_HELP: pr_usage(stdout); return -1;
 		case '?':
@@ -178,6 +183,8 @@ static int pr_load(const struct pr_cli *o, struct plan **p)
 
 	if (ret)
 		return ret;
+	for (size_t i = 0; o->sessions && i < (*p)->nbench; i++)
+		(*p)->bench[i].proto.sessions = o->sessions;
 	if (o->scale && !strcmp(o->scale, "auto"))
 		return plan_scale_auto(*p, &divisor);
 	if (o->scale) {

@@ -148,3 +148,17 @@ EOF2
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"--resume"* ]]
 }
+
+@test "plan run --sessions 1 runs one session whatever the plan says (one per boot)" {
+	plan four <<'EOF2'
+name: four
+defaults: {warmups: 0, repeats: 1, sessions: 4}
+benchmarks:
+  - mem memset -f default -s 1MB
+EOF2
+	run "$CP" plan run --sessions 1 "$D/four.yaml"
+	[ "$status" -eq 0 ]
+	[ "$(sql 'select count(*) from session')" -eq 1 ]
+	run "$CP" plan run --sessions 1 "$D/four.yaml"
+	[ "$(sql 'select count(*) from session')" -eq 2 ]
+}

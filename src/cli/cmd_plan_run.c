@@ -6,7 +6,7 @@
 #include "plan/plan.h"
 #include "store/url.h"
 #include "util/log.h"
-#include "workloads/mem.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -334,7 +334,7 @@ static int pr_parent(struct pr_cli *o, struct plan *p, int argc, char **argv)
 			 p->name);
 	}
 	if (!o->have_seed && !o->resume)
-		o->seed = wl_now_ns() ^ (unsigned long long)getpid();
+		o->seed = clock_now_ns() ^ (unsigned long long)getpid();
 	for (unsigned k = 0; k < sessions; k++)
 		total += pr_steps(p, k);
 	for (unsigned k = 0; k < s.session; k++)

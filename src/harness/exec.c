@@ -1,7 +1,7 @@
 /* exec: run a plan's external command under /bin/sh with a deadline, capturing stdout and stderr. */
 #include "harness/exec.h"
 #include "util/log.h"
-#include "workloads/mem.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -81,7 +81,7 @@ static bool exec_collect(int out_fd, int err_fd, uint64_t deadline, struct exec_
 		char chunk[4096];
 
 		if (deadline) {
-			uint64_t now = wl_now_ns();
+			uint64_t now = clock_now_ns();
 
 			if (now >= deadline) {
 				for (int i = 0; i < 2; i++)
@@ -115,7 +115,7 @@ int harness_exec(const char *command, unsigned timeout_s, struct harness_exec_re
 {
 	struct exec_buf out = { 0 }, err = { 0 };
 	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, status = 0;
-	uint64_t deadline = timeout_s ? wl_now_ns() + (uint64_t)timeout_s * 1000000000ULL : 0;
+	uint64_t deadline = timeout_s ? clock_now_ns() + (uint64_t)timeout_s * 1000000000ULL : 0;
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));

@@ -1,6 +1,6 @@
 /* progress: a single self-overwriting status line on stderr, only when stderr is a terminal. */
 #include "harness/progress.h"
-#include "workloads/mem.h"
+#include "util/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@ void progress_start(void)
 {
 	char buf[32];
 
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)wl_now_ns());
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)clock_now_ns());
 	setenv(PROGRESS_T0_ENV, buf, 1);
 }
 
@@ -39,7 +39,7 @@ void progress_from_env(struct progress *p, bool quiet)
 	}
 	p->t0_ns = t0;
 	if (!p->t0_ns)
-		p->t0_ns = wl_now_ns();
+		p->t0_ns = clock_now_ns();
 	p->enabled = !quiet && isatty(STDERR_FILENO);
 }
 
@@ -61,7 +61,7 @@ void progress_step(struct progress *p)
 	p->step++;
 	if (!p->enabled)
 		return;
-	elapsed = (double)(wl_now_ns() - p->t0_ns) / 1e9;
+	elapsed = (double)(clock_now_ns() - p->t0_ns) / 1e9;
 	progress_duration(elapsed, el, sizeof(el));
 	if (p->steps && p->step)
 		progress_duration(elapsed * (p->steps - p->step) / p->step, eta, sizeof(eta));

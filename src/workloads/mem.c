@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "workloads/mem.h"
 #include "kernels/kernels.h"
+#include "util/clock.h"
 #include "util/log.h"
 #include "util/perfctr.h"
 #include "util/size.h"
@@ -161,14 +162,6 @@ int wl_mem_map_failed(uint64_t size, uint64_t page, int err)
 	return EXIT_RESOURCE;
 }
 
-uint64_t wl_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 int wl_timer_init(struct wl_timer *t, bool cycles, bool counters)
 {
 	memset(t, 0, sizeof(*t));
@@ -197,12 +190,12 @@ void wl_timer_start(struct wl_timer *t)
 		counters_start(&t->counters);
 	if (t->cycles_fd >= 0)
 		perfctr_read(t->cycles_fd, &t->c0);
-	t->t0 = wl_now_ns();
+	t->t0 = clock_now_ns();
 }
 
 void wl_timer_stop(struct wl_timer *t)
 {
-	uint64_t t1 = wl_now_ns(), c1 = 0;
+	uint64_t t1 = clock_now_ns(), c1 = 0;
 	struct rusage ru;
 
 	t->ns += t1 - t->t0;

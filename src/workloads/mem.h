@@ -77,8 +77,6 @@ void wl_timer_fini(struct wl_timer *t);
 /* Copy the timer's totals into @res (elapsed, faults, cycles, counters). */
 void wl_timer_result(const struct wl_timer *t, struct wl_result *res);
 
-/* Monotonic clock in nanoseconds. */
-uint64_t wl_now_ns(void);
 
 #endif
 

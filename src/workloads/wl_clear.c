@@ -1,6 +1,7 @@
 /* wl_clear: `bench mem clear`, what the kernel does when it hands out a fresh page: clear it, then the user touches it. */
 #include "workloads/mem.h"
 #include "kernels/kernels.h"
+#include "util/clock.h"
 #include "util/log.h"
 #include "util/size.h"
 
@@ -164,7 +165,7 @@ static inline uint64_t clear_ticks(void)
 	__asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(v));
 	return v;
 #else
-	return wl_now_ns();
+	return clock_now_ns();
 #endif
 }
 

@@ -188,18 +188,20 @@ out:
 
 static void show_legend(struct rpt_table *t, const struct show_opts *o, const struct show_notes *n)
 {
+	/* %.10g, not %.0f: --alpha 0.001 is a 99.9% interval, not a "100%" one */
+	double level = 100 * (1 - o->cmp->alpha);
 	char line[512];
 
 	if (o->cmp->rule == STATS_RULE_FASTPATH)
 		snprintf(line, sizeof(line),
-			 "(I) improvement, (R) regression: the columns' %.0f%% confidence intervals do not overlap"
+			 "(I) improvement, (R) regression: the columns' %.10g%% confidence intervals do not overlap"
 			 " and |change| >= %.2f%% (fastpath rule: samples pooled, sessions ignored).",
-			 100 * (1 - o->cmp->alpha), o->cmp->min_effect_pct);
+			 level, o->cmp->min_effect_pct);
 	else
 		snprintf(line, sizeof(line),
-			 "(I) improvement, (R) regression: the %.0f%% confidence interval of the change excludes 0"
+			 "(I) improvement, (R) regression: the %.10g%% confidence interval of the change excludes 0"
 			 " and |change| >= %.2f%%; sessions are the unit of replication.",
-			 100 * (1 - o->cmp->alpha), o->cmp->min_effect_pct);
+			 level, o->cmp->min_effect_pct);
 	rpt_table_add_footer(t, line);
 	if (o->stats)
 		rpt_table_add_footer(t, "Cells: base mean ±CI half-width, or change [CI of the change, %]; "

@@ -32,6 +32,13 @@ struct cmp_set_priv {
 	struct cmp_set pub;
 	size_t cols_cap, blocks_cap;
 	size_t *rows_cap;	/* per block */
+	/*
+	 * Every swprofile the other filters let through, before --swprofile
+	 * filters: an unknown --swprofile is then named, with what exists,
+	 * even when it filtered out every sample.
+	 */
+	char **swp_seen;
+	size_t nswp_seen;
 };
 
 struct cmp_set *cmp_new(const struct cmp_opts *o)
@@ -80,6 +87,9 @@ void cmp_free(struct cmp_set *s)
 	free(s->col_first);
 	free(s->blocks);
 	free(p->rows_cap);
+	for (size_t i = 0; i < p->nswp_seen; i++)
+		free(p->swp_seen[i]);
+	free(p->swp_seen);
 	free(p);
 }
 
@@ -110,15 +120,43 @@ static void cmp_split_param(const char *rclass, const char *param, char *value, 
 	}
 }
 
-static bool cmp_wanted(const struct cmp_opts *o, const struct cmp_sample *x)
+static bool cmp_swp_seen(const struct cmp_set_priv *p, const char *name)
+{
+	for (size_t i = 0; i < p->nswp_seen; i++)
+		if (!strcmp(p->swp_seen[i], name))
+			return true;
+	return false;
+}
+
+/* Remember @name as a swprofile the store has (under the sut/benchmark filters); 0 or -ENOMEM. */
+static int cmp_swp_note(struct cmp_set_priv *p, const char *name)
+{
+	char **seen;
+
+	if (cmp_swp_seen(p, name))
+		return 0;
+	seen = realloc(p->swp_seen, (p->nswp_seen + 1) * sizeof(*seen));
+	if (!seen)
+		return -ENOMEM;
+	p->swp_seen = seen;
+	if (!(seen[p->nswp_seen] = strdup(name)))
+		return -ENOMEM;
+	p->nswp_seen++;
+	return 0;
+}
+
+/* 1 when @o's filters keep @x, 0 when they do not, -ENOMEM. */
+static int cmp_wanted(struct cmp_set_priv *p, const struct cmp_opts *o, const struct cmp_sample *x)
 {
 	bool sw_ok = !o->swprofiles;
 
 	if (o->sut_glob && fnmatch(o->sut_glob, x->sut, 0))
-		return false;
+		return 0;
 	if (o->benchmark_glob && fnmatch(o->benchmark_glob, x->suite, 0) &&
 	    fnmatch(o->benchmark_glob, x->rclass, 0))
-		return false;
+		return 0;
+	if (cmp_swp_note(p, x->swprofile))
+		return -ENOMEM;
 	for (size_t i = 0; !sw_ok && i < o->nswprofiles; i++)
 		sw_ok = !strcmp(o->swprofiles[i], x->swprofile);
 	return sw_ok;
@@ -236,9 +274,10 @@ int cmp_add(struct cmp_set *s, const struct cmp_opts *o, const struct cmp_sample
 	struct cmp_block *blk;
 	struct cmp_row *row;
 	ssize_t ci;
+	int wanted = cmp_wanted((struct cmp_set_priv *)s, o, x);
 
-	if (!cmp_wanted(o, x))
-		return 0;
+	if (wanted <= 0)
+		return wanted;
 	snprintf(rclass, sizeof(rclass), "%s", x->rclass);
 	if (o->axis == CMP_BY_SUT) {
 		col = x->sut;
@@ -320,28 +359,32 @@ static void cmp_order(struct cmp_set *s, const struct cmp_opts *o)
 	}
 }
 
-static void cmp_list_cols(const struct cmp_set *s, char *buf, size_t len)
+/* "'a', 'b'" from @n names into @buf. */
+static void cmp_list_names(char *const *names, size_t n, char *buf, size_t len)
 {
 	buf[0] = '\0';
-	for (size_t i = 0; i < s->ncols; i++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s'%s'", i ? ", " : "", s->cols[i]);
+	for (size_t i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s'%s'", i ? ", " : "", names[i]);
 }
 
 static int cmp_check(struct cmp_set *s, const struct cmp_opts *o)
 {
+	struct cmp_set_priv *p = (struct cmp_set_priv *)s;
 	char list[1024];
 
+	/* Before the sample count: an unknown --swprofile alone filters out everything. */
+	cmp_list_names(p->swp_seen, p->nswp_seen, list, sizeof(list));
+	for (size_t i = 0; p->nswp_seen && i < o->nswprofiles; i++)
+		if (!cmp_swp_seen(p, o->swprofiles[i])) {
+			log_err("swprofile '%s' has no samples here; the store has %s", o->swprofiles[i], list);
+			return EXIT_USAGE;
+		}
 	if (!s->samples) {
 		log_err("no samples match: the store is empty or the filters exclude everything");
 		log_hint("'clearpath list sessions' shows what the store holds; 'clearpath run' adds samples");
 		return EXIT_USAGE;
 	}
-	cmp_list_cols(s, list, sizeof(list));
-	for (size_t i = 0; o->axis == CMP_BY_SWPROFILE && i < o->nswprofiles; i++)
-		if (cmp_find_col(s, o->swprofiles[i]) < 0) {
-			log_err("swprofile '%s' has no samples here; the store has %s", o->swprofiles[i], list);
-			return EXIT_USAGE;
-		}
+	cmp_list_names(s->cols, s->ncols, list, sizeof(list));
 	if (o->base && cmp_find_col(s, o->base) < 0) {
 		log_err("base '%s' is not among the columns %s", o->base, list);
 		return EXIT_USAGE;

@@ -84,8 +84,8 @@ int cmp_add(struct cmp_set *s, const struct cmp_opts *o, const struct cmp_sample
 /*
  * Order the columns, pick the base and compute every cell and change.
  * Returns 0, or EXIT_USAGE after log_err() when the data cannot answer the
- * question (no samples, an unknown --swprofile or --base, several
- * swprofiles where one is needed), or EXIT_INTERNAL.
+ * question (no samples, a --swprofile the store has no samples of under the
+ * other filters, a --base that is not a column), or EXIT_INTERNAL.
  */
 int cmp_finish(struct cmp_set *s, const struct cmp_opts *o);
 

@@ -1,0 +1,389 @@
+#!/usr/bin/env bats
+# show.bats: `clearpath show` on fixed imported datasets: golden tables per format, every option, bad input.
+#
+# The datasets are tests/fixtures/show/*.csv (written by make-seed-csv there):
+#   seed.csv   the mailing-list thread's shape: 2 SUT classes x 3 result classes x 2 swprofiles,
+#              4 sessions x (1 warmup + 3 repeats); aws memset (I), aws mmap 4KB (R), aws mmap 1GB
+#              no marker, cesw mmap 1GB (I) only under --rule fastpath
+#   param.csv  one kernel, clear strategies -f default|x86-64-stosb|x86-64-movnti at two extents
+#   gaps.csv   'one-shot' has one memset sample only, 2MB mmap only under 'patched', a latency (ns)
+# The golden files are what users paste into mail: after UPDATE_GOLDEN=1 read them by eye.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+WITHOUT="next-20260821 without this patch"
+WITH="next-20260821 with this patch"
+
+setup_file() {
+	local cp=${CLEARPATH:-./clearpath} fix="$BATS_TEST_DIRNAME/../fixtures/show"
+	# imported once: show only reads the stores
+	for f in seed param gaps; do
+		"$cp" import --store "$BATS_FILE_TMPDIR/$f.db" "$fix/$f.csv" >/dev/null
+	done
+}
+
+setup() {
+	CP=${CLEARPATH:-./clearpath}
+	GOLDEN="$BATS_TEST_DIRNAME/../golden/show"
+	S=$BATS_FILE_TMPDIR
+	D=$BATS_TEST_TMPDIR/w
+	mkdir -p "$D"
+	export CLEARPATH_STORE="$S/seed.db"
+}
+
+# Compare `show ARGS...` byte for byte with tests/golden/show/$1.txt; UPDATE_GOLDEN=1 writes it.
+golden() {
+	local name=$1 rc=0
+	shift
+	"$CP" show "$@" >"$D/$name.out" 2>"$D/$name.err" || rc=$?
+	[ "$rc" -eq 0 ] || { echo "exit $rc: $(cat "$D/$name.err")"; return 1; }
+	[ ! -s "$D/$name.err" ] || { echo "stderr: $(cat "$D/$name.err")"; return 1; }
+	if [ -n "${UPDATE_GOLDEN:-}" ]; then
+		mkdir -p "$GOLDEN"
+		cp "$D/$name.out" "$GOLDEN/$name.txt"
+	fi
+	diff -u "$GOLDEN/$name.txt" "$D/$name.out"
+}
+
+# $output with runs of spaces squeezed to one, for matching headers whatever their padding.
+squeezed() {
+	tr -s ' ' <<< "$output"
+}
+
+# The table row of result class $1 (grid format: the line holding it).
+row_of() {
+	grep -F -- "$1" <<< "$output"
+}
+
+# A copy of the seed store whose sessions ran with THP "madvise", except $1's with "always".
+settings_store() {
+	cp "$S/seed.db" "$D/env.db"
+	python3 - "$D/env.db" "$1" <<-'EOF'
+	import json, sqlite3, sys
+	db = sqlite3.connect(sys.argv[1])
+	for sid, swp in db.execute("SELECT session.id, swprofile.name FROM session"
+	                           " JOIN swprofile ON swprofile.id = session.swprofile_id").fetchall():
+	    thp = "always" if swp == sys.argv[2] else "madvise"
+	    env = {"settings": {"thp_enabled": thp, "thp_defrag": "madvise"}}
+	    db.execute("UPDATE session SET environment = ? WHERE id = ?", (json.dumps(env), sid))
+	db.commit()
+	EOF
+}
+
+@test "show: golden box" {
+	golden box --format box
+}
+
+@test "show: golden grid, which is also the default when stdout is not a terminal" {
+	golden grid --format grid
+	golden grid
+}
+
+@test "show: golden compact" {
+	golden compact --format compact
+}
+
+@test "show: golden markdown" {
+	golden markdown --format markdown
+}
+
+@test "show: golden csv" {
+	golden csv --format csv
+}
+
+@test "show: golden json" {
+	golden json --format json
+}
+
+@test "show: golden --stats grid" {
+	golden grid-stats --stats
+}
+
+@test "show: golden --rule fastpath grid" {
+	golden grid-fastpath --rule fastpath
+}
+
+@test "show: golden --columns sut grid" {
+	golden grid-columns-sut --columns sut
+}
+
+@test "show: golden --columns param:f grid" {
+	golden grid-param-f --store "$S/param.db" --columns param:f
+}
+
+@test "show: golden grid with a missing cell, no base value and a single-sample column" {
+	golden grid-gaps --store "$S/gaps.db" --stats
+}
+
+@test "show: the seed's table: one block per SUT class, base absolute, the patch in % with markers" {
+	run --separate-stderr "$CP" show
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^Results for SUT Class ' <<< "$output")" -eq 2 ]
+	[ "${lines[0]}" = "Results for SUT Class aws-m7g.metal:" ]
+	[[ "$output" == *$'\nResults for SUT Class cesw-aarch64-ampereone-1s-a192-32x:\n'* ]]
+	[[ "$output" == *"| Benchmark | Result Class "*"| $WITHOUT (base) | $WITH |"* ]]
+	# warmups (7% slower in the fixture) are left out: the means are exactly the post's
+	[[ "$(row_of 'memset -k 1GB -f default -s 16GB (bytes/sec)' | head -1)" =~ \|\ +63932542232\.12\ \|\ +\(I\)\ \+1\.92%\ \|$ ]]
+	[[ "$(row_of 'mmap -p 1GB' | head -1)" =~ \|\ +63272579168\.03\ \|\ +-0\.57%\ \|$ ]]
+	[[ "$(row_of 'mmap -p 4KB' | head -1)" =~ \|\ +49692830849\.48\ \|\ +\(R\)\ -1\.11%\ \|$ ]]
+	# the benchmark only on the first row of its group
+	[ "$(grep -c '^| perf ' <<< "$output")" -eq 2 ]
+	[ "$(grep -c 'geometric mean of ratios (+ is better)' <<< "$output")" -eq 2 ]
+	[ "$(grep -c '^(I) improvement, (R) regression: the 95% confidence interval of the change excludes 0' <<< "$output")" -eq 2 ]
+}
+
+@test "show: --rule nested and fastpath disagree where sessions differ and repeats do not" {
+	run --separate-stderr "$CP" show --sut 'cesw*'
+	[[ "$(row_of 'mmap -p 1GB')" =~ \|\ +\+1\.16%\ \|$ ]]
+	run --separate-stderr "$CP" show --sut 'cesw*' --rule fastpath
+	[[ "$(row_of 'mmap -p 1GB')" =~ \|\ +\(I\)\ \+1\.16%\ \|$ ]]
+	[[ "$output" == *"the columns' 95% confidence intervals do not overlap"*"(fastpath rule: samples pooled, sessions ignored)."* ]]
+	run --separate-stderr "$CP" show --sut 'cesw*' --rule nested --format json
+	json_check 'c = d["blocks"][0]["results"][1]["columns"][1]
+assert d["rule"] == "nested" and c["verdict"] == "none", c
+assert c["change_ci95_low"] < 0 < c["change_ci95_high"], c'
+}
+
+@test "show: --sut GLOB keeps the matching SUT classes" {
+	run --separate-stderr "$CP" show --sut 'aws-*'
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^Results for SUT Class' <<< "$output")" -eq 1 ]
+	[ "${lines[0]}" = "Results for SUT Class aws-m7g.metal:" ]
+	run --separate-stderr "$CP" show --sut '*ampereone*'
+	[ "${lines[0]}" = "Results for SUT Class cesw-aarch64-ampereone-1s-a192-32x:" ]
+	[[ "$output" != *aws* ]]
+}
+
+@test "show: --swprofile NAME, repeated: those columns in that order, the first is the base" {
+	run --separate-stderr "$CP" show --sut 'aws-*' --swprofile "$WITH" --swprofile "$WITHOUT"
+	[ "$status" -eq 0 ]
+	[[ "$(squeezed)" == *"| $WITH (base) | $WITHOUT |"* ]]
+	# 100 * (1 / 1.0192 - 1) = -1.88: the old kernel is slower than the patched one
+	[[ "$(row_of 'memset -k 1GB')" =~ \|\ +65160047042\.98\ \|\ +\(R\)\ -1\.88%\ \|$ ]]
+	# one column: no change, no geometric mean
+	run --separate-stderr "$CP" show --swprofile "$WITH"
+	[ "$status" -eq 0 ]
+	[[ "$(squeezed)" == *"| $WITH (base) |"* ]]
+	[[ "$output" != *"$WITHOUT"* ]]
+	[[ "$output" != *"geometric mean"* ]]
+	[[ "$output" != *%\ \|* ]]
+}
+
+@test "show: without --swprofile the columns come in the order they were first measured" {
+	# the patched kernel's sessions moved before the base's: it becomes the first column and the base
+	cp "$S/seed.db" "$D/early.db"
+	python3 - "$D/early.db" "$WITH" <<-'EOF'
+	import sqlite3, sys
+	db = sqlite3.connect(sys.argv[1])
+	db.execute("UPDATE session SET started = replace(started, '2026-08-23', '2026-08-21')"
+	           " WHERE swprofile_id = (SELECT id FROM swprofile WHERE name = ?)", (sys.argv[2],))
+	db.commit()
+	EOF
+	run --separate-stderr "$CP" show --store "$D/early.db" --sut 'aws-*'
+	[ "$status" -eq 0 ]
+	[[ "$(squeezed)" == *"| $WITH (base) | $WITHOUT |"* ]]
+}
+
+@test "show: --base NAME marks another column as the base without moving it" {
+	run --separate-stderr "$CP" show --sut 'aws-*' --base "$WITH"
+	[ "$status" -eq 0 ]
+	[[ "$(squeezed)" == *"| $WITHOUT | $WITH (base) |"* ]]
+	[[ "$(row_of 'memset -k 1GB')" =~ \|\ +\(R\)\ -1\.88%\ \|\ +65160047042\.98\ \|$ ]]
+	run --separate-stderr "$CP" show --columns sut --base cesw-aarch64-ampereone-1s-a192-32x
+	[ "$status" -eq 0 ]
+	[[ "$(squeezed)" == *"| aws-m7g.metal | cesw-aarch64-ampereone-1s-a192-32x (base) |"* ]]
+}
+
+@test "show: --benchmark GLOB matches the suite or the result class" {
+	run --separate-stderr "$CP" show --benchmark 'perf/*'
+	[ "$(grep -c 'bytes/sec' <<< "$output")" -eq 6 ]
+	run --separate-stderr "$CP" show --benchmark 'mmap -p 4KB*'
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'bytes/sec' <<< "$output")" -eq 2 ]
+	[[ "$output" != *memset* && "$output" != *"-p 1GB"* ]]
+	run --separate-stderr "$CP" show --benchmark 'nosuch*'
+	refused 2 "no samples match: the store is empty or the filters exclude everything"
+}
+
+@test "show: --columns sut compares machines, one block per swprofile" {
+	run --separate-stderr "$CP" show --columns sut --swprofile "$WITHOUT"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "Results for swprofile $WITHOUT:" ]
+	[ "$(grep -c '^Results for' <<< "$output")" -eq 1 ]
+	[[ "$(squeezed)" == *"| aws-m7g.metal (base) | cesw-aarch64-ampereone-1s-a192-32x |"* ]]
+	# 33895562998.71 / 63932542232.12 - 1
+	[[ "$(row_of 'memset -k 1GB')" =~ \|\ +63932542232\.12\ \|\ +\(R\)\ -46\.98%\ \|$ ]]
+}
+
+@test "show: --columns param:f compares the strategies; --base puts one first" {
+	run --separate-stderr "$CP" show --store "$S/param.db" --columns param:f --base x86-64-stosb
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "Results for SUT Class vm-x86, swprofile 6.18.0:" ]
+	[[ "$(squeezed)" == *"| x86-64-stosb (base) | default | x86-64-movnti |"* ]]
+	# the parameter leaves the result class: one row per extent
+	[[ "$(row_of 'clear -s 1GB -k 4KB (bytes/sec)')" =~ \|\ +18720000000\.00\ \|\ +\(R\)\ -3\.85%\ \|\ +\(R\)\ -13\.46%\ \|$ ]]
+	run --separate-stderr "$CP" show --store "$S/param.db" --columns param:nosuch
+	[ "$status" -eq 0 ]
+	[[ "$(squeezed)" == *"| (none) (base) |"* ]]
+}
+
+@test "show: --min-effect: a big minimum removes every marker" {
+	run --separate-stderr "$CP" show --min-effect 50
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"(I) +"* && "$output" != *"(R) -"* ]]
+	[[ "$output" == *"and |change| >= 50.00%"* ]]
+	[[ "$(row_of 'memset -k 1GB' | head -1)" =~ \|\ +\+1\.92%\ \|$ ]]
+}
+
+@test "show: --alpha sets the level of every interval and the legend" {
+	run --separate-stderr "$CP" show --alpha 0.001
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"the 99.9% confidence interval of the change excludes 0"* ]]
+	# the 99.9% interval of the aws 4KB mmap change reaches 0: no marker any more
+	[[ "$(row_of 'mmap -p 4KB' | head -1)" =~ \|\ +-1\.11%\ \|$ ]]
+	run --separate-stderr "$CP" show --alpha 0.1 --format json
+	json_check 'assert d["alpha"] == 0.1, d["alpha"]'
+	run --separate-stderr "$CP" show --alpha 0.1
+	[[ "$output" == *"the 90% confidence interval"* ]]
+}
+
+@test "show: --color: ANSI only with 'always' when stdout is a pipe" {
+	for c in auto never; do
+		run --separate-stderr "$CP" show --color "$c"
+		[ "$status" -eq 0 ]
+		[[ "$output" != *$'\e['* ]]
+	done
+	run --separate-stderr "$CP" show --color always
+	[ "$status" -eq 0 ]
+	[[ "$output" == *$'\e[32m(I) +1.92%\e[0m'* ]]
+	[[ "$output" == *$'\e[31m(R) -1.11%\e[0m'* ]]
+	# a cell without a verdict stays plain
+	[[ "$(row_of 'mmap -p 1GB' | head -1)" != *$'\e['* ]]
+}
+
+@test "show: --fail-on-regression exits 4 when a cell is (R), 0 when none is" {
+	run --separate-stderr "$CP" show --fail-on-regression
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"(R) -1.11%"* ]]
+	run --separate-stderr "$CP" show --fail-on-regression --format json
+	[ "$status" -eq 4 ]
+	json_check 'assert any(c.get("verdict") == "regression" for b in d["blocks"] for r in b["results"] for c in r["columns"])'
+	run --separate-stderr "$CP" show --fail-on-regression --benchmark 'memset*'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"(I) +1.92%"* ]]
+	# without the option a regression is not a failure
+	run --separate-stderr "$CP" show
+	[ "$status" -eq 0 ]
+}
+
+@test "show: a missing cell stays empty; too few samples show the value without a marker and say why" {
+	run --separate-stderr "$CP" show --store "$S/gaps.db"
+	[ "$status" -eq 0 ]
+	[[ "$(squeezed)" == *"| base (base) | patched | one-shot |"* ]]
+	[[ "$(row_of 'memset -s 1GB')" =~ \|\ +20000000000\.00\ \|\ +\(I\)\ \+2\.50%\ \|\ +-5\.00%\ \|$ ]]
+	[[ "$(row_of 'mmap -p 4KB')" =~ \|\ +\+0\.00%\ \|\ +\|$ ]]
+	# no base value: the column's own mean
+	[[ "$(row_of 'mmap -p 2MB')" =~ \|\ +\|\ +30000000000\.00\ \|\ +\|$ ]]
+	# lower is better: 5% more nanoseconds is a regression
+	[[ "$(row_of '(ns)')" =~ \|\ +250\.00\ \|\ +\(R\)\ \+5\.00%\ \|\ +\|$ ]]
+	[[ "$output" == *"No marker where there is too little data for a verdict: fewer than 2 samples in the compared column."* ]]
+	run --separate-stderr "$CP" show --store "$S/gaps.db" --format json
+	json_check 'rows = {r["resultclass"]: r["columns"] for r in d["blocks"][0]["results"]}
+one = rows["memset -s 1GB -f default"][2]
+assert one["n"] == 1 and one["verdict"] == "insufficient" and "fewer than 2" in one["why"], one
+assert rows["mmap -p 4KB -s 1GB -l 1"][2] == {"swprofile": "one-shot", "base": False, "n": 0}
+assert "change_pct" not in rows["mmap -p 2MB -s 1GB -l 1"][1]'
+}
+
+@test "show: columns that ran with different settings get a warning under the table and in JSON" {
+	settings_store "$WITH"
+	run --separate-stderr "$CP" show --store "$D/env.db" --sut 'aws-*'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *$'\nWarning: '"$WITH"' ran with thp_enabled = "always", the base with "madvise": the comparison mixes settings.'* ]]
+	[[ "$output" != *thp_defrag* ]]
+	run --separate-stderr "$CP" show --store "$D/env.db" --format json
+	json_check 'for b in d["blocks"]:
+    assert b["settings_differ"] == [{"column": "next-20260821 with this patch", "setting": "thp_enabled",
+                                     "base": "madvise", "value": "always"}], b["settings_differ"]'
+	# the same settings everywhere: no warning
+	settings_store nobody
+	run --separate-stderr "$CP" show --store "$D/env.db"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *Warning* ]]
+	run --separate-stderr "$CP" show --store "$D/env.db" --format json
+	json_check 'assert all(b["settings_differ"] == [] for b in d["blocks"])'
+}
+
+@test "show: an unknown swprofile is named, with the ones the store has" {
+	run --separate-stderr "$CP" show --swprofile nosuch
+	refused 2 "swprofile 'nosuch' has no samples here; the store has '$WITH', '$WITHOUT'"
+	run --separate-stderr "$CP" show --swprofile "$WITH" --swprofile nosuch
+	refused 2 "swprofile 'nosuch' has no samples here; the store has '$WITH', '$WITHOUT'"
+	run --separate-stderr "$CP" show --columns sut --swprofile nosuch
+	refused 2 "swprofile 'nosuch' has no samples here"
+}
+
+@test "show: a base that is not a column" {
+	run --separate-stderr "$CP" show --base nosuch
+	refused 2 "base 'nosuch' is not among the columns '$WITH', '$WITHOUT'"
+	# present in the store, but not among the columns asked for
+	run --separate-stderr "$CP" show --swprofile "$WITH" --base "$WITHOUT"
+	refused 2 "base '$WITHOUT' is not among the columns '$WITH'"
+	run --separate-stderr "$CP" show --store "$S/param.db" --columns param:f --base nosuch
+	refused 2 "base 'nosuch' is not among the columns 'default', 'x86-64-movnti', 'x86-64-stosb'"
+}
+
+@test "show: an empty store and a store that does not exist" {
+	head -1 "$BATS_TEST_DIRNAME/../fixtures/show/seed.csv" > "$D/header.csv"
+	"$CP" import --store "$D/empty.db" "$D/header.csv" >/dev/null
+	run --separate-stderr "$CP" show --store "$D/empty.db"
+	refused 2 "no samples match: the store is empty or the filters exclude everything" \
+		"hint: 'clearpath list sessions' shows what the store holds"
+	run --separate-stderr "$CP" show --store "$D/nosuch.db"
+	refused 2 "no store at $D/nosuch.db"
+	[ ! -e "$D/nosuch.db" ]
+	CLEARPATH_STORE=$D/nosuch2.db run --separate-stderr "$CP" show
+	refused 2 "no store at $D/nosuch2.db"
+	[ ! -e "$D/nosuch2.db" ]
+}
+
+@test "show: bad option values are refused with what was expected" {
+	run --separate-stderr "$CP" show --format nosuch
+	refused 2 "unknown format 'nosuch': expected box, grid, compact, markdown, csv or json"
+	run --separate-stderr "$CP" show --columns nosuch
+	refused 2 "invalid value 'nosuch' for --columns: expected swprofile, sut or param:NAME"
+	run --separate-stderr "$CP" show --columns param:
+	refused 2 "invalid value 'param:' for --columns"
+	run --separate-stderr "$CP" show --rule nosuch
+	refused 2 "invalid value 'nosuch' for --rule"
+	for a in 0 0.6 x 0.05x -1; do
+		run --separate-stderr "$CP" show --alpha "$a"
+		refused 2 "invalid value '$a' for --alpha: expected a number from 1e-09 to 0.5"
+	done
+	run --separate-stderr "$CP" show --min-effect -1
+	refused 2 "invalid value '-1' for --min-effect: expected a number from 0 to 1000"
+	run --separate-stderr "$CP" show --color sometimes
+	refused 2 "invalid value 'sometimes' for --color"
+	run --separate-stderr "$CP" show --nosuch
+	refused 2 "--nosuch is not an option of 'show'" "see 'clearpath show --help'"
+	run --separate-stderr "$CP" show --format
+	refused 2 "--format is not an option of 'show' (or it needs a value)"
+	run --separate-stderr "$CP" show extra
+	refused 2 "unexpected argument 'extra' to 'show'"
+}
+
+@test "show: --help lists every option and exits 0" {
+	run --separate-stderr "$CP" show --help
+	[ "$status" -eq 0 ]
+	for o in --store --sut --swprofile --base --benchmark --columns --format --stats --rule \
+		--min-effect --alpha --color --fail-on-regression; do
+		[[ "$output" == *"    $o "* ]] || { echo "no $o"; return 1; }
+	done
+}
+
+@test "show: csv names the SUT class of every block" {
+	skip "BUG: csv drops the block title, so two SUT classes' rows cannot be told apart"
+	run --separate-stderr "$CP" show --format csv
+	[[ "$output" == *aws-m7g.metal* && "$output" == *cesw-aarch64-ampereone-1s-a192-32x* ]]
+}

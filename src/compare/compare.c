@@ -1,6 +1,7 @@
 /* compare: group samples into blocks, rows and columns, and compute statistics and verdicts per cell. */
 #include "compare/compare.h"
 #include "util/log.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -98,20 +99,63 @@ void cmp_free(struct cmp_set *s)
  * ("default") and the name without it ("clear -k 4KB -s 1GB").  Options are
  * "-x value", "--long value" or a bare flag; @param matches "-f" or "--function".
  */
+/*
+ * The other spelling of option @param ("f" <-> "function", "s" <-> "size")
+ * in the option table of workload @wl_name (the result class's first word;
+ * any workload when none has that name); "" when it has none.
+ */
+static void cmp_param_alias(const char *param, const char *wl_name, char *alt, size_t len)
+{
+	bool one = strlen(param) == 1, known = false;
+
+	for (size_t w = 0; w < wl_count(); w++)
+		known |= !strcmp(wl_at(w)->name, wl_name);
+
+	alt[0] = '\0';
+	if (!strcmp(param, "f") || !strcmp(param, "function")) {
+		snprintf(alt, len, "%s", one ? "function" : "f");	/* the driver's -f, in no table */
+		return;
+	}
+	for (size_t w = 0; w < wl_count(); w++)
+		for (const struct wl_opt *opt = wl_at(w)->opts; opt->long_name; opt++) {
+			if (known && strcmp(wl_at(w)->name, wl_name))
+				break;
+			if (one && opt->short_name == param[0])
+				snprintf(alt, len, "%s", opt->long_name);
+			else if (!one && opt->short_name && !strcmp(opt->long_name, param))
+				snprintf(alt, len, "%c", opt->short_name);
+			else
+				continue;
+			return;
+		}
+}
+
+/* Whether word @tok of a result class names option @param (or its alias @alt). */
+static bool cmp_is_option(const char *tok, const char *param, const char *alt)
+{
+	const char *name = tok + (tok[0] == '-') + (tok[0] == '-' && tok[1] == '-');
+
+	if (tok[0] != '-' || !*name)
+		return false;
+	/* "-x" names a one-letter option, "--name" a long one */
+	if ((name - tok == 1) != (strlen(name) == 1))
+		return false;
+	return !strcmp(name, param) || (alt[0] && !strcmp(name, alt));
+}
+
 static void cmp_split_param(const char *rclass, const char *param, char *value, size_t vlen,
 			    char *rest, size_t rlen)
 {
-	char buf[1200], *save = NULL, *tok, *next;
-	char shrt[8], lng[64];
+	char buf[1200], *save = NULL, *tok, *next, alt[64], wl_name[64];
 
-	snprintf(shrt, sizeof(shrt), "-%s", param);
-	snprintf(lng, sizeof(lng), "--%s", param);
+	snprintf(wl_name, sizeof(wl_name), "%.*s", (int)strcspn(rclass, " "), rclass);
+	cmp_param_alias(param, wl_name, alt, sizeof(alt));
 	snprintf(value, vlen, "(none)");
 	snprintf(buf, sizeof(buf), "%s", rclass);
 	rest[0] = '\0';
 	for (tok = strtok_r(buf, " ", &save); tok; tok = next) {
 		next = strtok_r(NULL, " ", &save);
-		if ((!strcmp(tok, shrt) || !strcmp(tok, lng)) && next && next[0] != '-') {
+		if (cmp_is_option(tok, param, alt) && next && next[0] != '-') {
 			snprintf(value, vlen, "%s", next);
 			next = strtok_r(NULL, " ", &save);
 			continue;
@@ -259,12 +303,20 @@ static int cmp_cell_add(struct cmp_cell *c, const char *session, double value)
 	return 0;
 }
 
-/* "mem/memset" shows as "mem": the result class already names the workload. */
-static void cmp_bench_name(const char *suite, char *buf, size_t len)
+/*
+ * The Benchmark column: "mem/memset" shows as "mem" because the result class
+ * ("memset -k 1GB ...") already names the workload; a suite whose last part
+ * the class does not repeat ("perf/mem" for "memset ...") shows whole.
+ */
+static void cmp_bench_name(const char *suite, const char *rclass, char *buf, size_t len)
 {
 	const char *slash = strrchr(suite, '/');
+	size_t tail = slash ? strlen(slash + 1) : 0;
 
-	snprintf(buf, len, "%.*s", slash ? (int)(slash - suite) : (int)strlen(suite), suite);
+	if (slash && !strncmp(rclass, slash + 1, tail) && (rclass[tail] == ' ' || !rclass[tail]))
+		snprintf(buf, len, "%.*s", (int)(slash - suite), suite);
+	else
+		snprintf(buf, len, "%s", suite);
 }
 
 int cmp_add(struct cmp_set *s, const struct cmp_opts *o, const struct cmp_sample *x)
@@ -289,7 +341,7 @@ int cmp_add(struct cmp_set *s, const struct cmp_opts *o, const struct cmp_sample
 		snprintf(blk_buf, sizeof(blk_buf), "%s, swprofile %s", x->sut, x->swprofile);
 		blk_name = blk_buf;
 	}
-	cmp_bench_name(x->suite, bench, sizeof(bench));
+	cmp_bench_name(x->suite, x->rclass, bench, sizeof(bench));
 	ci = cmp_col_index(s, col, x->session_started);
 	if (ci < 0)
 		return -ENOMEM;

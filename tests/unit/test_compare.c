@@ -190,18 +190,18 @@ static void test_param_split(void **state)
 }
 
 /*
- * compare.h promises that @param may be the short or the long name, and
- * cmp_split_param()'s comment that "-f" and "--function" both match; the
- * code builds "-function"/"--function" from "function" and "-f"/"--f" from
- * "f", so `show --columns param:function` on real result classes (always
- * "-f") yields one "(none)" column.
+ * compare.h promises that @param may be the short or the long name: "-f" and
+ * "--function" both match either, and so do a workload option's two names.
  */
 static void test_param_long_and_short_name(void **state)
 {
 	(void)state;
-	skip();	/* BUG: param "function" does not match "-f", nor "f" match "--function" */
 	split("function", "clear -k 4KB -f default -s 1GB", "default", "clear -k 4KB -s 1GB");
 	split("f", "clear --function default -s 1GB", "default", "clear -s 1GB");
+	split("extent", "clear -k 4KB -f default -s 1GB", "4KB", "clear -f default -s 1GB");
+	split("k", "clear --extent 2MB -s 1GB", "2MB", "clear -s 1GB");
+	/* an option without a short name is matched by its long name only */
+	split("then", "clear -s 1GB --then read", "read", "clear -s 1GB");
 }
 
 static void test_filters(void **state)

@@ -128,7 +128,7 @@ settings_store() {
 	[[ "$(row_of 'mmap -p 1GB' | head -1)" =~ \|\ +63272579168\.03\ \|\ +-0\.57%\ \|$ ]]
 	[[ "$(row_of 'mmap -p 4KB' | head -1)" =~ \|\ +49692830849\.48\ \|\ +\(R\)\ -1\.11%\ \|$ ]]
 	# the benchmark only on the first row of its group
-	[ "$(grep -c '^| perf\/mem ' <<< "$output")" -eq 2 ]
+	[ "$(grep -c '^| perf/mem ' <<< "$output")" -eq 2 ]
 	[ "$(grep -c 'geometric mean of ratios (+ is better)' <<< "$output")" -eq 2 ]
 	[ "$(grep -c '^(I) improvement, (R) regression: the 95% confidence interval of the change excludes 0' <<< "$output")" -eq 2 ]
 }

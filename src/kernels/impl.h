@@ -19,6 +19,7 @@ void *kern_x86_clzero(void *p, int c, size_t n);
 const char *kern_x86_check_avx2(const struct cpu_features *cpu);
 const char *kern_x86_check_avx512(const struct cpu_features *cpu);
 const char *kern_x86_check_clzero(const struct cpu_features *cpu);
+const char *kern_x86_note_rep(const struct cpu_features *cpu);
 #endif
 
 #if defined(__aarch64__)

@@ -19,6 +19,8 @@ struct kern_strategy {
 	kern_fill_fn fn;	/* NULL when not built for this architecture */
 	/* Why this CPU cannot run it, or NULL.  NULL pointer: always runnable. */
 	const char *(*check)(const struct cpu_features *cpu);
+	/* What this CPU offers it ("ERMS, FSRM"), or NULL: a hint for -f help. */
+	const char *(*note)(const struct cpu_features *cpu);
 };
 
 /* Number of strategies in the table (all architectures). */
@@ -29,5 +31,7 @@ const struct kern_strategy *kern_at(size_t i);
 const struct kern_strategy *kern_find(const char *name);
 /* Why @s cannot run on this machine ("arm64 only", "needs AVX-512F"), or NULL. */
 const char *kern_why_not(const struct kern_strategy *s);
+/* What this CPU offers @s that changes its speed ("ERMS, FSRM"), or NULL. */
+const char *kern_note(const struct kern_strategy *s);
 
 #endif

@@ -163,6 +163,16 @@ const char *kern_x86_check_avx512(const struct cpu_features *cpu)
 	return cpu->avx512f ? NULL : "needs AVX-512F (CPU or OS lacks it)";
 }
 
+/* rep stos is microcoded: ERMS makes it fast for large sizes, FSRM (strictly for movs) for short ones. */
+const char *kern_x86_note_rep(const struct cpu_features *cpu)
+{
+	if (cpu->erms && cpu->fsrm)
+		return "this CPU has ERMS and FSRM";
+	if (cpu->erms)
+		return "this CPU has ERMS, no FSRM";
+	return "no ERMS here: rep stos takes the slow microcode path";
+}
+
 const char *kern_x86_check_clzero(const struct cpu_features *cpu)
 {
 	return cpu->clzero ? NULL : "needs CLZERO (AMD Zen and later)";

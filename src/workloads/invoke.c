@@ -265,6 +265,8 @@ static void inv_list_functions(const struct workload *wl, const struct wl_func *
 		printf("\t%s ... %s", f[i].name, f[i].desc);
 		if (f[i].why_not)
 			printf(" [cannot run here: %s]", f[i].why_not);
+		else if (f[i].note)
+			printf(" [%s]", f[i].note);
 		printf("\n");
 	}
 }

@@ -294,7 +294,7 @@ size_t wl_mem_strategies(struct wl_func *out, size_t max)
 	for (size_t i = 0; i < kern_count() && n < max; i++) {
 		const struct kern_strategy *k = kern_at(i);
 
-		out[n++] = (struct wl_func){ k->name, k->desc, kern_why_not(k), k };
+		out[n++] = (struct wl_func){ k->name, k->desc, kern_why_not(k), k, kern_note(k) };
 	}
 	return n;
 }

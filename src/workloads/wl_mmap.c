@@ -39,8 +39,8 @@ static size_t mmap_functions(struct wl_func *out, size_t max)
 {
 	if (max < 2)
 		return 0;
-	out[0] = (struct wl_func){ "demand", "Demand loaded mmap()", NULL, &mmap_demand };
-	out[1] = (struct wl_func){ "populate", "Eagerly populated mmap()", NULL, &mmap_populate };
+	out[0] = (struct wl_func){ "demand", "Demand loaded mmap()", NULL, &mmap_demand, NULL };
+	out[1] = (struct wl_func){ "populate", "Eagerly populated mmap()", NULL, &mmap_populate, NULL };
 	return 2;
 }
 

@@ -37,6 +37,7 @@ struct wl_func {
 	const char *desc;
 	const char *why_not;	/* NULL when it can run on this machine */
 	const void *impl;	/* the workload's own data (a kern_strategy, ...) */
+	const char *note;	/* what this machine offers it, for -f help; may be NULL */
 };
 
 /* One number a run produces; metrics[0] of a result is the headline value. */

@@ -28,6 +28,16 @@ struct run_class {
 	unsigned n;
 };
 
+/* One value an invocation produced, kept until the invocation is over. */
+struct run_value {
+	char suite[160];	/* the benchmark: "mem/memset" */
+	char params[1024];	/* and its canonical parameters */
+	char name[1200];	/* the result class */
+	char unit[32];
+	bool higher_is_better;
+	double value;
+};
+
 /* The state of one session: the sink's view of where results go. */
 struct run_session {
 	struct store *st;
@@ -37,6 +47,8 @@ struct run_session {
 	bool warmup;
 	int error;		/* first store error (negative errno): stops the session */
 	unsigned failed, invocations;	/* for the closing line */
+	struct run_value *pending;	/* the invocation's values, written when it succeeded */
+	size_t npending, cap;
 	struct run_class classes[RUN_MAX_CLASSES];
 	size_t nclasses;
 };
@@ -61,17 +73,58 @@ static void run_account(struct run_session *rs, const char *name, const char *un
 	}
 }
 
-/* Store one value of result class @name of benchmark @bench_id, and count it for the summary. */
-static int run_store_value(struct run_session *rs, int64_t bench_id, const char *name, const char *unit,
-			   bool higher_is_better, double value)
+/* Keep one value until the invocation is over.  0 or -ENOMEM. */
+static int run_keep(struct run_session *rs, const char *suite, const char *params, const char *name,
+		    const char *unit, bool higher_is_better, double value)
 {
-	int64_t rc_id;
-	int ret = store_resultclass_get(rs->st, bench_id, name, unit, higher_is_better, &rc_id);
+	struct run_value *v;
 
-	if (!ret)
-		ret = store_sample_add(rs->st, rs->session_id, rc_id, rs->iteration, rs->warmup, value);
-	if (!ret)
-		run_account(rs, name, unit, value);
+	if (rs->npending == rs->cap) {
+		size_t cap = rs->cap ? rs->cap * 2 : 16;
+		struct run_value *p = realloc(rs->pending, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		rs->pending = p;
+		rs->cap = cap;
+	}
+	v = &rs->pending[rs->npending++];
+	snprintf(v->suite, sizeof(v->suite), "%s", suite);
+	snprintf(v->params, sizeof(v->params), "%s", params);
+	snprintf(v->name, sizeof(v->name), "%s", name);
+	snprintf(v->unit, sizeof(v->unit), "%s", unit);
+	v->higher_is_better = higher_is_better;
+	v->value = value;
+	return 0;
+}
+
+/*
+ * Write the invocation's values in one transaction: one commit per
+ * invocation however many functions and metrics it has, and a crash loses
+ * that invocation only.  The lock is taken after the measurement, never
+ * during it.  0 or a store error.
+ */
+static int run_flush(struct run_session *rs)
+{
+	int64_t bench_id = -1, rc_id;
+	int ret = store_batch_begin(rs->st);
+
+	for (size_t i = 0; !ret && i < rs->npending; i++) {
+		const struct run_value *v = &rs->pending[i];
+
+		if (i == 0 || strcmp(v->suite, v[-1].suite) || strcmp(v->params, v[-1].params))
+			ret = store_benchmark_get(rs->st, v->suite, v->params, &bench_id);
+		if (!ret)
+			ret = store_resultclass_get(rs->st, bench_id, v->name, v->unit, v->higher_is_better,
+						    &rc_id);
+		if (!ret)
+			ret = store_sample_add(rs->st, rs->session_id, rc_id, rs->iteration, rs->warmup,
+					       v->value);
+	}
+	ret = store_batch_end(rs->st, ret);
+	for (size_t i = 0; !ret && i < rs->npending; i++)
+		run_account(rs, rs->pending[i].name, rs->pending[i].unit, rs->pending[i].value);
+	rs->npending = 0;
 	return ret;
 }
 
@@ -86,15 +139,12 @@ static void run_result(struct wl_sink *s, const struct wl_invocation *inv, const
 	struct run_session *rs = s->priv;
 	const struct harness_unit *u = rs->unit;
 	char suite[64], params[1024], name[1200];
-	int64_t bench_id;
 	int ret;
 
 	if (rs->error)
 		return;
 	snprintf(suite, sizeof(suite), "%s/%s", inv->wl->collection, inv->wl->name);
 	ret = wl_canonical(inv->wl, u->argc - 2, u->argv + 2, r->function, params, sizeof(params));
-	if (!ret)
-		ret = store_benchmark_get(rs->st, suite, params, &bench_id);
 	for (size_t i = 0; !ret && i < r->nmetrics; i++) {
 		const struct wl_metric *m = &r->metrics[i];
 
@@ -102,7 +152,7 @@ static void run_result(struct wl_sink *s, const struct wl_invocation *inv, const
 			snprintf(name, sizeof(name), "%s %s", inv->wl->name, params);
 		else
 			snprintf(name, sizeof(name), "%s %s :%s", inv->wl->name, params, m->name);
-		ret = run_store_value(rs, bench_id, name, m->unit, m->higher_is_better, m->value);
+		ret = run_keep(rs, suite, params, name, m->unit, m->higher_is_better, m->value);
 	}
 	rs->error = ret;
 }
@@ -120,6 +170,15 @@ static void run_nop_func(struct wl_sink *s, const struct wl_invocation *inv, con
 	(void)f;
 }
 
+/* An exec unit's suite: "exec/<name>", whitespace replaced, since suites never hold any. */
+static void run_unit_suite(const struct harness_unit *u, char *suite, size_t len)
+{
+	snprintf(suite, len, "exec/%s", u->exec->id);
+	for (char *c = suite; *c; c++)
+		if (*c == ' ' || *c == '\t')
+			*c = '-';
+}
+
 /*
  * The benchmark an invocation's error belongs to: the command line as given
  * (-f may name several) less --counters, or the exec.
@@ -129,10 +188,7 @@ static int run_unit_benchmark(struct store *st, const struct harness_unit *u, in
 	char suite[160], params[1024] = "";
 
 	if (u->exec) {
-		snprintf(suite, sizeof(suite), "exec/%s", u->exec->id);
-		for (char *c = suite; *c; c++)
-			if (*c == ' ' || *c == '\t')
-				*c = '-';	/* suites never hold whitespace */
+		run_unit_suite(u, suite, sizeof(suite));
 		return store_benchmark_get(st, suite, u->exec->exec.command, id);
 	}
 	snprintf(suite, sizeof(suite), "%s/%s", u->argv[0], u->argv[1]);
@@ -167,7 +223,7 @@ static int run_exec_invocation(struct run_session *rs)
 {
 	const struct plan_bench *b = rs->unit->exec;
 	struct harness_exec_result x;
-	int64_t bench_id;
+	char suite[160];
 	double value;
 	bool ok = false;
 	int ret = harness_exec(b->exec.command, rs->unit->timeout_s, &x);
@@ -185,10 +241,9 @@ static int run_exec_invocation(struct run_session *rs)
 	harness_exec_free(&x);
 	if (!ok)
 		return EXIT_RESOURCE;
-	ret = run_unit_benchmark(rs->st, rs->unit, &bench_id);
-	if (!ret)
-		ret = run_store_value(rs, bench_id, b->id, b->exec.unit, b->exec.higher_is_better, value);
-	rs->error = ret;
+	run_unit_suite(rs->unit, suite, sizeof(suite));
+	rs->error = run_keep(rs, suite, b->exec.command, b->id, b->exec.unit, b->exec.higher_is_better,
+			     value);
 	return 0;
 }
 
@@ -199,11 +254,14 @@ static int run_invocation(struct run_session *rs, struct wl_sink *sink)
 	int ret;
 
 	log_clear_error();
+	rs->npending = 0;
 	ret = rs->unit->exec ? run_exec_invocation(rs) : run_bench_invocation(rs, sink);
 	if (rs->error)
 		return rs->error;
 	if (!ret)
-		return 0;
+		return rs->error = run_flush(rs);
+	/* An invocation yields samples or an error, never both: what it measured before failing goes. */
+	rs->npending = 0;
 	if (!run_unit_benchmark(rs->st, rs->unit, &bench_id))
 		store_error_add(rs->st, rs->session_id, bench_id, rs->iteration, rs->warmup,
 				log_last_error()[0] ? log_last_error() : "invocation failed");
@@ -355,6 +413,7 @@ int harness_session(const struct harness_opts *o, const struct harness_unit *uni
 		log_warn("%u of %u invocations failed in session %.8s; their errors are stored ('clearpath list sessions')",
 			 rs->failed, rs->invocations, uuid);
 	store_close(rs->st);
+	free(rs->pending);
 	free(rs);
 	return ret;
 }

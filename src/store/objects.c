@@ -334,3 +334,13 @@ int store_error_add(struct store *st, int64_t session_id, int64_t benchmark_id, 
 			  " time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "iinbtt", session_id, benchmark_id,
 			  (int64_t)iteration, (int)warmup, message, now);
 }
+
+int store_batch_begin(struct store *st)
+{
+	return store_tx_begin(st);
+}
+
+int store_batch_end(struct store *st, int ret)
+{
+	return store_tx_end(st, ret);
+}

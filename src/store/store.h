@@ -135,6 +135,18 @@ int store_sample_add(struct store *st, int64_t session_id, int64_t resultclass_i
 		     bool warmup, double value);
 
 /*
+ * Group the writes between store_batch_begin() and store_batch_end() into one
+ * transaction: the harness writes all samples of one invocation (every
+ * function of "-f all") with one commit, and a crash loses that invocation
+ * only.  Open a batch only around writes, never around a measurement: it
+ * holds the store's write lock.  store_batch_end() commits when @ret is 0
+ * and rolls back otherwise; both return 0 or a store error (end: @ret, or
+ * the commit's error).
+ */
+int store_batch_begin(struct store *st);
+int store_batch_end(struct store *st, int ret);
+
+/*
  * Record that invocation @iteration (negative: the whole benchmark) of
  * @benchmark_id failed in session @session_id with @message.  An invocation
  * yields samples or an error, never both: -EINVAL when it has samples.

@@ -309,8 +309,12 @@ static int inv_select(const struct workload *wl, const char *spec, const struct 
 			log_hint("'-f all' runs what this machine can and skips the rest with a reason");
 			return EXIT_RESOURCE;
 		}
-		if (*nsel < WL_MAX_FUNCS)
-			sel[(*nsel)++] = hit;
+		if (*nsel == WL_MAX_FUNCS) {
+			log_err("-f names more than %d functions", WL_MAX_FUNCS);
+			log_hint("'-f all' runs every function once");
+			return EXIT_USAGE;
+		}
+		sel[(*nsel)++] = hit;
 		p += len;
 		if (*p == ',')
 			p++;

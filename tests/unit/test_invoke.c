@@ -333,6 +333,12 @@ static void test_usage_errors(void **state)
 		{ { "mem", "mmap", "--thp=never", "-p", "1GB" }, "--thp never applies to -p 4KB only" },
 		{ { "mem", "mmap", "-f", "default" }, "unknown function 'default' for 'bench mem mmap'" },
 		{ { "mem", "mmap", "-k", "4KB" }, "-k is not an option" },
+		/* 33 names: the list is refused, not cut to the first 32 */
+		{ { "mem", "mmap", "-f",
+		    "demand,populate,demand,populate,demand,populate,demand,populate,demand,populate,"
+		    "demand,populate,demand,populate,demand,populate,demand,populate,demand,populate,"
+		    "demand,populate,demand,populate,demand,populate,demand,populate,demand,populate,"
+		    "demand,populate,demand" }, "-f names more than 32 functions" },
 	};
 	struct run r;
 

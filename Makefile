@@ -70,7 +70,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 # Install build dependencies only when something is missing.
 deps:
 	@pkg-config --exists $(PKGS) $(TEST_PKGS) && command -v bats >/dev/null \
-		|| scripts/install-deps
+		&& command -v python3 >/dev/null || scripts/install-deps
 
 # The main job: plans/quick.yaml into a fresh store under build/, then the answer:
 # is clearing with memset faster than with non-temporal stores, for one page and more?

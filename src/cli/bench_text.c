@@ -41,12 +41,17 @@ static void text_function(struct wl_sink *s, const struct wl_invocation *inv, co
 	fflush(t->out);
 }
 
+/*
+ * perf prints only the functions it runs, so stdout keeps that shape for the
+ * scripts that read it; what -f all could not run here is said on stderr.
+ */
 static void text_skipped(struct wl_sink *s, const struct wl_invocation *inv, const struct wl_func *f)
 {
 	struct text_out *t = s->priv;
 
 	(void)inv;
-	fprintf(t->out, "# function '%s' (%s)\n# skipped: %s\n", f->name, f->desc, f->why_not);
+	fflush(t->out);
+	fprintf(stderr, "# function '%s' (%s) skipped: %s\n", f->name, f->desc, f->why_not);
 }
 
 static const struct wl_metric *text_metric(const struct wl_result *r, const char *name)

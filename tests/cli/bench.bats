@@ -138,14 +138,23 @@ assert all(skipped[n] == other + " only" for n in names if n.startswith(other + 
 	[ "${lines[2]}" = $'\tpopulate ... Eagerly populated mmap()' ]
 }
 
-@test "-f all skips what this CPU lacks, naming the reason" {
+@test "-f all skips what this CPU lacks, naming the reason on stderr; stdout keeps perf's shape" {
 	[ "$(uname -m)" = x86_64 ] || skip "expects the x86-64 table"
 	run --separate-stderr "$CP" bench mem memset -s 64KB -f all
 	[ "$status" -eq 0 ]
-	grep -A1 -F "# function 'arm64-stp' (" <<< "$output" | grep -qx '# skipped: arm64 only'
+	grep -qxF "# function 'arm64-stp' (plain stp pairs, 64 bytes per loop) skipped: arm64 only" <<< "$stderr"
 	# every reason is the other architecture or a named CPU feature
-	[ -z "$(grep '^# skipped: ' <<< "$output" | grep -vE '^# skipped: (arm64 only|needs .+)$')" ]
+	[ -z "$(grep ' skipped: ' <<< "$stderr" | grep -vE ' skipped: (arm64 only|needs .+)$')" ]
+	# stdout is perf's: every function block has its "Copying" line and a rate, nothing else
+	[ "$(grep -c skipped <<< "$output")" -eq 0 ]
+	[ "$(grep -c "^# function '" <<< "$output")" -eq "$(grep -cE "$RATE" <<< "$output")" ]
+	[ "$(grep -c "^# function '" <<< "$output")" -eq "$(grep -c '^# Copying ' <<< "$output")" ]
 	[ "$(grep -cE "$RATE" <<< "$output")" -ge 3 ]
+	# --format=simple: one number per line on stdout, the skipped functions on stderr
+	run --separate-stderr "$CP" bench --format=simple mem memset -s 64KB -f all
+	[ "$status" -eq 0 ]
+	[ -z "$(grep -vE '^[0-9]+\.[0-9]+$' <<< "$output" | grep -v "^# function '")" ]
+	grep -qE "^# function 'arm64-stp' \(.*\) skipped: arm64 only$" <<< "$stderr"
 }
 
 @test "usage errors exit 2 with a message on stderr" {

@@ -67,11 +67,7 @@ int doctor_boost(const char **path);
 /* Whether a hypervisor is present; @what names it ("QEMU Standard PC", "hypervisor flag"). */
 bool doctor_virt(char *what, size_t len);
 
-/* node* directories under /sys/devices/system/node (0 when the kernel shows none). */
-unsigned doctor_numa_nodes(void);
-
-/* The hugepages-<N>kB page sizes the kernel offers, ascending, in bytes; returns how many (<= @max). */
-size_t doctor_page_sizes(uint64_t *sizes, size_t max);
+/* Memory facts (page sizes, pools, NUMA nodes) and fit checks are machine/'s. */
 
 #define DOCTOR_THP_DIR "/sys/kernel/mm/transparent_hugepage"
 #define DOCTOR_CPU_DIR "/sys/devices/system/cpu"

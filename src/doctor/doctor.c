@@ -1,5 +1,6 @@
 /* doctor: the registry of checks, the report they fill, and its text and JSON forms. */
 #include "doctor/checks.h"
+#include "machine/machine.h"
 #include "util/size.h"
 #include "util/sysfs.h"
 
@@ -31,7 +32,7 @@ int doctor_needs_add(struct doctor_needs *needs, uint64_t bytes, uint64_t page)
 	uint64_t pages;
 	size_t i;
 
-	if (page <= 4096) {
+	if (page <= machine_base_page()) {
 		if (bytes > needs->memory)
 			needs->memory = bytes;
 		return 0;
@@ -59,7 +60,7 @@ int doctor_needs_parse_hugepages(struct doctor_needs *needs, const char *spec)
 		return -EINVAL;
 	memcpy(size, spec, colon - spec);
 	size[colon - spec] = '\0';
-	if (size_parse(size, &page) || page <= 4096)
+	if (size_parse(size, &page) || page <= machine_base_page())
 		return -EINVAL;
 	errno = 0;
 	n = strtoull(colon + 1, &end, 10);

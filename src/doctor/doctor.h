@@ -32,17 +32,17 @@ struct doctor_needs {
 };
 
 /*
- * Merge one workload's need (what workload->needs() reports: @bytes in pages
- * of @page bytes) into @needs.  Pages of 4KB or less count as memory, larger
- * ones as hugetlb pages of that size.  Returns 0, or -E2BIG when more than
+ * Merge one workload's need (what workload->resources() reports: @bytes in
+ * pages of @page bytes) into @needs.  Base pages (or smaller) count as
+ * memory, larger ones as hugetlb pages of that size.  Returns 0, or -E2BIG when more than
  * DOCTOR_MAX_POOLS page sizes are asked for (needs left unchanged).
  */
 int doctor_needs_add(struct doctor_needs *needs, uint64_t bytes, uint64_t page);
 
 /*
  * Parse "SIZE:N" (e.g. "2MB:4", "1GB:2") and merge N pages of SIZE into
- * @needs.  Returns 0, -EINVAL for a malformed spec or a page size of 4KB or
- * less, or -E2BIG as doctor_needs_add().
+ * @needs.  Returns 0, -EINVAL for a malformed spec or a page size no larger
+ * than the base page, or -E2BIG as doctor_needs_add().
  */
 int doctor_needs_parse_hugepages(struct doctor_needs *needs, const char *spec);
 

@@ -1,10 +1,9 @@
-/* facts: machine facts (governor, boost, virtualisation, NUMA, page sizes) shared by checks, fixes and snapshots. */
+/* facts: CPU and platform facts (governor, boost, virtualisation) shared by checks, fixes and snapshots. */
 #include "doctor/checks.h"
 #include "util/sysfs.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,38 +94,4 @@ bool doctor_virt(char *what, size_t len)
 		if (!strncmp(vendor, guests[i], strlen(guests[i])))
 			return true;
 	return false;
-}
-
-unsigned doctor_numa_nodes(void)
-{
-	char **nodes = sysfs_list_dir("/sys/devices/system/node", "node");
-	unsigned n = 0;
-
-	for (size_t i = 0; nodes && nodes[i]; i++)
-		n += isdigit((unsigned char)nodes[i][4]) != 0;
-	sysfs_list_free(nodes);
-	return n;
-}
-
-static int doctor_u64_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-size_t doctor_page_sizes(uint64_t *sizes, size_t max)
-{
-	char **dirs = sysfs_list_dir("/sys/kernel/mm/hugepages", "hugepages-");
-	size_t n = 0;
-
-	for (size_t i = 0; dirs && dirs[i] && n < max; i++) {
-		uint64_t kb;
-
-		if (sscanf(dirs[i], "hugepages-%" SCNu64 "kB", &kb) == 1)
-			sizes[n++] = kb * 1024;
-	}
-	sysfs_list_free(dirs);
-	qsort(sizes, n, sizeof(*sizes), doctor_u64_cmp);
-	return n;
 }

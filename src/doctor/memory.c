@@ -1,5 +1,6 @@
 /* memory: doctor checks of memory settings: THP, hugetlb pools, 1GB page support, MemAvailable and swap. */
 #include "doctor/checks.h"
+#include "machine/machine.h"
 #include "util/size.h"
 #include "util/sysfs.h"
 
@@ -8,25 +9,28 @@
 
 int doctor_check_thp(const struct doctor_ctx *ctx, struct doctor_report *rep)
 {
-	char enabled[32], defrag[32], value[96];
+	char enabled[32], defrag[32], value[96], base[16];
 
 	(void)ctx;
+	/* what -p means by the base page depends on the kernel: 4KB, or 16KB/64KB on arm64 */
+	size_format(machine_base_page(), base, sizeof(base));
 	if (sysfs_read_choice(DOCTOR_THP_DIR "/enabled", enabled, sizeof(enabled)))
 		return doctor_add(rep, "thp", DOCTOR_PASS, "not built in", NULL,
-				  "the kernel has no transparent huge pages: -p 4KB results are 4KB faults");
+				  "the kernel has no transparent huge pages: -p %s results are %s faults", base, base);
 	if (sysfs_read_choice(DOCTOR_THP_DIR "/defrag", defrag, sizeof(defrag)))
 		snprintf(defrag, sizeof(defrag), "?");
 	snprintf(value, sizeof(value), "enabled=%s defrag=%s", enabled, defrag);
 	if (!strcmp(enabled, "always"))
 		return doctor_add(rep, "thp", DOCTOR_WARN, value,
 				  "clearpath doctor --fix (or: echo madvise > " DOCTOR_THP_DIR "/enabled)",
-				  "with 'always', -p 4KB mmap results measure THP faults (2MB clears), not 4KB faults");
+				  "with 'always', -p %s mmap results measure THP faults (huge-page clears), not %s faults",
+				  base, base);
 	if (!strcmp(defrag, "always"))
 		return doctor_add(rep, "thp", DOCTOR_WARN, value,
 				  "echo madvise > " DOCTOR_THP_DIR "/defrag",
 				  "defrag 'always' stalls THP faults on compaction, so fault times vary with fragmentation");
 	return doctor_add(rep, "thp", DOCTOR_PASS, value, NULL,
-			  "-p 4KB results are 4KB faults; THP only where a workload asks with madvise");
+			  "-p %s results are %s faults; THP only where a workload asks with madvise", base, base);
 }
 
 /* The pages of @page_bytes the needs ask for (0: none). */
@@ -40,40 +44,40 @@ static uint64_t doctor_need_pages(const struct doctor_needs *needs, uint64_t pag
 
 static int doctor_check_pool(const struct doctor_ctx *ctx, struct doctor_report *rep, uint64_t page)
 {
-	char name[32], sz[16], value[96], fix[256], dir[128];
+	char name[32], sz[16], value[96], fix[384], cmd[256], dir[128];
 	uint64_t need = doctor_need_pages(ctx->needs, page);
-	struct sysfs_hugepool pool;
+	struct machine_fit fit;
+	bool fits = machine_fit(need * page, page, &fit);
 
 	size_format(page, sz, sizeof(sz));
 	snprintf(name, sizeof(name), "hugetlb.%s", sz);
 	sysfs_hugepool_dir(page, dir, sizeof(dir));
-	if (sysfs_hugepool(page, &pool) || !pool.supported)
+	if (!fit.pool.supported || fit.verdict == MACHINE_UNREADABLE)
 		return doctor_add(rep, name, need ? DOCTOR_FAIL : DOCTOR_WARN, "not offered", NULL,
 				  "the kernel has no %s pool (%s), so -p %s cannot run", sz, dir, sz);
-	snprintf(value, sizeof(value), "total %" PRIu64 ", free %" PRIu64, pool.total, pool.free);
-	if (need && pool.free < need) {
-		snprintf(fix, sizeof(fix), "clearpath doctor --fix --hugepages %s:%" PRIu64
-			 " (or: echo %" PRIu64 " > %s/nr_hugepages)", sz, need,
-			 pool.total + need - pool.free, dir);
+	snprintf(value, sizeof(value), "total %" PRIu64 ", free %" PRIu64, fit.pool.total, fit.pool.free);
+	if (!fits) {
+		machine_reserve_cmd(&fit, cmd, sizeof(cmd));
+		snprintf(fix, sizeof(fix), "clearpath doctor --fix --hugepages %s:%" PRIu64 " (or: %s)", sz, need, cmd);
 		return doctor_add(rep, name, DOCTOR_FAIL, value, fix,
 				  "the runs need %" PRIu64 " free %s pages", need, sz);
 	}
 	if (need)
 		return doctor_add(rep, name, DOCTOR_PASS, value, NULL,
 				  "enough for the %" PRIu64 " pages the runs need", need);
-	if (!pool.free) {
+	if (!fit.pool.free) {
 		snprintf(fix, sizeof(fix), "clearpath doctor --fix --hugepages %s:N", sz);
 		return doctor_add(rep, name, DOCTOR_PASS, value, fix,
 				  "no free pages: -p %s runs need pages reserved first", sz);
 	}
 	return doctor_add(rep, name, DOCTOR_PASS, value, NULL, "-p %s runs can use up to %" PRIu64
-			  " pages", sz, pool.free);
+			  " pages", sz, fit.pool.free);
 }
 
 int doctor_check_hugetlb(const struct doctor_ctx *ctx, struct doctor_report *rep)
 {
-	uint64_t sizes[DOCTOR_MAX_POOLS * 2];
-	size_t n = doctor_page_sizes(sizes, DOCTOR_MAX_POOLS);
+	uint64_t sizes[MACHINE_MAX_PAGES + DOCTOR_MAX_POOLS];
+	size_t n = machine_huge_sizes(sizes, MACHINE_MAX_PAGES);
 	int ret = 0;
 
 	/* every size the kernel offers, then any size the runs need that it does not */
@@ -102,9 +106,12 @@ int doctor_check_1gb(const struct doctor_ctx *ctx, struct doctor_report *rep)
 	if (!sysfs_hugepool(1ULL << 30, &pool) && pool.supported)
 		return doctor_add(rep, check, DOCTOR_PASS, "supported", NULL,
 				  "the kernel offers a 1GB pool; reserve early, before memory fragments");
-	if (!ctx->x86)
+	if (!ctx->x86 && machine_base_page() == (64ULL << 10))
 		return doctor_add(rep, check, DOCTOR_WARN, "not offered", NULL,
-				  "arm64 has 1GB pages only in kernels built with 4KB base pages (64KB-page kernels offer 512MB)");
+				  "this kernel has 64KB base pages, whose hugetlb sizes are 2MB, 512MB and 16GB, never 1GB");
+	if (!ctx->x86)
+		return doctor_add(rep, check, DOCTOR_WARN, "not offered", "boot with hugepagesz=1G hugepages=N",
+				  "arm64 has 1GB pages only in kernels built with 4KB or 16KB base pages (64KB-page kernels offer 512MB)");
 	if (!sysfs_cpu_has_flag("pdpe1gb"))
 		return doctor_add(rep, check, DOCTOR_WARN, "not supported", ctx->vm ?
 				  "ask for a VM type that passes pdpe1gb through (e.g. -cpu host)" : NULL,
@@ -145,16 +152,19 @@ static int doctor_meminfo(const char *key, uint64_t *bytes)
 int doctor_check_memory(const struct doctor_ctx *ctx, struct doctor_report *rep)
 {
 	char value[64], avail_s[32], need_s[32];
-	uint64_t avail, need = ctx->needs->memory;
+	uint64_t need = ctx->needs->memory;
+	struct machine_fit fit;
+	bool fits = machine_fit(need, machine_base_page(), &fit);
 
-	if (sysfs_mem_available(&avail))
+	if (fit.verdict == MACHINE_UNREADABLE)
 		return doctor_add(rep, "memory", need ? DOCTOR_FAIL : DOCTOR_WARN, "unknown", NULL,
 				  "no MemAvailable in /proc/meminfo (kernel older than 3.14?)");
-	snprintf(value, sizeof(value), "MemAvailable %s", doctor_human(avail, avail_s, sizeof(avail_s)));
+	snprintf(value, sizeof(value), "MemAvailable %s", doctor_human(fit.avail, avail_s, sizeof(avail_s)));
 	doctor_human(need, need_s, sizeof(need_s));
-	if (need > avail)
+	if (!fits)
 		return doctor_add(rep, "memory", DOCTOR_FAIL, value, "free memory, or use a smaller -s",
-				  "the runs need %s", need_s);
+				  "the runs need %s, and %llu MB stay free for the rest of the system", need_s,
+				  (unsigned long long)(MACHINE_RESERVE >> 20));
 	if (need)
 		return doctor_add(rep, "memory", DOCTOR_PASS, value, NULL, "enough for the %s the runs need",
 				  need_s);

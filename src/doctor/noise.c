@@ -1,5 +1,6 @@
 /* noise: doctor checks of what else disturbs a run: load, busy processes, virtualisation, NUMA, isolation. */
 #include "doctor/checks.h"
+#include "machine/machine.h"
 #include "util/sysfs.h"
 
 #include <ctype.h>
@@ -155,7 +156,7 @@ static const char *doctor_mempolicy(void)
 
 int doctor_check_numa(const struct doctor_ctx *ctx, struct doctor_report *rep)
 {
-	unsigned nodes = doctor_numa_nodes();
+	unsigned nodes = machine_numa_nodes();
 	const char *policy = doctor_mempolicy();
 	char value[160], allowed[64] = "?";
 

@@ -1,5 +1,6 @@
 /* snapshot: the settings that change what clearpath measures, as JSON stored per session, and their diff. */
 #include "doctor/checks.h"
+#include "machine/machine.h"
 #include "util/sysfs.h"
 
 #include <inttypes.h>
@@ -14,8 +15,8 @@ static json_t *doctor_str_or_null(int ret, const char *buf)
 
 static json_t *doctor_snap_pools(void)
 {
-	uint64_t sizes[DOCTOR_MAX_POOLS];
-	size_t n = doctor_page_sizes(sizes, DOCTOR_MAX_POOLS);
+	uint64_t sizes[MACHINE_MAX_PAGES];
+	size_t n = machine_huge_sizes(sizes, MACHINE_MAX_PAGES);
 	json_t *pools = json_object();
 
 	for (size_t i = 0; pools && i < n; i++) {
@@ -56,7 +57,7 @@ json_t *doctor_snapshot(void)
 				    ? json_null() : json_integer(strtol(buf, NULL, 10)));
 	json_object_set_new(o, "virtualisation",
 			    json_string(doctor_virt(buf, sizeof(buf)) ? buf : "none"));
-	json_object_set_new(o, "numa_nodes", json_integer(doctor_numa_nodes()));
+	json_object_set_new(o, "numa_nodes", json_integer(machine_numa_nodes()));
 	/* a failed json_*() above left a key out; say so rather than store half a snapshot */
 	if (json_object_size(o) != 9) {
 		json_decref(o);

@@ -1,6 +1,7 @@
 /* fingerprint: read the SUT and swprofile descriptions from procfs, sysfs and uname. */
 #include "harness/fingerprint.h"
 #include "doctor/doctor.h"
+#include "machine/machine.h"
 #include "util/size.h"
 #include "util/sysfs.h"
 
@@ -9,11 +10,6 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-
-/* Page sizes hugetlb offers on x86-64 (2MB, 1GB) and arm64 with 4K/16K/64K granules. */
-static const unsigned long long fp_huge_sizes[] = {
-	64ULL << 10, 2ULL << 20, 32ULL << 20, 512ULL << 20, 1ULL << 30, 16ULL << 30, 0
-};
 
 static void fp_set_str(json_t *o, const char *key, const char *path)
 {
@@ -36,22 +32,6 @@ static void fp_cpu_model(char *buf, size_t len)
 		return;
 	}
 	snprintf(buf, len, "unknown CPU");
-}
-
-static int fp_numa_nodes(void)
-{
-	char path[64];
-	int n = 0;
-
-	for (int i = 0; i < 1024; i++) {
-		char line[16];
-
-		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpumap", i);
-		if (sysfs_read_line(path, line, sizeof(line)))
-			break;
-		n++;
-	}
-	return n ? n : 1;
 }
 
 static const char *fp_virtualisation(void)
@@ -81,7 +61,7 @@ json_t *fp_sut(char *name, size_t len)
 	json_object_set_new(o, "cpu", json_string(model));
 	json_object_set_new(o, "cores", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
 	json_object_set_new(o, "sockets", json_integer(sysfs_cpuinfo_distinct("physical id") ?: 1));
-	json_object_set_new(o, "numa_nodes", json_integer(fp_numa_nodes()));
+	json_object_set_new(o, "numa_nodes", json_integer(machine_numa_nodes()));
 	json_object_set_new(o, "memory", json_integer((json_int_t)sysconf(_SC_PHYS_PAGES) *
 						       sysconf(_SC_PAGESIZE)));
 	fp_set_str(o, "dmi_product", "/sys/class/dmi/id/product_name");
@@ -98,13 +78,16 @@ static json_t *fp_hugepools(void)
 {
 	json_t *pools = json_object();
 
-	for (const unsigned long long *sz = fp_huge_sizes; *sz; sz++) {
+	uint64_t sizes[MACHINE_MAX_PAGES];
+	size_t n = machine_huge_sizes(sizes, MACHINE_MAX_PAGES);
+
+	for (size_t i = 0; pools && i < n; i++) {
 		struct sysfs_hugepool pool;
 		char key[16];
 
-		if (sysfs_hugepool(*sz, &pool) || !pool.supported)
+		if (sysfs_hugepool(sizes[i], &pool) || !pool.supported)
 			continue;
-		json_object_set_new(pools, size_format(*sz, key, sizeof(key)),
+		json_object_set_new(pools, size_format(sizes[i], key, sizeof(key)),
 				    json_integer((json_int_t)pool.total));
 	}
 	return pools;
@@ -126,6 +109,7 @@ json_t *fp_swprofile(char *name, size_t len)
 		json_object_set_new(o, "thp_enabled", json_string(thp));
 	if (!sysfs_read_choice("/sys/kernel/mm/transparent_hugepage/defrag", thp, sizeof(thp)))
 		json_object_set_new(o, "thp_defrag", json_string(thp));
+	json_object_set_new(o, "base_page", json_integer((json_int_t)machine_base_page()));
 	json_object_set_new(o, "hugepages", fp_hugepools());
 	json_object_set_new(o, "libc", json_sprintf("glibc %s", gnu_get_libc_version()));
 	json_object_set_new(o, "clearpath", json_string(CLEARPATH_VERSION));

@@ -94,18 +94,21 @@ void plan_free(struct plan *p);
 
 /*
  * Check @p against this machine: `requires`, and for each page size the
- * largest bench benchmark's memory (MemAvailable for 4KB, free hugetlb pages
- * otherwise).  Every shortfall is reported through @say (log_err or
- * log_warn) with a hint.  Returns 0, EXIT_RESOURCE, or EXIT_INTERNAL when the
- * machine cannot be read.
+ * largest bench benchmark's memory, as machine_fit() judges it (MemAvailable
+ * for base pages, free hugetlb pages otherwise).  Every shortfall is
+ * reported through @say (log_err or log_warn) with a hint.  Returns 0,
+ * EXIT_RESOURCE, or another exit code.
  */
 int plan_check(const struct plan *p, void (*say)(const char *fmt, ...));
 
 /*
- * Divide every size option of every bench benchmark by @divisor (a power of
- * two), except -p and sizes that would drop below one page, starting from
- * the written values; ids and argv follow.  Returns 0, or EXIT_USAGE after
- * log_err() when a scaled line no longer parses (the plan is then unchanged).
+ * Divide the buffer size of every bench benchmark (the option its workload
+ * names as scaled_opt) by @divisor (a power of two), starting from the
+ * written value, keeping it a whole number of pages and at least one; the
+ * workload's capped_opts (-k) keep their value unless it would exceed the
+ * new size; every other option is the experiment and stays.  Ids and argv
+ * follow.  Returns 0, or EXIT_USAGE after log_err() when a scaled line no
+ * longer parses (the plan is then unchanged).
  */
 int plan_scale(struct plan *p, unsigned divisor);
 
@@ -113,13 +116,15 @@ int plan_scale(struct plan *p, unsigned divisor);
  * Find the smallest power-of-two divisor (up to 2^20) under which every
  * bench benchmark fits MemAvailable and the hugepage pools, and apply it
  * with plan_scale().  Returns 0 with *divisor set, EXIT_RESOURCE after
- * log_err() when no divisor makes it fit, or another exit code.
+ * log_err() when no divisor makes it fit (saying whether memory, a page size
+ * this kernel lacks, or a hugetlb pool short of pages is why, with the
+ * command that reserves them), or another exit code.
  */
 int plan_scale_auto(struct plan *p, unsigned *divisor);
 
 /*
  * Call @fn with what each bench benchmark of @p needs for one run (@bytes in
- * pages of @page bytes, as its workload's needs() says) and with each
+ * pages of @page bytes, as its workload's resources() says) and with each
  * `requires` entry, so doctor can check a plan.  Returns 0 or an exit code.
  */
 int plan_each_need(const struct plan *p, void (*fn)(void *arg, uint64_t bytes, uint64_t page), void *arg);

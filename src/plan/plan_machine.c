@@ -1,17 +1,15 @@
 /* plan_machine: a plan against this machine: does it fit, how far to scale it down, how long it takes. */
 #include "plan/plan_int.h"
+#include "machine/machine.h"
 #include "util/log.h"
 #include "util/size.h"
-#include "util/sysfs.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define PLAN_BASE_PAGE 4096ULL
-#define PLAN_RESERVE (64ULL << 20)	/* kept free, as the mem workloads' own check (mem.c) keeps */
-#define PLAN_MAX_PAGES 8
+#define PLAN_MAX_PAGES MACHINE_MAX_PAGES
 #define PLAN_MAX_DIVISOR (1U << 20)
 
 typedef void (*plan_say_fn)(const char *fmt, ...);
@@ -23,8 +21,15 @@ struct plan_need {
 	const struct plan_bench *who;
 };
 
-/* What @b's workload says one of its runs needs.  0 or an exit code after log_err(). */
-static int plan_bench_needs(const struct plan_bench *b, uint64_t *bytes, uint64_t *page)
+/* How a plan falls short of the machine: what stops it, so --scale auto can say what would help. */
+struct plan_shortfall {
+	unsigned memory;	/* needs beyond MemAvailable: scaling helps */
+	unsigned pools;		/* hugetlb pools too small or empty: reserving pages helps */
+	unsigned other;		/* sizes this kernel does not offer, facts that cannot be read */
+};
+
+/* What @b's workload says one of its runs asks of the machine.  0 or an exit code after log_err(). */
+static int plan_bench_resources(const struct plan_bench *b, struct wl_resources *r)
 {
 	char *copy[256];
 	struct wl_parsed parsed;
@@ -36,7 +41,7 @@ static int plan_bench_needs(const struct plan_bench *b, uint64_t *bytes, uint64_
 	ret = wl_parse(b->argc, copy, &parsed);
 	if (ret)
 		return ret;
-	b->wl->needs(parsed.params, bytes, page);
+	b->wl->resources(parsed.params, r);
 	wl_parsed_free(&parsed);
 	return 0;
 }
@@ -48,79 +53,49 @@ static int plan_collect_needs(const struct plan *p, struct plan_need *need)
 
 	for (size_t i = 0; i < p->nbench; i++) {
 		const struct plan_bench *b = &p->bench[i];
-		uint64_t bytes, page;
+		struct wl_resources r;
 		int k, ret;
 
 		if (b->kind != PLAN_BENCH)
 			continue;
-		if ((ret = plan_bench_needs(b, &bytes, &page)))
+		if ((ret = plan_bench_resources(b, &r)))
 			return -ret;
-		for (k = 0; k < n && need[k].page != page; k++)
+		for (k = 0; k < n && need[k].page != r.page; k++)
 			;
 		if (k == PLAN_MAX_PAGES)
 			return -EXIT_INTERNAL;
 		if (k == n)
-			need[n++] = (struct plan_need){ page, 0, NULL };
-		if (bytes > need[k].bytes) {
-			need[k].bytes = bytes;
+			need[n++] = (struct plan_need){ r.page, 0, NULL };
+		if (r.bytes > need[k].bytes) {
+			need[k].bytes = r.bytes;
 			need[k].who = b;
 		}
 	}
 	return n;
 }
 
-static char *plan_human(uint64_t bytes, char *buf, size_t len)
+/* One need against the machine (machine/ judges and words it); counts a shortfall in @sf. */
+static int plan_fit_one(uint64_t bytes, uint64_t page, const char *who, plan_say_fn say,
+			struct plan_shortfall *sf)
 {
-	if (bytes >= (1ULL << 30))
-		snprintf(buf, len, "%.1f GB", (double)bytes / (1ULL << 30));
+	struct machine_fit fit;
+
+	if (machine_fit(bytes, page, &fit))
+		return 0;
+	if (fit.verdict == MACHINE_SHORT_MEMORY)
+		sf->memory++;
+	else if (machine_fit_pool_fixable(&fit))
+		sf->pools++;
 	else
-		snprintf(buf, len, "%.0f MB", (double)bytes / (1ULL << 20));
-	return buf;
-}
-
-/* Whether @count free pages of @page are there; says why not through @say (NULL: silent). */
-static int plan_fit_huge(uint64_t page, uint64_t count, const char *who, plan_say_fn say)
-{
-	struct sysfs_hugepool pool;
-	char pg[16], dir[128];
-
-	size_format(page, pg, sizeof(pg));
-	if (sysfs_hugepool(page, &pool) || !pool.supported) {
-		if (say) {
-			say("%s needs %s huge pages, which this kernel does not offer", who, pg);
-			log_hint("boot with hugepagesz=%s hugepages=%" PRIu64 ", or drop the benchmark", pg, count);
-		}
+		sf->other++;
+	if (!say)
 		return EXIT_RESOURCE;
-	}
-	if (pool.free >= count)
-		return 0;
-	if (say) {
-		sysfs_hugepool_dir(page, dir, sizeof(dir));
-		say("%s needs %" PRIu64 " free %s huge pages; %" PRIu64 " of %" PRIu64 " are free", who,
-		    count, pg, pool.free, pool.total);
-		log_hint("as root: echo %" PRIu64 " > %s/nr_hugepages%s", pool.total - pool.free + count,
-			 dir, pool.free ? " (or 'plan show --scale auto')" : "");
-	}
-	return EXIT_RESOURCE;
-}
-
-static int plan_fit_memory(uint64_t bytes, uint64_t avail, const char *who, plan_say_fn say)
-{
-	char need[32], have[32];
-
-	if (bytes + PLAN_RESERVE <= avail)
-		return 0;
-	if (say) {
-		say("%s needs %s of memory; MemAvailable is %s (less %llu MB kept free)", who,
-		    plan_human(bytes, need, sizeof(need)), plan_human(avail, have, sizeof(have)),
-		    (unsigned long long)(PLAN_RESERVE >> 20));
-		log_hint("free memory first, or scale the plan down ('plan show --scale auto')");
-	}
-	return EXIT_RESOURCE;
+	return machine_fit_explain(&fit, who, fit.verdict == MACHINE_SHORT_MEMORY || fit.pool.free ?
+				   "scale the plan down ('plan show --scale auto')" : NULL, say);
 }
 
 /* Every benchmark's largest need against MemAvailable or its hugetlb pool. */
-static int plan_fit_needs(const struct plan_need *need, int n, uint64_t avail, plan_say_fn say)
+static int plan_fit_needs(const struct plan_need *need, int n, plan_say_fn say, struct plan_shortfall *sf)
 {
 	int ret = 0;
 
@@ -128,83 +103,99 @@ static int plan_fit_needs(const struct plan_need *need, int n, uint64_t avail, p
 		char who[320];
 
 		snprintf(who, sizeof(who), "benchmark '%s'", need[k].who->id);
-		if (need[k].page <= PLAN_BASE_PAGE)
-			ret = plan_fit_memory(need[k].bytes, avail, who, say) ?: ret;
-		else
-			ret = plan_fit_huge(need[k].page, (need[k].bytes + need[k].page - 1) / need[k].page,
-					    who, say) ?: ret;
-		if (ret && !say)
-			break;
+		ret = plan_fit_one(need[k].bytes, need[k].page, who, say, sf) ?: ret;
 	}
 	return ret;
 }
 
-/* `requires`, divided by the plan's scale like its sizes. */
-static int plan_fit_requires(const struct plan *p, uint64_t avail, plan_say_fn say)
+/* `requires`, divided by the plan's scale like its sizes (never below one page). */
+static int plan_fit_requires(const struct plan *p, plan_say_fn say, struct plan_shortfall *sf)
 {
 	int ret = 0;
 
 	if (p->req.memory)
-		ret = plan_fit_memory((p->req.memory + p->scale - 1) / p->scale, avail, "the plan", say);
-	for (size_t i = 0; i < p->req.nhuge; i++)
-		ret = plan_fit_huge(p->req.huge[i].page, (p->req.huge[i].count + p->scale - 1) / p->scale,
-				    "the plan", say) ?: ret;
+		ret = plan_fit_one((p->req.memory + p->scale - 1) / p->scale, machine_base_page(),
+				   "the plan", say, sf);
+	for (size_t i = 0; i < p->req.nhuge; i++) {
+		uint64_t count = (p->req.huge[i].count + p->scale - 1) / p->scale;
+
+		ret = plan_fit_one(count * p->req.huge[i].page, p->req.huge[i].page, "the plan", say, sf) ?: ret;
+	}
 	return ret;
 }
 
 /* 0 when @p fits, EXIT_RESOURCE when not (said through @say unless NULL), or another exit code. */
-static int plan_fits(const struct plan *p, bool with_requires, plan_say_fn say)
+static int plan_fits(const struct plan *p, bool with_requires, plan_say_fn say, struct plan_shortfall *sf)
 {
 	struct plan_need need[PLAN_MAX_PAGES];
-	uint64_t avail;
+	struct plan_shortfall ignored;
 	int n = plan_collect_needs(p, need), ret;
 
+	if (!sf)
+		sf = &ignored;
+	memset(sf, 0, sizeof(*sf));
 	if (n < 0)
 		return -n;
-	if (sysfs_mem_available(&avail)) {
-		if (say)
-			say("cannot read MemAvailable from /proc/meminfo");
-		return EXIT_INTERNAL;
-	}
-	ret = plan_fit_needs(need, n, avail, say);
-	if (with_requires && (!ret || say))
-		ret = plan_fit_requires(p, avail, say) ?: ret;
+	ret = plan_fit_needs(need, n, say, sf);
+	if (with_requires)
+		ret = plan_fit_requires(p, say, sf) ?: ret;
 	return ret;
 }
 
 int plan_check(const struct plan *p, void (*say)(const char *fmt, ...))
 {
-	return plan_fits(p, true, say);
+	return plan_fits(p, true, say, NULL);
 }
 
-/* @written divided by @divisor, unless that is not exact or drops below one @page. */
-static void plan_scale_size(const char *written, unsigned divisor, uint64_t page, char *buf, size_t len)
+/* The value of @b's arg for option @name, or NULL when it was not given. */
+static struct plan_arg *plan_arg_find(struct plan_bench *b, const char *name)
 {
-	uint64_t bytes;
-
-	snprintf(buf, len, "%s", written);
-	if (size_parse(written, &bytes) || bytes % divisor || bytes / divisor < page)
-		return;
-	size_format(bytes / divisor, buf, len);
+	for (size_t i = 0; name && i < b->nargs; i++)
+		if (!strcmp(b->args[i].opt->long_name, name))
+			return &b->args[i];
+	return NULL;
 }
 
+/* Set @a's value to @bytes (its written text when that is the value written). */
+static int plan_arg_set_size(struct plan_arg *a, uint64_t bytes, uint64_t written)
+{
+	char buf[32], *v;
+
+	if (bytes == written)
+		snprintf(buf, sizeof(buf), "%s", a->written);
+	else
+		size_format(bytes, buf, sizeof(buf));
+	if (!(v = plan_strdup(buf)))
+		return EXIT_INTERNAL;
+	free(a->value);
+	a->value = v;
+	return 0;
+}
+
+/*
+ * The workload's scaled option divided from its written value (machine/
+ * keeps it a whole number of pages, at least one), and the options capped
+ * at it lowered where they would exceed it; everything else as written.
+ */
 static int plan_scale_bench(struct plan_bench *b, unsigned divisor)
 {
-	uint64_t bytes, page;
-	char buf[32];
-	int ret = plan_bench_needs(b, &bytes, &page);
+	struct plan_arg *size = plan_arg_find(b, b->wl->scaled_opt);
+	struct wl_resources r;
+	uint64_t written, scaled;
+	int ret;
 
-	for (size_t i = 0; !ret && i < b->nargs; i++) {
-		struct plan_arg *a = &b->args[i];
-		char *v;
+	if (!size || size_parse(size->written, &written))
+		return 0;	/* not given: the workload's default is small already */
+	if ((ret = plan_bench_resources(b, &r)))
+		return ret;
+	scaled = machine_scale_size(written, divisor, r.page);
+	ret = plan_arg_set_size(size, scaled, written);
+	for (const char *const *c = b->wl->capped_opts; !ret && c && *c; c++) {
+		struct plan_arg *a = plan_arg_find(b, *c);
+		uint64_t v;
 
-		if (a->opt->type != WL_OPT_SIZE || !strcmp(a->opt->long_name, "page"))
-			continue;
-		plan_scale_size(a->written, divisor, page, buf, sizeof(buf));
-		if (!(v = plan_strdup(buf)))
-			return EXIT_INTERNAL;
-		free(a->value);
-		a->value = v;
+		if (a && !size_parse(a->written, &v))
+			ret = plan_arg_set_size(a, v > scaled ? scaled : v, v);
 	}
 	return ret ?: plan_bench_build(b);
 }
@@ -241,59 +232,56 @@ static uint64_t plan_need_total(const struct plan *p)
 	return sum;
 }
 
+/*
+ * Say why no scale fits @p (scaled as far as it went).  When memory stops
+ * being the obstacle at @pool_div and only hugetlb pools short of free pages
+ * remain, say so and give the commands that reserve the pages for that scale.
+ */
+static void plan_scale_refuse(struct plan *p, unsigned pool_div)
+{
+	struct plan_shortfall sf;
+
+	plan_fits(p, false, NULL, &sf);
+	if (pool_div) {
+		plan_scale(p, pool_div);
+		log_err("the plan does not fit this machine at any scale: a hugetlb pool it needs has too few "
+			"free pages (scaling stops at one page)");
+		log_hint("reserve the pages below and --scale auto picks --scale %u; with more pages, less", pool_div);
+	} else if (!sf.memory) {
+		log_err("the plan does not fit this machine at any scale: it needs page sizes this kernel does "
+			"not offer (scaling stops at one page)");
+	} else {
+		log_err("the plan does not fit this machine at any scale (sizes stop at one page)");
+	}
+	plan_fits(p, false, log_err, NULL);
+}
+
 int plan_scale_auto(struct plan *p, unsigned *divisor)
 {
 	uint64_t last = UINT64_MAX, now;
-	unsigned old = p->scale;
+	unsigned old = p->scale, pool_div = 0;
+	struct plan_shortfall sf;
 	int ret = 0;
 
 	for (unsigned d = 1; d <= PLAN_MAX_DIVISOR; d <<= 1) {
 		if ((ret = plan_scale(p, d)))
 			break;
-		ret = plan_fits(p, false, NULL);
+		ret = plan_fits(p, false, NULL, &sf);
 		if (ret != EXIT_RESOURCE) {
 			*divisor = d;
 			return ret;
 		}
+		if (!pool_div && !sf.memory && !sf.other)
+			pool_div = d;	/* the first scale at which only empty pools stand in the way */
 		now = plan_need_total(p);
 		if (now >= last)
 			break;
 		last = now;
 	}
-	if (ret == EXIT_RESOURCE) {
-		log_err("the plan does not fit this machine at any scale (sizes stop at one page)");
-		plan_fits(p, false, log_err);
-	}
+	if (ret == EXIT_RESOURCE)
+		plan_scale_refuse(p, pool_div);
 	plan_scale(p, old);
 	return ret;
-}
-
-/* The unsigned value of option @name in @b's args, or @def when not given. */
-static uint64_t plan_arg_value(const struct plan_bench *b, const char *name, uint64_t def)
-{
-	for (size_t i = 0; i < b->nargs; i++) {
-		const struct wl_opt *o = b->args[i].opt;
-		uint64_t v;
-
-		if (strcmp(o->long_name, name))
-			continue;
-		if (o->type == WL_OPT_SIZE && !size_parse(b->args[i].value, &v))
-			return v;
-		return strtoull(b->args[i].value, NULL, 10);
-	}
-	return def;
-}
-
-/* Whether option @name of @b is @value (or not given and @value is its default). */
-static bool plan_arg_is(const struct plan_bench *b, const char *name, const char *value)
-{
-	for (size_t i = 0; i < b->nargs; i++)
-		if (!strcmp(b->args[i].opt->long_name, name))
-			return b->args[i].value && !strcmp(b->args[i].value, value);
-	for (const struct wl_opt *o = b->wl->opts; o->long_name; o++)
-		if (!strcmp(o->long_name, name))
-			return o->def && !strcmp(o->def, value);
-	return false;
 }
 
 /* How many functions the -f list runs here ("all": those this CPU has). */
@@ -319,23 +307,14 @@ static unsigned plan_nfunctions(const struct plan_bench *b)
 
 double plan_estimate_s(const struct plan_bench *b)
 {
-	uint64_t bytes, page;
-	double passes, rate;
+	struct wl_resources r;
 
 	if (b->kind == PLAN_EXEC)
 		return PLAN_EXEC_GUESS_S < b->proto.timeout_s ? PLAN_EXEC_GUESS_S : b->proto.timeout_s;
-	if (plan_bench_needs(b, &bytes, &page))
+	if (plan_bench_resources(b, &r))
 		return 0;
-	passes = (double)plan_arg_value(b, "nr_loops", 1);
-	rate = PLAN_RATE_CLEAR;
-	if (!strcmp(b->wl->name, "mmap"))
-		rate = PLAN_RATE_MMAP;		/* every pass is the timed fault path */
-	else if (!strcmp(b->wl->name, "memset"))
-		passes += 1;			/* the untimed prefault */
-	else if (!strcmp(b->wl->name, "clear"))
-		/* prefault and verify, and each loop dirties before it clears, twice with --then */
-		passes = 2 + 2 * passes * (plan_arg_is(b, "then", "none") ? 1 : 2);
-	return plan_nfunctions(b) * passes * (double)bytes / rate;
+	return plan_nfunctions(b) * (double)r.bytes *
+	       (r.write_passes / PLAN_RATE_CLEAR + r.fault_passes / PLAN_RATE_MMAP);
 }
 
 unsigned long plan_invocations(const struct plan_bench *b)
@@ -346,18 +325,18 @@ unsigned long plan_invocations(const struct plan_bench *b)
 int plan_each_need(const struct plan *p, void (*fn)(void *arg, uint64_t bytes, uint64_t page), void *arg)
 {
 	for (size_t i = 0; i < p->nbench; i++) {
-		uint64_t bytes, page;
+		struct wl_resources r;
 		int ret;
 
 		if (p->bench[i].kind != PLAN_BENCH)
 			continue;
-		ret = plan_bench_needs(&p->bench[i], &bytes, &page);
+		ret = plan_bench_resources(&p->bench[i], &r);
 		if (ret)
 			return ret;
-		fn(arg, bytes, page);
+		fn(arg, r.bytes, r.page);
 	}
 	if (p->req.memory)
-		fn(arg, p->req.memory, 4096);
+		fn(arg, p->req.memory, machine_base_page());
 	for (size_t i = 0; i < p->req.nhuge; i++)
 		fn(arg, p->req.huge[i].count * p->req.huge[i].page, p->req.huge[i].page);
 	return 0;

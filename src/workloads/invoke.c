@@ -329,15 +329,15 @@ static int inv_select(const struct workload *wl, const char *spec, const struct 
 /* The driver's metrics on top of what the workload added: -c's cycles/byte, then the counters. */
 static void inv_metrics(const struct workload *wl, const void *params, struct wl_result *res)
 {
-	uint64_t bytes, page;
+	struct wl_resources r;
 
 	if (res->cycles >= 0 && res->bytes)
 		wl_result_add(res, "cycles", res->cycles / ((double)res->bytes * res->threads),
 			      "cycles/byte", false);
 	if (!res->counters.on)
 		return;
-	wl->needs(params, &bytes, &page);
-	wl_counter_metrics(res, page);
+	wl->resources(params, &r);
+	wl_counter_metrics(res, r.page);
 	counters_warn_once(&res->counters);
 }
 

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "workloads/mem.h"
 #include "kernels/kernels.h"
+#include "machine/machine.h"
 #include "util/clock.h"
 #include "util/log.h"
 #include "util/perfctr.h"
@@ -19,80 +20,32 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MEM_4KB (4ULL << 10)
-#define MEM_2MB (2ULL << 20)
-#define MEM_1GB (1ULL << 30)
-/* Left for the rest of the system when sizing against MemAvailable. */
-#define MEM_RESERVE (64ULL << 20)
-
+/* A page size that is a page size nowhere (checked without reading this machine): exit 2. */
 static int mem_check_page(uint64_t page)
 {
-	if (page == MEM_4KB || page == MEM_2MB || page == MEM_1GB)
+	char pg[32], list[256];
+
+	if (machine_page_plausible(page))
 		return 0;
-	log_err("invalid page size for -p/--page: expected 4KB, 2MB or 1GB");
+	machine_page_list(list, sizeof(list));
+	log_err("invalid page size for -p/--page: %s is no page size Linux offers; this kernel offers %s",
+		size_format(page, pg, sizeof(pg)), list);
 	return EXIT_USAGE;
 }
 
-static int mem_check_base_pages(uint64_t bytes)
+/* Whether @bytes of @page pages can be had here, said with the fix when not (machine/). */
+static int mem_check_fit(uint64_t bytes, uint64_t page)
 {
-	uint64_t avail;
-	char need[32], have[32];
+	struct machine_fit fit;
 
-	if (sysfs_mem_available(&avail)) {
+	if (machine_fit(bytes, page, &fit))
+		return 0;
+	if (fit.verdict == MACHINE_UNREADABLE && fit.page == fit.base) {
 		log_warn("cannot read MemAvailable from /proc/meminfo; not checking the size");
 		return 0;
 	}
-	if (bytes + MEM_RESERVE <= avail)
-		return 0;
-	log_err("this run needs %s of memory but only %s is available (MemAvailable, less %llu MB kept free)",
-		size_format(bytes, need, sizeof(need)), size_format(avail, have, sizeof(have)),
-		(unsigned long long)(MEM_RESERVE >> 20));
-	log_hint("use a smaller -s (or fewer -t threads), or free memory first");
-	return EXIT_RESOURCE;
-}
-
-static int mem_no_1gb_pages(void)
-{
-	if (!sysfs_cpu_has_flag("pdpe1gb") && sysfs_cpu_has_flag("fpu"))
-		log_err("1GB pages are not supported: this CPU lacks the pdpe1gb flag");
-	else
-		log_err("1GB pages are not offered by this kernel (no /sys/kernel/mm/hugepages/hugepages-1048576kB)");
-	log_hint("use -p 2MB, or boot a kernel with 1GB hugetlb support and 'hugepagesz=1G hugepages=N'");
-	return EXIT_RESOURCE;
-}
-
-static int mem_check_huge_pages(uint64_t bytes, uint64_t page)
-{
-	struct sysfs_hugepool pool;
-	uint64_t need = (bytes + page - 1) / page;
-	char dir[128], pg[16];
-	int ret = sysfs_hugepool(page, &pool);
-
-	size_format(page, pg, sizeof(pg));
-	if (ret) {
-		log_err("cannot read the %s hugetlb pool: %s", pg, strerror(-ret));
-		return EXIT_RESOURCE;
-	}
-	if (!pool.supported && page == MEM_1GB)
-		return mem_no_1gb_pages();
-	if (!pool.supported) {
-		log_err("%s hugetlb pages are not offered by this kernel", pg);
-		log_hint("use -p 4KB, or a kernel built with CONFIG_HUGETLBFS");
-		return EXIT_RESOURCE;
-	}
-	if (pool.free >= need)
-		return 0;
-	sysfs_hugepool_dir(page, dir, sizeof(dir));
-	log_err("this run needs %" PRIu64 " free %s hugetlb pages, but %" PRIu64 " of %" PRIu64 " are free",
-		need, pg, pool.free, pool.total);
-	if (page == MEM_1GB)
-		log_hint("reserve them at boot: default_hugepagesz=1G hugepagesz=1G hugepages=%" PRIu64
-			 " (or as root: echo %" PRIu64 " > %s/nr_hugepages)", pool.total - pool.free + need,
-			 pool.total - pool.free + need, dir);
-	else
-		log_hint("reserve them as root: echo %" PRIu64 " > %s/nr_hugepages (or boot with hugepagesz=2M hugepages=%" PRIu64 ")",
-			 pool.total - pool.free + need, dir, pool.total - pool.free + need);
-	return EXIT_RESOURCE;
+	return machine_fit_explain(&fit, "this run", fit.verdict == MACHINE_SHORT_MEMORY ?
+				   "use a smaller -s (or fewer -t threads)" : NULL, log_err);
 }
 
 static int mem_check_cycles(void)
@@ -124,7 +77,7 @@ int wl_mem_prepare(const struct wl_mem_params *m, uint64_t bytes)
 
 	if (m->cycles && (ret = mem_check_cycles()))
 		return ret;
-	return m->page == MEM_4KB ? mem_check_base_pages(bytes) : mem_check_huge_pages(bytes, m->page);
+	return mem_check_fit(bytes, m->page);
 }
 
 static unsigned mem_page_shift(uint64_t page)
@@ -137,7 +90,7 @@ void *wl_mem_map(uint64_t size, uint64_t page, bool populate)
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0);
 	void *p;
 
-	if (page != MEM_4KB)
+	if (!machine_page_is_base(page))
 		flags |= MAP_HUGETLB | (int)(mem_page_shift(page) << MAP_HUGE_SHIFT);
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE, flags, -1, 0);
 	return p == MAP_FAILED ? NULL : p;
@@ -156,7 +109,7 @@ int wl_mem_map_failed(uint64_t size, uint64_t page, int err)
 
 	log_err("mmap of %s in %s pages failed: %s", size_format(size, sz, sizeof(sz)),
 		size_format(page, pg, sizeof(pg)), strerror(err));
-	if (page != MEM_4KB)
+	if (!machine_page_is_base(page))
 		log_hint("the hugetlb pool may have been used up by another process; check %s",
 			 "/sys/kernel/mm/hugepages/*/free_hugepages");
 	return EXIT_RESOURCE;
@@ -276,9 +229,9 @@ void wl_buf_unmap(struct wl_buf *b)
 
 bool wl_mem_hugetlb_fits(uint64_t bytes, uint64_t page)
 {
-	struct sysfs_hugepool pool;
+	struct machine_fit fit;
 
-	return !sysfs_hugepool(page, &pool) && pool.supported && pool.free >= (bytes + page - 1) / page;
+	return machine_fit(bytes, page, &fit);
 }
 
 void wl_mem_thp_mode(char *buf, size_t len)

@@ -10,7 +10,7 @@
 /* Options every mem workload takes, as perf's bench_common_options. */
 struct wl_mem_params {
 	uint64_t size;		/* -s: bytes per buffer */
-	uint64_t page;		/* -p: 4KB, 2MB or 1GB */
+	uint64_t page;		/* -p: the base page or a hugetlb size (machine/ says which exist here) */
 	unsigned loops;		/* -l */
 	bool cycles;		/* -c */
 };
@@ -20,27 +20,34 @@ struct wl_mem_params {
 	{ 's', "size", WL_OPT_SIZE, offsetof(type, mem.size), "1MB", "size",                   \
 	  "bytes per buffer (4096, 4KB, 2MB, 1GB, 1TB, KiB..TiB)", 0, 0, NULL },               \
 	{ 'p', "page", WL_OPT_SIZE, offsetof(type, mem.page), "4KB", "size",                   \
-	  "page size backing the buffer: 4KB, 2MB or 1GB (hugetlb)", 0, 0, NULL },             \
+	  "page size backing the buffer: the base page, or a hugetlb size this kernel offers "   \
+	  "(x86-64: 4KB, 2MB, 1GB)", 0, 0, NULL },                                              \
 	{ 'l', "nr_loops", WL_OPT_UINT, offsetof(type, mem.loops), "1", "n",                   \
 	  "number of timed loops", 1, 0, NULL },                                               \
 	{ 'c', "cycles", WL_OPT_FLAG, offsetof(type, mem.cycles), NULL, NULL,                  \
 	  "report CPU cycles per byte (needs a hardware cycle counter)", 0, 0, NULL }
 
-/* Check the values alone: size > 0 and a known page size.  0 or EXIT_USAGE after log_err(). */
+/*
+ * Check the values alone: size > 0 and a page size some Linux machine
+ * offers (whether this one does is wl_mem_prepare()'s question).  0 or
+ * EXIT_USAGE after log_err().
+ */
 int wl_mem_check_params(const struct wl_mem_params *m);
 
 /*
  * Check the machine for @m (already through wl_mem_check_params()): the
  * cycle counter when -c, and that
- * @bytes of @m->page pages can be had without the OOM killer: MemAvailable
- * for 4KB pages, free hugetlb pages otherwise.  Returns 0 or an exit code
- * after log_err() and a hint saying how to fix it.
+ * @bytes of @m->page pages can be had without the OOM killer, as
+ * machine_fit() judges: MemAvailable for base pages, free hugetlb pages
+ * otherwise; a page size this kernel does not offer is refused with the
+ * list of those it does.  Returns 0 or an exit code after log_err() and a
+ * hint saying how to fix it.
  */
 int wl_mem_prepare(const struct wl_mem_params *m, uint64_t bytes);
 
 /*
  * mmap @size anonymous private bytes backed by @page pages (MAP_HUGETLB with
- * the matching MAP_HUGE_* flag above 4KB), with MAP_POPULATE when @populate.
+ * the matching MAP_HUGE_* flag unless @page is the base page), with MAP_POPULATE when @populate.
  * Returns NULL (errno set) on failure.
  */
 void *wl_mem_map(uint64_t size, uint64_t page, bool populate);

@@ -1,5 +1,6 @@
 /* wl_clear: `bench mem clear`, what the kernel does when it hands out a fresh page: clear it, then the user touches it. */
 #include "workloads/mem.h"
+#include "machine/machine.h"
 #include "kernels/kernels.h"
 #include "util/clock.h"
 #include "util/log.h"
@@ -67,7 +68,7 @@ static int clear_resolve_backing(struct clear_params *cp)
 {
 	char thp[32];
 
-	if (cp->mem.page == 4096) {
+	if (machine_page_is_base(cp->mem.page)) {
 		cp->how = WL_BACK_BASE;
 		return 0;
 	}
@@ -88,7 +89,7 @@ static int clear_resolve_backing(struct clear_params *cp)
 
 static int clear_check_backing(const struct clear_params *cp)
 {
-	if (cp->mem.page == 4096 && strcmp(cp->backing, "auto")) {
+	if (machine_page_is_base(cp->mem.page) && strcmp(cp->backing, "auto")) {
 		log_err("--backing %s applies to huge pages (-p 2MB) only", cp->backing);
 		return EXIT_USAGE;
 	}
@@ -128,7 +129,7 @@ static int clear_prepare(void *p)
 		return ret;
 	/* THP-backed buffers come from ordinary memory: check MemAvailable, plus the alignment slack. */
 	if (cp->how == WL_BACK_THP)
-		base.page = 4096;
+		base.page = machine_base_page();
 	return wl_mem_prepare(&base, cp->mem.size + (cp->how == WL_BACK_THP ? cp->mem.page : 0));
 }
 
@@ -307,13 +308,18 @@ static int clear_run(const void *p, const struct wl_func *f, struct wl_result *r
 	return 0;
 }
 
-static void clear_needs(const void *p, uint64_t *bytes, uint64_t *page)
+static void clear_resources(const void *p, struct wl_resources *r)
 {
 	const struct clear_params *cp = p;
+	unsigned touch = strcmp(cp->then, "none") ? 2 : 1;
 
-	*bytes = cp->mem.size;
-	*page = cp->mem.page;
+	/* prefault and verify, and each loop dirties before it clears, twice with --then */
+	*r = (struct wl_resources){ .bytes = cp->mem.size, .page = cp->mem.page,
+				    .write_passes = 2 + 2.0 * cp->mem.loops * touch };
 }
+
+/* -k is the clear_page/clear_pages extent: scaling keeps it, only never above -s */
+static const char *const clear_capped[] = { "extent", NULL };
 
 const struct workload wl_mem_clear = {
 	.collection = "mem",
@@ -325,6 +331,8 @@ const struct workload wl_mem_clear = {
 	.functions = wl_mem_strategies,
 	.check = clear_check,
 	.prepare = clear_prepare,
-	.needs = clear_needs,
+	.resources = clear_resources,
+	.scaled_opt = "size",
+	.capped_opts = clear_capped,
 	.run = clear_run,
 };

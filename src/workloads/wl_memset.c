@@ -99,13 +99,15 @@ static int memset_run(const void *p, const struct wl_func *f, struct wl_result *
 	return 0;
 }
 
-static void memset_needs(const void *p, uint64_t *bytes, uint64_t *page)
+static void memset_resources(const void *p, struct wl_resources *r)
 {
 	const struct memset_params *mp = p;
 
-	*bytes = mp->mem.size;
-	*page = mp->mem.page;
+	*r = (struct wl_resources){ .bytes = mp->mem.size, .page = mp->mem.page,
+				    .write_passes = mp->mem.loops + 1.0 };	/* + the untimed prefault */
 }
+
+static const char *const memset_capped[] = { "chunk", NULL };
 
 const struct workload wl_mem_memset = {
 	.collection = "mem",
@@ -117,6 +119,8 @@ const struct workload wl_mem_memset = {
 	.functions = wl_mem_strategies,
 	.check = memset_check,
 	.prepare = memset_prepare,
-	.needs = memset_needs,
+	.resources = memset_resources,
+	.scaled_opt = "size",
+	.capped_opts = memset_capped,
 	.run = memset_run,
 };

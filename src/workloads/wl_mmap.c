@@ -1,5 +1,6 @@
 /* wl_mmap: `bench mem mmap`, perf-compatible: time mmap plus first touch of every page (the kernel's fault and clear path). */
 #include "workloads/mem.h"
+#include "machine/machine.h"
 #include "util/log.h"
 
 #include <errno.h>
@@ -44,7 +45,7 @@ static size_t mmap_functions(struct wl_func *out, size_t max)
 	return 2;
 }
 
-static void mmap_needs(const void *p, uint64_t *bytes, uint64_t *page);
+static void mmap_resources(const void *p, struct wl_resources *r);
 
 static int mmap_check(void *p)
 {
@@ -53,7 +54,7 @@ static int mmap_check(void *p)
 
 	if (ret)
 		return ret;
-	if (strcmp(mp->thp, "system") && mp->mem.page != 4096) {
+	if (strcmp(mp->thp, "system") && !machine_page_is_base(mp->mem.page)) {
 		log_err("--thp %s applies to -p 4KB only; huge pages come from hugetlb, not THP", mp->thp);
 		log_hint("drop --thp, or use -p 4KB to compare THP modes");
 		return EXIT_USAGE;
@@ -64,15 +65,15 @@ static int mmap_check(void *p)
 static int mmap_prepare(void *p)
 {
 	struct mmap_params *mp = p;
-	uint64_t bytes, page;
+	struct wl_resources r;
 
 	if (mp->mem.size > UINT64_MAX / mp->threads) {
 		log_err("-s/--size times -t/--threads is more memory than any machine has");
 		log_hint("every thread maps its own -s bytes: use a smaller -s or fewer threads");
 		return EXIT_RESOURCE;
 	}
-	mmap_needs(mp, &bytes, &page);
-	return wl_mem_prepare(&mp->mem, bytes);
+	mmap_resources(mp, &r);
+	return wl_mem_prepare(&mp->mem, r.bytes);
 }
 
 struct mmap_thread {
@@ -128,7 +129,7 @@ static void mmap_note(const struct mmap_params *mp, struct wl_result *res)
 {
 	char mode[32];
 
-	if (mp->mem.page != 4096) {
+	if (!machine_page_is_base(mp->mem.page)) {
 		snprintf(res->note, sizeof(res->note), "hugetlb pages, THP not involved");
 		return;
 	}
@@ -217,12 +218,13 @@ static int mmap_run(const void *p, const struct wl_func *f, struct wl_result *re
 	return 0;
 }
 
-static void mmap_needs(const void *p, uint64_t *bytes, uint64_t *page)
+static void mmap_resources(const void *p, struct wl_resources *r)
 {
 	const struct mmap_params *mp = p;
 
-	*bytes = mp->mem.size * mp->threads;	/* every thread maps its own buffer */
-	*page = mp->mem.page;
+	/* every thread maps its own buffer; every loop is the timed fault path */
+	*r = (struct wl_resources){ .bytes = mp->mem.size * mp->threads, .page = mp->mem.page,
+				    .fault_passes = mp->mem.loops };
 }
 
 const struct workload wl_mem_mmap = {
@@ -235,6 +237,7 @@ const struct workload wl_mem_mmap = {
 	.functions = mmap_functions,
 	.check = mmap_check,
 	.prepare = mmap_prepare,
-	.needs = mmap_needs,
+	.resources = mmap_resources,
+	.scaled_opt = "size",
 	.run = mmap_run,
 };

@@ -69,6 +69,14 @@ struct wl_result {
 	struct wl_metric metrics[WL_MAX_METRICS];
 };
 
+/* What one function's run asks of the machine, and how it uses the memory (for time estimates). */
+struct wl_resources {
+	uint64_t bytes;		/* memory, in pages of @page bytes */
+	uint64_t page;
+	double write_passes;	/* times the bytes are written by a fill or clear, untimed passes included */
+	double fault_passes;	/* times the bytes are faulted in on the timed path */
+};
+
 struct workload {
 	const char *collection;	/* "mem" */
 	const char *name;	/* "memset" */
@@ -92,8 +100,17 @@ struct workload {
 	int (*prepare)(void *params);
 	/* Run one function; fills @res.  Returns 0, or an exit code after log_err(). */
 	int (*run)(const void *params, const struct wl_func *fn, struct wl_result *res);
-	/* Memory one function's run needs: @bytes in pages of @page bytes (for plans and doctor). */
-	void (*needs)(const void *params, uint64_t *bytes, uint64_t *page);
+	/* What one function's run asks of the machine (for plans, doctor and the fit checks). */
+	void (*resources)(const void *params, struct wl_resources *res);
+	/*
+	 * How a plan scales this workload down to a smaller machine (plan
+	 * --scale): the long name of the size option that is divided (never
+	 * below one page), and the size options lowered to it only where they
+	 * would exceed it (NULL-terminated, or NULL).  Every other option keeps
+	 * its value: it is part of what the experiment is.
+	 */
+	const char *scaled_opt;
+	const char *const *capped_opts;
 };
 
 /* One parsed command line: what every output sink is told about. */

@@ -226,7 +226,7 @@ assert all(skipped[n] == other + " only" for n in names if n.startswith(other + 
 	CLEARPATH_SYSROOT="$FIX/vm-x86" run --separate-stderr "$CP" bench mem mmap -p 1GB -s 2GB
 	refused 3 "needs 2 free 1GB hugetlb pages" "default_hugepagesz=1G hugepagesz=1G hugepages=2"
 	CLEARPATH_SYSROOT="$FIX/old-arm64" run --separate-stderr "$CP" bench mem mmap -p 1GB -s 1GB
-	refused 3 "1GB pages are not offered by this kernel" "hugepagesz=1G hugepages=N"
+	refused 3 "1GB hugetlb pages are not offered by this kernel" "hugepagesz=1G hugepages=N"
 	CLEARPATH_SYSROOT="$FIX/small-box" run --separate-stderr "$CP" bench mem mmap -p 1GB -s 1GB
 	refused 3 "this CPU lacks the pdpe1gb flag" "use -p 2MB"
 }

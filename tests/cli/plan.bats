@@ -48,15 +48,52 @@ setup() {
 @test "show warns when the plan does not fit and points at --scale auto" {
 	CLEARPATH_SYSROOT=tests/fixtures/sysroot run "$CP" plan show "$F/scale.yaml"
 	[ "$status" -eq 0 ]
-	echo "$output" | grep -F "warning: benchmark 'memset -k 4KB -f default -s 16GB' needs 16.0 GB of memory; MemAvailable is 1.0 GB"
+	echo "$output" | grep -F "warning: benchmark 'memset -k 4KB -f default -s 16GB' needs 16GB of memory but only 1GB is available (MemAvailable, less 64 MB kept free)"
 	echo "$output" | grep -F "plan show --scale auto $F/scale.yaml"
 }
 
-@test "--scale auto refuses a plan no scale can fit (no 1GB pool)" {
+@test "--scale auto refuses a plan no scale can fit (no 1GB pool) and says which page size is missing" {
 	CLEARPATH_SYSROOT=tests/fixtures/sysroot run "$CP" plan show --scale auto plans/seed.yaml
 	[ "$status" -eq 3 ]
-	echo "$output" | grep -F 'does not fit this machine at any scale'
-	echo "$output" | grep -F "mmap -p 1GB -f demand -s 32GB -l 5"
+	echo "$output" | grep -F 'does not fit this machine at any scale: it needs page sizes this kernel does not offer'
+	# scaled as far as it goes, the 1GB benchmark is one page
+	echo "$output" | grep -F "benchmark 'mmap -p 1GB -f demand -s 1GB -l 5' needs 1GB pages, but 1GB hugetlb pages are not offered by this kernel"
+	echo "$output" | grep -F "this kernel offers 4KB (base), 2MB; boot with hugepagesz=1G hugepages=N"
+}
+
+@test "--scale auto with an empty hugetlb pool says so and gives the command that reserves the pages" {
+	CLEARPATH_SYSROOT=tests/fixtures/vm-x86 run "$CP" plan show --scale auto plans/seed.yaml
+	[ "$status" -eq 3 ]
+	echo "$output" | grep -F 'a hugetlb pool it needs has too few free pages'
+	[[ "$output" != *"(sizes stop at one page)"* ]]
+	# at --scale 2 everything but the empty 1GB pool fits (23GB MemAvailable)
+	echo "$output" | grep -F "reserve the pages below and --scale auto picks --scale 2"
+	echo "$output" | grep -F "benchmark 'mmap -p 1GB -f demand -s 16GB -l 5' needs 16 free 1GB hugetlb pages, but 0 of 0 are free"
+	echo "$output" | grep -F "echo 16 > /sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages"
+}
+
+@test "--scale keeps a huge-page benchmark at one page, and the plan's requires agrees with it" {
+	CLEARPATH_SYSROOT=tests/fixtures/vm-x86 run "$CP" plan show --scale 64 plans/seed.yaml
+	[ "$status" -eq 0 ]
+	# 32GB / 64 is less than one 1GB page: one page, not left at 32GB
+	echo "$output" | grep -E '^ +2  mem mmap -p 1GB -f demand -s 1GB -l 5 '
+	echo "$output" | grep -E '^ +3  mem mmap -p 4KB -f demand -s 512MB -l 5 '
+	echo "$output" | grep -F "benchmark 'mmap -p 1GB -f demand -s 1GB -l 5' needs 1 free 1GB hugetlb pages"
+	echo "$output" | grep -F "the plan needs 1 free 1GB hugetlb pages"
+}
+
+@test "--scale divides -s only; -k keeps its value unless it would exceed the scaled -s" {
+	CLEARPATH_SYSROOT=tests/fixtures/vm-x86 run "$CP" plan show --scale 64 "$F/scale-extent.yaml"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -E '^ +1  mem clear -p 4KB -k 2MB -f default -s 16MB '
+	echo "$output" | grep -E '^ +2  mem memset -k 2MB -f default -s 16MB '
+	CLEARPATH_SYSROOT=tests/fixtures/vm-x86 run "$CP" plan show --scale 1024 "$F/scale-extent.yaml"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -E '^ +1  mem clear -p 4KB -k 1MB -f default -s 1MB '
+	echo "$output" | grep -E '^ +2  mem memset -k 1MB -f default -s 1MB '
+	# the seed's 1GB chunk is lowered to the scaled size, not divided with it
+	CLEARPATH_SYSROOT=tests/fixtures/vm-x86 run "$CP" plan show --scale 64 plans/seed.yaml
+	echo "$output" | grep -E '^ +1  mem memset -k 256MB -f default -s 256MB '
 }
 
 @test "a YAML syntax error is reported at file:line:column" {

@@ -2,6 +2,8 @@
 #ifndef CLEARPATH_TESTS_FIXTURE_H
 #define CLEARPATH_TESTS_FIXTURE_H
 
+#include "util/sysfs.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,6 +28,20 @@ static inline const char *fixture_path(const char *name)
 		_exit(2);
 	}
 	return path;
+}
+
+/* Point util/sysfs (and so machine/) at fixture tree @name. */
+static inline void fixture_use_root(const char *name)
+{
+	sysfs_set_root(fixture_path(name));
+}
+
+/* A cmocka teardown: back to the real machine after a test that used a fixture root. */
+static inline int fixture_reset_root(void **state)
+{
+	(void)state;
+	sysfs_set_root(NULL);
+	return 0;
 }
 
 #endif

@@ -176,7 +176,7 @@ static void test_arm64_metal(void **state)
 	expect(&rep, "hugetlb.512MB", DOCTOR_PASS, "--hugepages 512MB:N");
 	assert_null(doctor_find(&rep, "hugetlb.64KB"));
 	/* no "flags" line in an arm64 cpuinfo: the answer is about granules, not pdpe1gb */
-	expect(&rep, "hugetlb.1GB-support", DOCTOR_WARN, "4KB base pages");
+	expect(&rep, "hugetlb.1GB-support", DOCTOR_WARN, "4KB or 16KB base pages");
 	expect(&rep, "swap", DOCTOR_PASS, "none");
 	expect(&rep, "load", DOCTOR_WARN, "6.50 on 4 CPUs");
 	expect(&rep, "numa", DOCTOR_PASS, "1 node");

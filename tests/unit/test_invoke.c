@@ -649,7 +649,7 @@ static void test_resource_1gb(void **state)
 	use("old-arm64");
 	INVOKE(&r, "mem", "memset", "-p", "1GB", "-s", "1GB");
 	expect_refused(&r, EXIT_RESOURCE,
-		       "1GB pages are not offered by this kernel (no /sys/kernel/mm/hugepages/hugepages-1048576kB)");
+		       "1GB hugetlb pages are not offered by this kernel (no /sys/kernel/mm/hugepages/hugepages-1048576kB)");
 	use("broken");	/* nr_hugepages "abc" */
 	INVOKE(&r, "mem", "mmap", "-p", "1GB", "-s", "1GB");
 	expect_refused(&r, EXIT_RESOURCE, "cannot read the 1GB hugetlb pool");

@@ -1,5 +1,6 @@
 /* cli_args: one getopt_long loop for list, export, import and merge, so they agree on options and messages. */
 #include "cli/cli_args.h"
+#include "cli/commands.h"
 #include "util/log.h"
 
 #include <getopt.h>
@@ -40,8 +41,17 @@ static int cli_format(const struct cli_spec *spec, const char *arg, struct cli_a
 	return EXIT_USAGE;
 }
 
-/* An option @spec does not take is reported like an unknown one. */
-static int cli_option(const struct cli_spec *spec, int c, const char *arg, struct cli_args *a)
+/* @given is not an option of the command, or lacks its value: EXIT_USAGE after saying so. */
+static int cli_not_an_option(const struct cli_spec *spec, const char *given)
+{
+	log_err("%s is not an option of '%s' (or it needs a value)", given, spec->name);
+	log_hint("see 'clearpath %s --help'", spec->name);
+	return EXIT_USAGE;
+}
+
+/* Apply option @c (@given as typed); one @spec does not take is reported like an unknown one. */
+static int cli_option(const struct cli_spec *spec, int c, const char *arg, const char *given,
+		      struct cli_args *a)
 {
 	if (c == CLI_STORE) {
 		a->store_url = arg;
@@ -53,7 +63,7 @@ static int cli_option(const struct cli_spec *spec, int c, const char *arg, struc
 		a->into = arg;
 		return 0;
 	}
-	return 1;
+	return cli_not_an_option(spec, given);
 }
 
 static int cli_count(const struct cli_spec *spec, const struct cli_args *a)
@@ -85,14 +95,10 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_arg
 	while (!ret && (c = getopt_long(argc, argv, "", cli_options, NULL)) != -1) {
 		if (c == CLI_HELP) {
 			fputs(spec->usage, stdout);
-			return -1;
+			return CLI_HELP_SHOWN;
 		}
-		ret = c == '?' || c == ':' ? 1 : cli_option(spec, c, optarg, a);
-		if (ret == 1) {
-			log_err("%s is not an option of '%s' (or it needs a value)", argv[optind - 1], spec->name);
-			log_hint("see 'clearpath %s --help'", spec->name);
-			ret = EXIT_USAGE;
-		}
+		ret = c == '?' || c == ':' ? cli_not_an_option(spec, argv[optind - 1])
+					   : cli_option(spec, c, optarg, argv[optind - 1], a);
 	}
 	if (ret)
 		return ret;

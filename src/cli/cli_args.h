@@ -26,8 +26,8 @@ struct cli_args {
 /*
  * Parse @argc arguments @argv (those after the command's own name, as main()
  * passes them; @argv[-1] must be the name) against @spec into @a.  Returns 0;
- * -1 after printing the usage for --help (the command then exits 0); or
- * EXIT_USAGE after log_err() for an unknown option, a missing value, a
+ * CLI_HELP_SHOWN after printing the usage for --help (the command then exits
+ * 0); or EXIT_USAGE after log_err() for an unknown option, a missing value, a
  * --format not in @spec->formats, or the wrong number of arguments.
  */
 int cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_args *a);

@@ -38,5 +38,6 @@ int cli_harness_option(int c, const char *arg, struct harness_opts *h)
 	case CLI_FORCE: h->force = true; return 0;
 	case CLI_MAX_FAILURES: return cli_number(arg, "max-failures", 0, &h->max_failures);
 	}
-	return 1;
+	log_err("option %d is not one of the shared options", c);
+	return EXIT_USAGE;
 }

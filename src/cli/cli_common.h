@@ -29,8 +29,9 @@ extern const char cli_harness_help[];
 int cli_number(const char *arg, const char *name, unsigned min, unsigned *out);
 
 /*
- * Apply shared option @c (except CLI_SESSION_CHILD) to @h.  Returns 0, an
- * exit code for a bad value, or 1 when @c is not a shared option.
+ * Apply shared option @c (except CLI_SESSION_CHILD) to @h.  Returns 0, or
+ * EXIT_USAGE after log_err() for a bad value or a @c that is not a shared
+ * option (callers pass only their table's options, so that is a slip).
  */
 int cli_harness_option(int c, const char *arg, struct harness_opts *h);
 

@@ -77,7 +77,7 @@ static int doctor_plan_needs(const char *file, struct doctor_needs *needs)
 	return ret;
 }
 
-/* Parse @argv into @a.  Returns -1 to exit 0 (help), EXIT_USAGE after logging, or 0. */
+/* Parse @argv into @a.  Returns 0, CLI_HELP_SHOWN, or EXIT_USAGE after logging. */
 static int doctor_parse(int argc, char **argv, struct doctor_args *a)
 {
 	for (int i = 0; i < argc; i++) {
@@ -86,7 +86,7 @@ static int doctor_parse(int argc, char **argv, struct doctor_args *a)
 
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			doctor_usage(stdout);
-			return -1;
+			return CLI_HELP_SHOWN;
 		} else if (!strcmp(argv[i], "--fix")) {
 			a->fix = true;
 		} else if (doctor_is(argv[i], "--format")) {
@@ -176,7 +176,7 @@ int cmd_doctor(int argc, char **argv)
 	int ret = doctor_parse(argc, argv, &a);
 
 	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
+		return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
 	if (a.fix) {
 		ret = doctor_run_fix(&a);
 		if (ret == EXIT_USAGE || ret == EXIT_INTERNAL)

@@ -97,7 +97,7 @@ int cmd_export(int argc, char **argv)
 	int ret = cli_parse(&export_spec, argc, argv, &a);
 
 	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
+		return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
 	fmt = !strcmp(a.format, "json") ? STORE_JSON : STORE_CSV;
 	ret = store_url_open_existing(a.store_url, &st);
 	if (ret)

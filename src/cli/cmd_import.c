@@ -66,7 +66,7 @@ int cmd_import(int argc, char **argv)
 	int ret = cli_parse(&import_spec, argc, argv, &a);
 
 	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
+		return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
 	name = strcmp(a.argv[0], "-") ? a.argv[0] : "<stdin>";
 	in = strcmp(a.argv[0], "-") ? fopen(a.argv[0], "re") : stdin;
 	if (!in) {

@@ -166,7 +166,7 @@ int cmd_list(int argc, char **argv)
 	int ret = cli_parse(&list_spec, argc, argv, &a);
 
 	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
+		return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
 	k = list_kind_find(a.argc ? a.argv[0] : NULL);
 	if (!k)
 		return EXIT_USAGE;

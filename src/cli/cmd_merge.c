@@ -66,7 +66,7 @@ int cmd_merge(int argc, char **argv)
 	int ret = cli_parse(&merge_spec, argc, argv, &a);
 
 	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
+		return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
 	if (a.store_url) {
 		log_err("'merge' writes to the store named by --into, not --store");
 		return EXIT_USAGE;

@@ -85,7 +85,7 @@ static int pr_parse(int argc, char **argv, struct pr_cli *o)
 		case PR_SESSION: ret = cli_number(optarg, "session", 0, &o->session); break;
 		case PR_SESSIONS: ret = cli_number(optarg, "sessions", 1, &o->sessions); break;
 		case CLI_SESSION_CHILD: o->child = true; break;
-		case PR_HELP: pr_usage(stdout); return -1;
+		case PR_HELP: pr_usage(stdout); return CLI_HELP_SHOWN;
 		case '?':
 		case ':':
 			log_err("%s is not an option of 'plan run' (or it needs a value)", argv[optind - 1]);
@@ -369,7 +369,7 @@ int plan_run(int argc, char **argv)
 	int ret = pr_parse(argc + 1, argv - 1, &o);
 
 	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
+		return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
 	ret = pr_load(&o, &p);
 	if (!ret && !o.h.swprofile && strcmp(p->swprofile, "auto"))
 		o.h.swprofile = p->swprofile;

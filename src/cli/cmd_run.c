@@ -58,7 +58,7 @@ static int run_parse(int argc, char **argv, struct run_cli *o)
 		case RUN_REPEATS: ret = cli_number(optarg, "repeats", 1, &o->repeats); break;
 		case RUN_SESSIONS: ret = cli_number(optarg, "sessions", 1, &o->sessions); break;
 		case CLI_SESSION_CHILD: o->child = true; break;
-		case RUN_HELP: run_usage(stdout); return -1;
+		case RUN_HELP: run_usage(stdout); return CLI_HELP_SHOWN;
 		case '?':
 		case ':':
 			log_err("%s is not an option of 'run' (or it needs a value)", argv[optind - 1]);
@@ -140,7 +140,7 @@ int cmd_run(int argc, char **argv)
 	int ret = run_parse(argc + 1, argv - 1, &o);
 
 	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
+		return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
 	if (o.child) {
 		struct harness_unit u = { "run", o.bench_argc, o.bench_argv, NULL, o.warmups, o.repeats, 0 };
 

@@ -1,6 +1,7 @@
 /* cmd_show: `clearpath show`, the comparison table users post to the mailing list. */
 #include "cli/commands.h"
 #include "cli/show.h"
+#include "report/report.h"
 #include "store/url.h"
 #include "store/store.h"
 #include "util/log.h"
@@ -139,6 +140,18 @@ static int show_option(int c, const char *arg, struct show_cli *o)
 	return EXIT_USAGE;
 }
 
+/* Name every format of the registry, so a new one is listed without an edit here. */
+static void show_unknown_format(const char *name)
+{
+	char list[256] = "";
+	size_t n = rpt_format_count();
+
+	for (size_t i = 0; i < n; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+			 !i ? "" : i + 1 < n ? ", " : " or ", rpt_format_at(i)->name);
+	log_err("unknown format '%s': expected %s", name, list);
+}
+
 /* @argv[0] is "show" itself, as getopt expects a program name there. */
 static int show_parse(int argc, char **argv, struct show_cli *o)
 {
@@ -149,7 +162,7 @@ static int show_parse(int argc, char **argv, struct show_cli *o)
 	while (!ret && (c = getopt_long(argc, argv, "", show_options, NULL)) != -1) {
 		if (c == SO_HELP) {
 			show_usage();
-			return -1;
+			return CLI_HELP_SHOWN;
 		}
 		if (c == '?' || c == ':') {
 			log_err("%s is not an option of 'show' (or it needs a value)", argv[optind - 1]);
@@ -164,8 +177,8 @@ static int show_parse(int argc, char **argv, struct show_cli *o)
 	}
 	if (!ret && !o->format)
 		o->format = isatty(STDOUT_FILENO) ? "box" : "grid";
-	if (!ret && strcmp(o->format, "json") && !rpt_format_find(o->format)) {
-		log_err("unknown format '%s': expected box, grid, compact, markdown, csv or json", o->format);
+	if (!ret && !rpt_format_find(o->format)) {
+		show_unknown_format(o->format);
 		return EXIT_USAGE;
 	}
 	return ret;
@@ -219,32 +232,61 @@ static int show_load(const struct show_cli *o, struct cmp_set *set, json_t **env
 	return 0;
 }
 
+/* Per block, the settings in which a column differs from the base (NULL entries when out of memory). */
+static json_t **show_settings(const struct cmp_set *set, const json_t *envs)
+{
+	json_t **diffs = calloc(set->nblocks ? set->nblocks : 1, sizeof(*diffs));
+
+	for (size_t b = 0; diffs && b < set->nblocks; b++)
+		diffs[b] = show_env_diffs(set, &set->blocks[b], envs);
+	return diffs;
+}
+
+static void show_settings_free(json_t **diffs, size_t n)
+{
+	for (size_t b = 0; diffs && b < n; b++)
+		json_decref(diffs[b]);
+	free(diffs);
+}
+
+static int show_render(const struct show_cli *o, const struct cmp_set *set, const json_t *envs)
+{
+	json_t **diffs = show_settings(set, envs);
+	struct rpt_result r = { set, &o->cmp, diffs };
+	struct rpt_opts ro = {
+		.color = !strcmp(o->color, "always") || (!strcmp(o->color, "auto") && isatty(STDOUT_FILENO)),
+		.stats = o->stats,
+	};
+	int ret = diffs ? rpt_render_result(&r, o->format, &ro, stdout) : -ENOMEM;
+
+	show_settings_free(diffs, set->nblocks);
+	if (!ret)
+		return 0;
+	log_err("cannot render the comparison: %s", ret == -EIO ? "write error" : strerror(-ret));
+	return ret == -EIO ? EXIT_RESOURCE : EXIT_INTERNAL;
+}
+
 int cmd_show(int argc, char **argv)
 {
 	struct show_cli o = { .cmp = { .alpha = STATS_DEFAULT_ALPHA,
 				      .min_effect_pct = STATS_DEFAULT_MIN_EFFECT_PCT }, .color = "auto" };
-	struct show_opts so;
 	struct cmp_set *set;
 	json_t *envs = NULL;
-	int ret = show_parse(argc + 1, argv - 1, &o), regressions = 0;
+	int ret = show_parse(argc + 1, argv - 1, &o);
 
 	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
+		return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
 	set = cmp_new(&o.cmp);
 	if (!set)
 		return EXIT_INTERNAL;
 	ret = show_load(&o, set, &envs);
 	if (!ret)
 		ret = cmp_finish(set, &o.cmp);
-	so = (struct show_opts){ &o.cmp, o.format, o.stats,
-				 !strcmp(o.color, "always") || (!strcmp(o.color, "auto") && isatty(STDOUT_FILENO)),
-				 envs };
 	if (!ret)
-		ret = !strcmp(o.format, "json") ? show_json(set, &so, stdout, &regressions)
-						: show_tables(set, &so, stdout, &regressions);
+		ret = show_render(&o, set, envs);
+	if (!ret && o.fail_on_regression && cmp_count_verdicts(set, STATS_REGRESSION))
+		ret = EXIT_REGRESSION;
 	cmp_free(set);
 	json_decref(envs);
-	if (!ret && o.fail_on_regression && regressions)
-		ret = EXIT_REGRESSION;
 	return ret;
 }

@@ -2,6 +2,15 @@
 #ifndef CLEARPATH_CLI_COMMANDS_H
 #define CLEARPATH_CLI_COMMANDS_H
 
+/*
+ * Return conventions of src/cli (CONTRIBUTING.md has every layer's): a
+ * command returns an exit code (enum exit_code, util/log.h), after log_err()
+ * unless it is EXIT_OK.  A step of one (parsing, loading) returns 0 to go
+ * on, or the exit code to stop with; a parser that printed --help returns
+ * CLI_HELP_SHOWN, which is no exit code, and the command then exits 0.
+ */
+#define CLI_HELP_SHOWN 256
+
 /* Each takes the arguments after its own name and returns an exit code. */
 int cmd_bench(int argc, char **argv);
 int cmd_run(int argc, char **argv);

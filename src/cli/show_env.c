@@ -2,9 +2,7 @@
 #include "cli/show.h"
 #include "doctor/doctor.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include <stddef.h>
 
 /* The settings snapshot of the first session found in column @c of @blk, or NULL. */
 static const json_t *show_env_of(const struct cmp_block *blk, size_t c, const json_t *envs)
@@ -42,23 +40,4 @@ json_t *show_env_diffs(const struct cmp_set *s, const struct cmp_block *blk, con
 		json_decref(diff);
 	}
 	return out;
-}
-
-void show_env_footers(const json_t *diffs, struct rpt_table *t)
-{
-	size_t i;
-	json_t *d;
-
-	json_array_foreach(diffs, i, d) {
-		char line[512];
-		char *base = json_dumps(json_object_get(d, "base"), JSON_ENCODE_ANY | JSON_COMPACT);
-		char *value = json_dumps(json_object_get(d, "value"), JSON_ENCODE_ANY | JSON_COMPACT);
-
-		snprintf(line, sizeof(line), "Warning: %s ran with %s = %s, the base with %s: the comparison mixes settings.",
-			 json_string_value(json_object_get(d, "column")),
-			 json_string_value(json_object_get(d, "setting")), value ?: "null", base ?: "null");
-		rpt_table_add_footer(t, line);
-		free(base);
-		free(value);
-	}
 }

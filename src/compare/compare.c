@@ -79,6 +79,7 @@ void cmp_free(struct cmp_set *s)
 		}
 		free(blk->rows);
 		free(blk->name);
+		free(blk->geomean_pct);
 	}
 	for (size_t c = 0; c < s->ncols; c++) {
 		free(s->cols[c]);
@@ -470,6 +471,46 @@ static int cmp_compute_row(struct cmp_set *s, const struct cmp_opts *o, struct c
 	return 0;
 }
 
+/* The geomean row of @blk: one stats_pair per row where the base and column @c both have samples. */
+static int cmp_geomean(const struct cmp_set *s, struct cmp_block *blk)
+{
+	struct stats_pair *pairs = calloc(blk->nrows ? blk->nrows : 1, sizeof(*pairs));
+
+	blk->geomean_pct = calloc(s->ncols, sizeof(double));
+	if (!pairs || !blk->geomean_pct) {
+		free(pairs);
+		return EXIT_INTERNAL;
+	}
+	for (size_t c = 0; c < s->ncols; c++) {
+		size_t n = 0;
+
+		for (size_t r = 0; c != s->base && r < blk->nrows; r++) {
+			const struct cmp_row *row = &blk->rows[r];
+
+			if (row->cells[c].n && row->cells[s->base].n)
+				pairs[n++] = (struct stats_pair){ row->cells[s->base].st.mean, row->cells[c].st.mean,
+								  row->higher_is_better };
+		}
+		blk->geomean_pct[c] = stats_geomean_change_pct(pairs, n);
+	}
+	free(pairs);
+	return 0;
+}
+
+size_t cmp_count_verdicts(const struct cmp_set *s, enum stats_verdict v)
+{
+	size_t n = 0;
+
+	for (size_t b = 0; b < s->nblocks; b++)
+		for (size_t r = 0; r < s->blocks[b].nrows; r++)
+			for (size_t c = 0; c < s->ncols; c++) {
+				const struct cmp_cell *cell = &s->blocks[b].rows[r].cells[c];
+
+				n += cell->has_change && cell->change.verdict == v;
+			}
+	return n;
+}
+
 int cmp_finish(struct cmp_set *s, const struct cmp_opts *o)
 {
 	int ret = cmp_check(s, o);
@@ -487,5 +528,8 @@ int cmp_finish(struct cmp_set *s, const struct cmp_opts *o)
 		for (size_t r = 0; r < s->blocks[b].nrows; r++)
 			if ((ret = cmp_compute_row(s, o, &s->blocks[b].rows[r])))
 				return ret;
+	for (size_t b = 0; b < s->nblocks; b++)
+		if ((ret = cmp_geomean(s, &s->blocks[b])))
+			return ret;
 	return 0;
 }

@@ -50,6 +50,13 @@ struct cmp_block {
 	char *name;		/* the SUT class (or the swprofile for CMP_BY_SUT) */
 	struct cmp_row *rows;
 	size_t nrows;
+	/*
+	 * The geomean row, per column (after cmp_finish()): the % change of the
+	 * geometric mean of the oriented ratios to the base over the rows where
+	 * both have samples, + is better (stats_geomean_change_pct()).  NAN for
+	 * the base column and where no row has a ratio.
+	 */
+	double *geomean_pct;
 };
 
 struct cmp_set {
@@ -88,5 +95,8 @@ int cmp_add(struct cmp_set *s, const struct cmp_opts *o, const struct cmp_sample
  * other filters, a --base that is not a column), or EXIT_INTERNAL.
  */
 int cmp_finish(struct cmp_set *s, const struct cmp_opts *o);
+
+/* How many cells of @s (after cmp_finish()) have the verdict @v. */
+size_t cmp_count_verdicts(const struct cmp_set *s, enum stats_verdict v);
 
 #endif

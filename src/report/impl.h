@@ -71,6 +71,14 @@ size_t rpt_prefix_fit(const char *s, size_t max);
 /* Display width of the first @len bytes of @s. */
 size_t rpt_width_n(const char *s, size_t len);
 
+/* The name of the column axis @a for headers and JSON keys ("swprofile", "sut", "value"). */
+const char *rpt_axis_name(enum cmp_axis a);
+/* What a block is, as the JSON key and the title say it: "swprofile" for CMP_BY_SUT, else "sut". */
+const char *rpt_block_key(enum cmp_axis a);
+
+/* The interval of a cell's mean that @rule uses (nested or pooled). */
+const struct stats_estimate *rpt_estimate(const struct cmp_cell *c, enum stats_rule rule);
+
 /* Report -EIO when @out has its error flag set, else 0: renderers' common return. */
 int rpt_stream_status(FILE *out);
 

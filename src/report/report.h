@@ -1,13 +1,21 @@
-/* report: the table model behind `clearpath show` and the text renderers that print it. */
+/* report: the result and table models behind `clearpath show` and the formats that print them. */
 #ifndef CLEARPATH_REPORT_REPORT_H
 #define CLEARPATH_REPORT_REPORT_H
 
+#include "compare/compare.h"
+
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 /*
- * The model is format-agnostic: a title, columns, rows of UTF-8 string cells
+ * Two models.  The result (struct rpt_result) is what `show` renders: the
+ * finished comparison with its numbers and verdicts.  Every format reads it:
+ * json writes it out whole; the text formats have it laid out as tables
+ * (rpt_result.c) and render those.
+ *
+ * The table model is format-agnostic: a title, columns, rows of UTF-8 string cells
  * and footer lines.  Statistics live elsewhere; the caller formats every cell
  * ("63932542232.12", "(I) 1.92%") and the renderers only lay them out.
  *
@@ -36,14 +44,36 @@ enum rpt_tone {
 struct rpt_table;
 
 struct rpt_opts {
-	bool color;		/* ANSI colour by tone; ignored by markdown and csv */
+	bool color;		/* ANSI colour by tone; ignored by markdown, csv and json */
+	bool stats;		/* results: n, cv and the confidence interval in every text cell */
 };
 
-/* One output format: a name for --format and a function that renders a table to a stream. */
+/*
+ * What `show` renders: a comparison after cmp_finish() (cells, changes,
+ * verdicts, the geomean row of each block), the options it was computed
+ * with (rule, alpha, min effect) and, per block, the settings in which a
+ * column's sessions differ from the base's.
+ */
+struct rpt_result {
+	const struct cmp_set *set;
+	const struct cmp_opts *cmp;
+	json_t *const *settings_differ;	/* per block: [{column, setting, base, value}]; NULL: unknown */
+};
+
+/*
+ * One output format: a name for --format, a function that renders a table,
+ * and how it renders a result.  A new format is one file defining a
+ * `const struct rpt_format` plus one line in rpt_registry.c.  Every function
+ * returns 0 or a negative errno (-ENOMEM, -EIO for a failed write).
+ */
 struct rpt_format {
 	const char *name;
 	const char *desc;
 	int (*render)(const struct rpt_table *t, const struct rpt_opts *o, FILE *out);
+	/* A result in this format; NULL: laid out as tables (one per block) and rendered with render(). */
+	int (*render_result)(const struct rpt_result *r, const struct rpt_opts *o, FILE *out);
+	/* With render_result NULL: one table for all blocks, each row naming its block (csv has no titles). */
+	bool one_table;
 };
 
 /* A new empty table titled @title (NULL: no title line); NULL when out of memory. */
@@ -80,6 +110,21 @@ const struct rpt_format *rpt_format_find(const char *name);
  * -EINVAL for an unknown format, -ENOMEM, or -EIO when writing to @out failed.
  */
 int rpt_render(const struct rpt_table *t, const char *name, const struct rpt_opts *o, FILE *out);
+
+/*
+ * Render the result @r in format @name to @out (@o may be NULL: defaults).
+ * Returns 0, -EINVAL for an unknown format, -ENOMEM, or -EIO when writing failed.
+ */
+int rpt_render_result(const struct rpt_result *r, const char *name, const struct rpt_opts *o, FILE *out);
+
+/*
+ * The confidence level of @alpha as it names things: "95" for 0.05, "80" for
+ * 0.2, "99.9" for 0.001 (%.10g of 100 * (1 - alpha)), into @buf.  JSON keys
+ * use it with '.' as '_' ("ci99_9_low"), see rpt_level_key().
+ */
+void rpt_level_label(double alpha, char *buf, size_t len);
+/* "ci<level>_<what>" for @alpha, '.' in the level written '_': "ci95_low", "change_ci80_high" with @prefix "change_". */
+void rpt_level_key(double alpha, const char *prefix, const char *what, char *buf, size_t len);
 
 /* Like rpt_render() but into a malloc'd NUL-terminated string; NULL on any failure. */
 char *rpt_render_string(const struct rpt_table *t, const char *name, const struct rpt_opts *o);

@@ -14,5 +14,7 @@ static int box_render(const struct rpt_table *t, const struct rpt_opts *o, FILE 
 }
 
 const struct rpt_format rpt_fmt_box = {
-	"box", "rounded Unicode box drawing, for terminals", box_render,
+	.name = "box",
+	.desc = "rounded Unicode box drawing, for terminals",
+	.render = box_render,
 };

@@ -347,5 +347,7 @@ out:
 }
 
 const struct rpt_format rpt_fmt_compact = {
-	"compact", "one line per result within 72 columns, for mailing lists", compact_render,
+	.name = "compact",
+	.desc = "one line per result within 72 columns, for mailing lists",
+	.render = compact_render,
 };

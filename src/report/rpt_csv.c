@@ -56,5 +56,8 @@ static int csv_render(const struct rpt_table *t, const struct rpt_opts *o, FILE 
 }
 
 const struct rpt_format rpt_fmt_csv = {
-	"csv", "RFC 4180 comma-separated values, header included", csv_render,
+	.name = "csv",
+	.desc = "RFC 4180 comma-separated values, header included",
+	.render = csv_render,
+	.one_table = true,
 };

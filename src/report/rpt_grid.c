@@ -14,5 +14,7 @@ static int grid_render(const struct rpt_table *t, const struct rpt_opts *o, FILE
 }
 
 const struct rpt_format rpt_fmt_grid = {
-	"grid", "the box layout in plain ASCII, safe for any mail client", grid_render,
+	.name = "grid",
+	.desc = "the box layout in plain ASCII, safe for any mail client",
+	.render = grid_render,
 };

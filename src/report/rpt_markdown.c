@@ -100,5 +100,7 @@ static int md_render(const struct rpt_table *t, const struct rpt_opts *o, FILE *
 }
 
 const struct rpt_format rpt_fmt_markdown = {
-	"markdown", "a GitHub-flavoured Markdown table", md_render,
+	.name = "markdown",
+	.desc = "a GitHub-flavoured Markdown table",
+	.render = md_render,
 };

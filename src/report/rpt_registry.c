@@ -11,7 +11,8 @@
 	X(rpt_fmt_grid) \
 	X(rpt_fmt_compact) \
 	X(rpt_fmt_markdown) \
-	X(rpt_fmt_csv)
+	X(rpt_fmt_csv) \
+	X(rpt_fmt_json)
 
 #define RPT_DECLARE(sym) extern const struct rpt_format sym;
 RPT_REGISTRY(RPT_DECLARE)

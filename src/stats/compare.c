@@ -163,3 +163,26 @@ double stats_geomean(const double *ratios, size_t n)
 	}
 	return exp(sum / (double)n);
 }
+
+double stats_geomean_change_pct(const struct stats_pair *p, size_t n)
+{
+	double sum = 0;
+	size_t used = 0;
+
+	for (size_t i = 0; p && i < n; i++) {
+		double q = stats_ratio_better(p[i].base_mean, p[i].other_mean, p[i].higher_is_better);
+
+		if (isfinite(q)) {
+			sum += log(q);
+			used++;
+		}
+	}
+	return used ? 100.0 * (exp(sum / (double)used) - 1) : NAN;
+}
+
+double stats_ci_halfwidth_pct(double mean, const struct stats_estimate *e)
+{
+	if (!isfinite(e->ci_low) || !isfinite(e->ci_high) || mean == 0 || !isfinite(mean))
+		return NAN;
+	return 100.0 * (e->ci_high - e->ci_low) / 2 / fabs(mean);
+}

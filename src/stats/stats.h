@@ -130,4 +130,24 @@ double stats_ratio_better(double base_mean, double other_mean, bool higher_is_be
  */
 double stats_geomean(const double *ratios, size_t n);
 
+/* One result class's means in the base column and in another, for the geomean row. */
+struct stats_pair {
+	double base_mean, other_mean;
+	bool higher_is_better;
+};
+
+/*
+ * The geomean row's cell: 100 * (geometric mean of the pairs' oriented
+ * ratios (stats_ratio_better) - 1), so + is better whichever way each metric
+ * points.  Pairs without a ratio (a mean that is not positive and finite)
+ * are left out.  NAN when no pair has one or @p is NULL.
+ */
+double stats_geomean_change_pct(const struct stats_pair *p, size_t n);
+
+/*
+ * Half the width of @e's interval as a percentage of |@mean|: the "±x%" of a
+ * base cell.  NAN when the interval is not finite or @mean is 0.
+ */
+double stats_ci_halfwidth_pct(double mean, const struct stats_estimate *e);
+
 #endif

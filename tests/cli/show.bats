@@ -248,6 +248,57 @@ assert c["change_ci95_low"] < 0 < c["change_ci95_high"], c'
 	[[ "$output" == *"the 90% confidence interval"* ]]
 }
 
+# Every key of every cell of the JSON document in $output that holds an interval.
+ci_keys() {
+	json_check 'print(" ".join(sorted({k for b in d["blocks"] for r in b["results"] for c in r["columns"]
+	                                 for k in c if "ci" in k})))'
+}
+
+@test "show: JSON keys that name the confidence level follow --alpha" {
+	run --separate-stderr "$CP" show --format json
+	[ "$status" -eq 0 ]
+	[ "$(ci_keys)" = "change_ci95_high change_ci95_low ci95_halfwidth_pct ci95_high ci95_low" ]
+	json_check 'assert d["confidence_level_pct"] == 95'
+	run --separate-stderr "$CP" show --alpha 0.2 --format json
+	[ "$status" -eq 0 ]
+	[ "$(ci_keys)" = "change_ci80_high change_ci80_low ci80_halfwidth_pct ci80_high ci80_low" ]
+	json_check 'assert d["confidence_level_pct"] == 80'
+	# a wider interval than at 95%: the keys name what the numbers are
+	json_check 'c = d["blocks"][0]["results"][0]["columns"][1]
+assert c["change_ci80_high"] - c["change_ci80_low"] < 2.4175347584797224 - 1.4248822186229138, c'
+	run --separate-stderr "$CP" show --alpha 0.001 --format json
+	[ "$(ci_keys)" = "change_ci99_9_high change_ci99_9_low ci99_9_halfwidth_pct ci99_9_high ci99_9_low" ]
+	json_check 'assert d["confidence_level_pct"] == 99.9'
+}
+
+@test "show: JSON carries the geometric-mean row of every block, as the tables show it" {
+	run --separate-stderr "$CP" show --format json
+	[ "$status" -eq 0 ]
+	json_check 'for b in d["blocks"]:
+    g = b["geomean"]
+    assert g["label"] == "geometric mean of ratios (+ is better)", g
+    assert [c["base"] for c in g["columns"]] == [True, False], g
+    assert g["columns"][0]["change_pct"] is None, g
+    print("%s %+.2f%%" % (b["sut"], g["columns"][1]["change_pct"]))' >"$D/json-geo"
+	run --separate-stderr "$CP" show --format csv
+	grep 'geometric mean' <<< "$output" | awk -F, '{ print $1 " " $NF }' | tr -d '\r' >"$D/csv-geo"
+	diff -u "$D/csv-geo" "$D/json-geo"
+	[ "$(wc -l <"$D/json-geo")" -eq 2 ]
+	# gaps: a lower-is-better latency +5% slower counts as worse (-0.80% with memset's +2.5%
+	# and mmap's 0), a column with one result class has that one, the missing 2MB row is left out
+	run --separate-stderr "$CP" show --store "$S/gaps.db" --format json
+	[ "$status" -eq 0 ]
+	json_check 'import math
+b = d["blocks"][0]
+g = [c["change_pct"] for c in b["geomean"]["columns"]]
+def want(col):
+    q = [(1 + c["change_pct"] / 100) ** (1 if r["higher_is_better"] else -1)
+         for r in b["results"] for c in [r["columns"][col]] if "change_pct" in c]
+    return 100 * (math.exp(sum(map(math.log, q)) / len(q)) - 1)
+assert g[0] is None and abs(g[1] - want(1)) < 1e-9 and abs(g[2] - want(2)) < 1e-9, (g, want(1), want(2))
+assert round(g[1], 2) == -0.80 and round(g[2], 2) == -5.00, g'
+}
+
 @test "show: --color: ANSI only with 'always' when stdout is a pipe" {
 	for c in auto never; do
 		run --separate-stderr "$CP" show --color "$c"

@@ -101,6 +101,27 @@ static void test_group_by_swprofile(void **state)
 	/* the spread pattern has mean 0, so the means are the ones put in */
 	assert_true(fabs(row->cells[0].st.mean - 100.0) < 1e-9);
 	assert_true(fabs(row->cells[1].st.mean - 102.0) < 1e-9);
+	/* the geomean row: memset 102/100 and mmap 49/50, both higher-is-better; none for the base */
+	assert_true(isnan(s->blocks[1].geomean_pct[0]));
+	assert_true(fabs(s->blocks[1].geomean_pct[1] - 100 * (sqrt(1.02 * 0.98) - 1)) < 1e-9);
+	cmp_free(s);
+}
+
+static void test_count_verdicts(void **state)
+{
+	struct cmp_opts o = opts(CMP_BY_SWPROFILE);
+	struct cmp_set *s = seed_set(&o);
+	size_t all = 0;
+
+	(void)state;
+	assert_int_equal(cmp_finish(s, &o), 0);
+	/* every non-base cell has exactly one verdict; the base cells have none */
+	for (enum stats_verdict v = STATS_NONE; v <= STATS_INSUFFICIENT; v++)
+		all += cmp_count_verdicts(s, v);
+	assert_int_equal(all, 2 * 2);
+	/* +2% memset is an improvement, -2% mmap a regression, in both blocks */
+	assert_int_equal(cmp_count_verdicts(s, STATS_IMPROVEMENT), 2);
+	assert_int_equal(cmp_count_verdicts(s, STATS_REGRESSION), 2);
 	cmp_free(s);
 }
 
@@ -426,6 +447,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_group_by_swprofile),
+		cmocka_unit_test(test_count_verdicts),
 		cmocka_unit_test(test_group_by_sut),
 		cmocka_unit_test(test_group_by_param),
 		cmocka_unit_test(test_param_split),

@@ -1,6 +1,5 @@
-/* show_table: one report table per block: base means, % changes with (I)/(R), a geomean row and a legend. */
-#include "cli/show.h"
-#include "util/log.h"
+/* rpt_result: a result laid out as tables for the text formats (base means, % changes, geomean row, legend), and the dispatch by format. */
+#include "report/impl.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,20 +9,50 @@
 
 #define SHOW_CELL 160
 
-const char *show_axis_name(enum cmp_axis axis)
+const char *rpt_axis_name(enum cmp_axis a)
 {
-	return axis == CMP_BY_SUT ? "sut" : axis == CMP_BY_PARAM ? "value" : "swprofile";
+	return a == CMP_BY_SUT ? "sut" : a == CMP_BY_PARAM ? "value" : "swprofile";
 }
 
-/* The interval the active rule uses for a cell's mean. */
-static const struct stats_estimate *show_estimate(const struct cmp_cell *c, enum stats_rule rule)
+const char *rpt_block_key(enum cmp_axis a)
+{
+	return a == CMP_BY_SUT ? "swprofile" : "sut";
+}
+
+const struct stats_estimate *rpt_estimate(const struct cmp_cell *c, enum stats_rule rule)
 {
 	return rule == STATS_RULE_FASTPATH ? &c->st.pooled : &c->st.nested;
 }
 
+void rpt_level_label(double alpha, char *buf, size_t len)
+{
+	/* %.10g, not %.0f: --alpha 0.001 is a 99.9% interval, not a "100%" one */
+	snprintf(buf, len, "%.10g", 100 * (1 - alpha));
+}
+
+void rpt_level_key(double alpha, const char *prefix, const char *what, char *buf, size_t len)
+{
+	char level[32];
+
+	rpt_level_label(alpha, level, sizeof(level));
+	for (char *p = level; *p; p++)
+		if (*p == '.')
+			*p = '_';
+	snprintf(buf, len, "%sci%s_%s", prefix, level, what);
+}
+
+/* What the table layout needs besides the result: the format and the rendering options. */
+struct show_opts {
+	const struct cmp_opts *cmp;
+	const struct rpt_format *format;
+	const struct rpt_opts *ro;
+	json_t *const *settings_differ;
+	bool stats, color;
+};
+
 static void show_base_cell(const struct cmp_cell *c, const struct show_opts *o, char *buf, size_t len)
 {
-	const struct stats_estimate *e = show_estimate(c, o->cmp->rule);
+	double half = c->n ? stats_ci_halfwidth_pct(c->st.mean, rpt_estimate(c, o->cmp->rule)) : NAN;
 
 	if (!c->n) {
 		buf[0] = '\0';
@@ -33,9 +62,8 @@ static void show_base_cell(const struct cmp_cell *c, const struct show_opts *o, 
 		snprintf(buf, len, "%.2f", c->st.mean);
 		return;
 	}
-	if (isfinite(e->ci_low) && c->st.mean != 0)
-		snprintf(buf, len, "%.2f ±%.2f%% n=%zu/%zu cv=%.2f%%", c->st.mean,
-			 100.0 * (e->ci_high - e->ci_low) / 2 / fabs(c->st.mean), c->st.n, c->st.sessions,
+	if (isfinite(half))
+		snprintf(buf, len, "%.2f ±%.2f%% n=%zu/%zu cv=%.2f%%", c->st.mean, half, c->st.n, c->st.sessions,
 			 100.0 * c->st.cv);
 	else
 		snprintf(buf, len, "%.2f n=%zu/%zu", c->st.mean, c->st.n, c->st.sessions);
@@ -81,7 +109,7 @@ static void show_change_cell(const struct cmp_cell *c, const struct show_opts *o
  */
 static bool show_block_column(const struct show_opts *o)
 {
-	return !strcmp(o->format, "csv");
+	return o->format->one_table;
 }
 
 static int show_columns(struct rpt_table *t, const struct cmp_set *s, const struct show_opts *o)
@@ -107,7 +135,6 @@ static int show_columns(struct rpt_table *t, const struct cmp_set *s, const stru
 
 /* Collects what the legend must explain while rows are added. */
 struct show_notes {
-	int regressions;
 	int insufficient;
 	char why[4][128];	/* distinct reasons, first few */
 	size_t nwhy;
@@ -140,7 +167,7 @@ static int show_line_new(struct show_line *l, const struct cmp_set *s, const str
 	if (!l->text || !l->tones) {
 		free(l->text);
 		free(l->tones);
-		return -1;
+		return -ENOMEM;
 	}
 	if (l->first)
 		snprintf(l->text[0], SHOW_CELL, "%s", blk->name);
@@ -153,11 +180,11 @@ static char *show_cell(struct show_line *l, size_t i)
 	return l->text[l->first + i];
 }
 
-/* Add the row to @t and free it.  0 or -1. */
+/* Add the row to @t and free it.  0 or -ENOMEM. */
 static int show_line_add(struct show_line *l, struct rpt_table *t)
 {
 	const char **cells = calloc(l->n, sizeof(*cells));
-	int ret = -1;
+	int ret = -ENOMEM;
 
 	for (size_t i = 0; cells && i < l->n; i++)
 		cells[i] = l->text[i];
@@ -173,9 +200,10 @@ static int show_row(struct rpt_table *t, const struct cmp_set *s, const struct c
 		    const struct cmp_row *row, const struct show_opts *o, struct show_notes *notes)
 {
 	struct show_line l;
+	int ret = show_line_new(&l, s, o, blk);
 
-	if (show_line_new(&l, s, o, blk))
-		return -1;
+	if (ret)
+		return ret;
 	snprintf(show_cell(&l, 0), SHOW_CELL, "%s", row->bench);
 	snprintf(show_cell(&l, 1), SHOW_CELL, "%s (%s)", row->rclass, row->unit);
 	for (size_t c = 0; c < s->ncols; c++) {
@@ -188,67 +216,41 @@ static int show_row(struct rpt_table *t, const struct cmp_set *s, const struct c
 			show_change_cell(cell, o, show_cell(&l, 2 + c), SHOW_CELL, tone);
 		if (!o->color)
 			*tone = RPT_TONE_NEUTRAL;
-		if (cell->has_change && cell->change.verdict == STATS_REGRESSION)
-			notes->regressions++;
 		if (cell->has_change && cell->change.verdict == STATS_INSUFFICIENT)
 			show_note_insufficient(notes, cell->change.why_insufficient ?: "too few samples");
 	}
 	return show_line_add(&l, t);
 }
 
-/* The geometric mean of the base-to-column ratios of one column, oriented so that + is better. */
-static bool show_geomean(const struct cmp_set *s, const struct cmp_block *blk, size_t c, double *ratios,
-			 double *out)
-{
-	size_t n = 0;
-
-	for (size_t r = 0; r < blk->nrows; r++) {
-		const struct cmp_row *row = &blk->rows[r];
-		double q;
-
-		if (!row->cells[c].n || !row->cells[s->base].n)
-			continue;
-		q = stats_ratio_better(row->cells[s->base].st.mean, row->cells[c].st.mean,
-				       row->higher_is_better);
-		if (isfinite(q))
-			ratios[n++] = q;
-	}
-	*out = n ? stats_geomean(ratios, n) : NAN;
-	return n > 0;
-}
-
+/* The block's geomean row, as cmp_finish() computed it. */
 static int show_geomean_row(struct rpt_table *t, const struct cmp_set *s, const struct cmp_block *blk,
 			    const struct show_opts *o)
 {
-	double *ratios = calloc(blk->nrows ? blk->nrows : 1, sizeof(double)), g;
 	struct show_line l;
+	int ret = show_line_new(&l, s, o, blk);
 
-	if (!ratios || show_line_new(&l, s, o, blk)) {
-		free(ratios);
-		return -1;
-	}
+	if (ret)
+		return ret;
 	snprintf(show_cell(&l, 1), SHOW_CELL, "geometric mean of ratios (+ is better)");
 	for (size_t c = 0; c < s->ncols; c++)
-		if (c != s->base && show_geomean(s, blk, c, ratios, &g))
-			snprintf(show_cell(&l, 2 + c), SHOW_CELL, "%+.2f%%", 100.0 * (g - 1));
-	free(ratios);
+		if (c != s->base && isfinite(blk->geomean_pct[c]))
+			snprintf(show_cell(&l, 2 + c), SHOW_CELL, "%+.2f%%", blk->geomean_pct[c]);
 	return show_line_add(&l, t);
 }
 
 static void show_legend(struct rpt_table *t, const struct show_opts *o, const struct show_notes *n)
 {
-	/* %.10g, not %.0f: --alpha 0.001 is a 99.9% interval, not a "100%" one */
-	double level = 100 * (1 - o->cmp->alpha);
-	char line[512];
+	char line[512], level[32];
 
+	rpt_level_label(o->cmp->alpha, level, sizeof(level));
 	if (o->cmp->rule == STATS_RULE_FASTPATH)
 		snprintf(line, sizeof(line),
-			 "(I) improvement, (R) regression: the columns' %.10g%% confidence intervals do not overlap"
+			 "(I) improvement, (R) regression: the columns' %s%% confidence intervals do not overlap"
 			 " and |change| >= %.2f%% (fastpath rule: samples pooled, sessions ignored).",
 			 level, o->cmp->min_effect_pct);
 	else
 		snprintf(line, sizeof(line),
-			 "(I) improvement, (R) regression: the %.10g%% confidence interval of the change excludes 0"
+			 "(I) improvement, (R) regression: the %s%% confidence interval of the change excludes 0"
 			 " and |change| >= %.2f%%; sessions are the unit of replication.",
 			 level, o->cmp->min_effect_pct);
 	rpt_table_add_footer(t, line);
@@ -262,10 +264,30 @@ static void show_legend(struct rpt_table *t, const struct show_opts *o, const st
 	}
 }
 
-/* The rows of block @blk, its geomean row and its footers, into @t. */
-static int show_block_rows(struct rpt_table *t, const struct cmp_set *s, const struct cmp_block *blk,
-			   const struct show_opts *o, int *regressions)
+/* One warning line per setting in which a column's sessions differ from the base's. */
+static void show_env_footers(const json_t *diffs, struct rpt_table *t)
 {
+	size_t i;
+	json_t *d;
+
+	json_array_foreach(diffs, i, d) {
+		char line[512];
+		char *base = json_dumps(json_object_get(d, "base"), JSON_ENCODE_ANY | JSON_COMPACT);
+		char *value = json_dumps(json_object_get(d, "value"), JSON_ENCODE_ANY | JSON_COMPACT);
+
+		snprintf(line, sizeof(line), "Warning: %s ran with %s = %s, the base with %s: the comparison mixes settings.",
+			 json_string_value(json_object_get(d, "column")),
+			 json_string_value(json_object_get(d, "setting")), value ?: "null", base ?: "null");
+		rpt_table_add_footer(t, line);
+		free(base);
+		free(value);
+	}
+}
+
+/* The rows of block @b, its geomean row and its footers, into @t. */
+static int show_block_rows(struct rpt_table *t, const struct cmp_set *s, size_t b, const struct show_opts *o)
+{
+	const struct cmp_block *blk = &s->blocks[b];
 	struct show_notes notes = { 0 };
 	int ret = 0;
 
@@ -274,44 +296,33 @@ static int show_block_rows(struct rpt_table *t, const struct cmp_set *s, const s
 	if (!ret && s->ncols > 1)
 		ret = show_geomean_row(t, s, blk, o);
 	if (!ret) {
-		json_t *diffs = show_env_diffs(s, blk, o->envs);
-
 		show_legend(t, o, &notes);
-		show_env_footers(diffs, t);
-		json_decref(diffs);
+		if (o->settings_differ)
+			show_env_footers(o->settings_differ[b], t);
 	}
-	*regressions += notes.regressions;
 	return ret;
 }
 
-static int show_render(struct rpt_table *t, const struct show_opts *o, FILE *out)
-{
-	struct rpt_opts ro = { .color = o->color };
-	int ret = rpt_render(t, o->format, &ro, out);
-
-	if (ret)
-		log_err("cannot render the table: %s", ret == -EIO ? "write error" : "internal error");
-	return !ret ? 0 : ret == -EIO ? EXIT_RESOURCE : EXIT_INTERNAL;
-}
-
 /* One table per block, titled with the SUT class (or swprofile), blank lines between. */
-static int show_blocks(const struct cmp_set *s, const struct show_opts *o, FILE *out, int *regressions)
+static int show_blocks(const struct cmp_set *s, const struct show_opts *o, FILE *out)
 {
 	for (size_t b = 0; b < s->nblocks; b++) {
-		const struct cmp_block *blk = &s->blocks[b];
 		char title[600];
 		struct rpt_table *t;
 		int ret;
 
 		snprintf(title, sizeof(title), "Results for %s %s:",
-			 s->axis == CMP_BY_SUT ? "swprofile" : "SUT Class", blk->name);
+			 s->axis == CMP_BY_SUT ? "swprofile" : "SUT Class", s->blocks[b].name);
 		t = rpt_table_new(title);
 		if (!t)
-			return EXIT_INTERNAL;
+			return -ENOMEM;
 		if (b)
 			fputc('\n', out);
-		ret = show_columns(t, s, o) || show_block_rows(t, s, blk, o, regressions) ? EXIT_INTERNAL
-											: show_render(t, o, out);
+		ret = show_columns(t, s, o);
+		if (!ret)
+			ret = show_block_rows(t, s, b, o);
+		if (!ret)
+			ret = o->format->render(t, o->ro, out);
 		rpt_table_free(t);
 		if (ret)
 			return ret;
@@ -320,21 +331,30 @@ static int show_blocks(const struct cmp_set *s, const struct show_opts *o, FILE 
 }
 
 /* CSV: one table, every row naming its block, so the file loads as one sheet. */
-static int show_one_table(const struct cmp_set *s, const struct show_opts *o, FILE *out, int *regressions)
+static int show_one_table(const struct cmp_set *s, const struct show_opts *o, FILE *out)
 {
 	struct rpt_table *t = rpt_table_new(NULL);
-	int ret = t ? show_columns(t, s, o) : -1;
+	int ret = t ? show_columns(t, s, o) : -ENOMEM;
 
 	for (size_t b = 0; !ret && b < s->nblocks; b++)
-		ret = show_block_rows(t, s, &s->blocks[b], o, regressions);
-	ret = ret ? EXIT_INTERNAL : show_render(t, o, out);
+		ret = show_block_rows(t, s, b, o);
+	if (!ret)
+		ret = o->format->render(t, o->ro, out);
 	rpt_table_free(t);
 	return ret;
 }
 
-int show_tables(const struct cmp_set *s, const struct show_opts *o, FILE *out, int *regressions)
+int rpt_render_result(const struct rpt_result *r, const char *name, const struct rpt_opts *ro, FILE *out)
 {
-	*regressions = 0;
-	return show_block_column(o) ? show_one_table(s, o, out, regressions)
-				    : show_blocks(s, o, out, regressions);
+	static const struct rpt_opts defaults;
+	const struct rpt_format *f = rpt_format_find(name);
+	struct show_opts o;
+
+	if (!f)
+		return -EINVAL;
+	ro = ro ? ro : &defaults;
+	if (f->render_result)
+		return f->render_result(r, ro, out);
+	o = (struct show_opts){ r->cmp, f, ro, r->settings_differ, ro->stats, ro->color };
+	return f->one_table ? show_one_table(r->set, &o, out) : show_blocks(r->set, &o, out);
 }

@@ -123,6 +123,27 @@ static void json_end(struct wl_sink *s, const struct wl_invocation *inv)
 	fflush(j->out);
 }
 
+/* -f help: one object per function, whether it runs here and, when not, why. */
+static void json_functions(struct wl_sink *s, const struct wl_invocation *inv, const struct wl_func *f, size_t n)
+{
+	struct json_out *j = s->priv;
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s/%s", inv->wl->collection, inv->wl->name);
+	for (size_t i = 0; i < n; i++) {
+		json_t *o = json_pack("{s:s, s:s, s:s, s:b}", "workload", name, "function", f[i].name,
+				      "description", f[i].desc, "runs_here", !f[i].why_not);
+
+		/* as the text: the reason it cannot run, else what this machine offers it, when known */
+		if (f[i].why_not)
+			json_object_set_new(o, "why_not", json_string(f[i].why_not));
+		else if (f[i].note)
+			json_object_set_new(o, "note", json_string(f[i].note));
+		json_array_append_new(j->array, o);
+	}
+	json_end(s, inv);
+}
+
 int bench_out_json(struct wl_sink *sink, FILE *out)
 {
 	struct json_out *j = calloc(1, sizeof(*j));
@@ -133,7 +154,7 @@ int bench_out_json(struct wl_sink *sink, FILE *out)
 		return EXIT_INTERNAL;
 	}
 	j->out = out;
-	*sink = (struct wl_sink){ json_begin, json_function, json_skipped, json_result, json_end, j };
+	*sink = (struct wl_sink){ json_begin, json_function, json_skipped, json_result, json_end, j, json_functions };
 	return 0;
 }
 

@@ -101,6 +101,23 @@ static void text_result(struct wl_sink *s, const struct wl_invocation *inv, cons
 		fprintf(t->out, "# %s\n", r->note);
 }
 
+/* -f help, as perf lists its functions, with what this machine can run. */
+static void text_functions(struct wl_sink *s, const struct wl_invocation *inv, const struct wl_func *f, size_t n)
+{
+	struct text_out *t = s->priv;
+
+	fprintf(t->out, "Available functions for 'bench %s %s':\n", inv->wl->collection, inv->wl->name);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(t->out, "\t%s ... %s", f[i].name, f[i].desc);
+		if (f[i].why_not)
+			fprintf(t->out, " [cannot run here: %s]", f[i].why_not);
+		else if (f[i].note)
+			fprintf(t->out, " [%s]", f[i].note);
+		fputc('\n', t->out);
+	}
+	fflush(t->out);
+}
+
 static void text_end(struct wl_sink *s, const struct wl_invocation *inv)
 {
 	struct text_out *t = s->priv;
@@ -115,5 +132,5 @@ void bench_out_text(struct wl_sink *sink, FILE *out, bool simple)
 
 	t.out = out;
 	t.simple = simple;
-	*sink = (struct wl_sink){ text_begin, text_function, text_skipped, text_result, text_end, &t };
+	*sink = (struct wl_sink){ text_begin, text_function, text_skipped, text_result, text_end, &t, text_functions };
 }

@@ -383,7 +383,7 @@ int harness_session(const struct harness_opts *o, const struct harness_unit *uni
 		    json_t *env_extra, harness_done_fn done, void *arg)
 {
 	struct run_session *rs = calloc(1, sizeof(*rs));
-	struct wl_sink sink = { run_nop, run_nop_func, run_nop_func, run_result, run_nop, rs };
+	struct wl_sink sink = { run_nop, run_nop_func, run_nop_func, run_result, run_nop, rs, NULL };
 	struct progress prog;
 	char uuid[STORE_UUID_LEN + 1] = "";
 	int64_t sut_id, sw_id;

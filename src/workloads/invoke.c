@@ -258,19 +258,6 @@ static int inv_parse(struct wl_parsed *p, int argc, char **argv)
 	return 0;
 }
 
-static void inv_list_functions(const struct workload *wl, const struct wl_func *f, size_t n)
-{
-	printf("Available functions for 'bench %s %s':\n", wl->collection, wl->name);
-	for (size_t i = 0; i < n; i++) {
-		printf("\t%s ... %s", f[i].name, f[i].desc);
-		if (f[i].why_not)
-			printf(" [cannot run here: %s]", f[i].why_not);
-		else if (f[i].note)
-			printf(" [%s]", f[i].note);
-		printf("\n");
-	}
-}
-
 static const struct wl_func *inv_func_find(const struct wl_func *f, size_t n, const char *name,
 					   size_t len)
 {
@@ -353,7 +340,8 @@ static int inv_run(const struct wl_parsed *p, struct wl_sink *sink)
 	int ret;
 
 	if (!strcmp(functions, "help") || !strcmp(functions, "h")) {
-		inv_list_functions(wl, funcs, n);
+		if (sink->functions)
+			sink->functions(sink, &inv, funcs, n);
 		return 0;
 	}
 	ret = inv_select(wl, functions, funcs, n, sel, &nsel);

@@ -129,6 +129,8 @@ struct wl_sink {
 	void (*result)(struct wl_sink *s, const struct wl_invocation *inv, const struct wl_result *r);
 	void (*end)(struct wl_sink *s, const struct wl_invocation *inv);
 	void *priv;
+	/* -f help: the workload's @n functions, each with why it cannot run here; NULL: say nothing. */
+	void (*functions)(struct wl_sink *s, const struct wl_invocation *inv, const struct wl_func *f, size_t n);
 };
 
 /* Registry access (registry.c). */

@@ -138,6 +138,32 @@ assert all(skipped[n] == other + " only" for n in names if n.startswith(other + 
 	[ "${lines[2]}" = $'\tpopulate ... Eagerly populated mmap()' ]
 }
 
+@test "-f help answers in JSON under --format json, the same functions as the text" {
+	run --separate-stderr "$CP" bench mem memset -f help
+	[ "$status" -eq 0 ]
+	text=$output
+	for args in "--format json mem memset -f help" "mem memset --format=json -f help" "mem memset -f h --format json"; do
+		run --separate-stderr "$CP" bench $args
+		[ "$status" -eq 0 ]
+		[ -z "$stderr" ]
+		# every function once, as the text lists it, with runs_here and why_not agreeing
+		json_check '
+assert isinstance(d, list) and len(d) == 14, len(d)
+for o in d:
+    assert o["workload"] == "mem/memset", o
+    assert set(o) <= {"workload", "function", "description", "runs_here", "why_not", "note"}, o
+    assert o["runs_here"] == ("why_not" not in o), o
+print("\n".join("\t%s ... %s%s" % (o["function"], o["description"],
+      " [cannot run here: %s]" % o["why_not"] if "why_not" in o else
+      " [%s]" % o["note"] if "note" in o else "") for o in d))' >"$BATS_TEST_TMPDIR/from-json"
+		diff -u <(tail -n +2 <<< "$text") "$BATS_TEST_TMPDIR/from-json"
+	done
+	run --separate-stderr "$CP" bench --format json mem mmap -f help
+	[ "$status" -eq 0 ]
+	json_check 'assert [o["function"] for o in d] == ["demand", "populate"], d
+assert all(o["runs_here"] for o in d), d'
+}
+
 @test "-f all skips what this CPU lacks, naming the reason on stderr; stdout keeps perf's shape" {
 	[ "$(uname -m)" = x86_64 ] || skip "expects the x86-64 table"
 	run --separate-stderr "$CP" bench mem memset -s 64KB -f all

@@ -234,7 +234,10 @@ static int run_exec_invocation(struct run_session *rs)
 		log_err("'%s' timed out after %us; stderr: %s", b->id, rs->unit->timeout_s, x.err_tail);
 	else if (x.status)
 		log_err("'%s' exited with status %d; stderr: %s", b->id, x.status, x.err_tail);
-	else if (plan_exec_extract(b, x.out ?: "", &value))
+	else if ((ret = plan_exec_extract(b, x.out ?: "", &value)) == -ERANGE)
+		log_err("'%s': the value /%s/ reads is not a finite number; stderr: %s", b->id, b->exec.regex,
+			x.err_tail);
+	else if (ret)
 		log_err("'%s': the output does not match /%s/; stderr: %s", b->id, b->exec.regex, x.err_tail);
 	else
 		ok = true;

@@ -149,16 +149,32 @@ void plan_shuffle(size_t *order, size_t n, uint64_t seed);
 /*
  * Read the value an exec benchmark's regex finds in @output into *value.
  * Returns 0, or -ENOENT when the regex does not match or group 1 is not a
- * number, -EINVAL when the regex does not compile.
+ * number, -ERANGE when that number is not finite (nan, inf, 1e999), -EINVAL
+ * when the regex does not compile.
  */
 int plan_exec_extract(const struct plan_bench *b, const char *output, double *value);
+
+#define PLAN_REGEX_MAX 512	/* characters of an exec regex */
+#define PLAN_REGEX_DEPTH 32	/* nested groups */
+#define PLAN_REGEX_BUDGET 4096	/* atoms once every repetition is expanded */
+#define PLAN_STR_(x) #x
+#define PLAN_STR(x) PLAN_STR_(x)
+
+/*
+ * Whether compiling the exec regex @re stays cheap: glibc's regcomp copies
+ * an atom for each repetition, so '(x++++...)' doubles its memory per '+'.
+ * Returns NULL, or why @re is refused: longer than PLAN_REGEX_MAX, groups
+ * deeper than PLAN_REGEX_DEPTH, a repetition of a repetition, a
+ * back-reference, or more than PLAN_REGEX_BUDGET atoms once expanded.
+ */
+const char *plan_regex_cost(const char *re);
 
 /* Parse a duration ("90", "30s", "10m", "2h") into seconds.  0 or -EINVAL. */
 int plan_parse_duration(const char *s, unsigned *seconds);
 
 /*
  * Index of the string in @cands[0..n) closest to @word by edit distance
- * (the first on a tie), or -1 when @n is 0.
+ * (the first on a tie), or -1 when @n is 0.  A word of any length has one.
  */
 int plan_nearest(const char *word, const char *const *cands, size_t n);
 

@@ -47,7 +47,7 @@ const struct wl_opt *plan_opt_find(const struct workload *wl, const char *key)
 	if (!strcmp(key, "f") || !strcmp(key, "function"))
 		return &plan_opt_function;
 	for (const struct wl_opt *o = wl->opts; o->long_name; o++)
-		if (!strcmp(key, o->long_name) || (o->short_name && !key[1] && key[0] == o->short_name))
+		if (!strcmp(key, o->long_name) || (o->short_name && key[0] == o->short_name && !key[1]))
 			return o;
 	return NULL;
 }

@@ -69,6 +69,33 @@ static int plan_expect(struct plan_file *f, yaml_node_t *n, yaml_node_type_t typ
 }
 
 /*
+ * Whether @key reads as a key someone meant to write: short, letters, digits,
+ * '_' and '-'.  Anything else (the first line of /etc/shadow, when a plan
+ * includes it) is not quoted back, so an error never shows a foreign file.
+ */
+static bool plan_key_shown(const char *key)
+{
+	size_t n = strspn(key, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
+
+	return n && n <= 64 && !key[n];
+}
+
+/* Log an unknown key in @what: the nearest valid one, or every valid one when @key is not shown. */
+static int plan_unknown_key(const struct plan_loc *loc, const char *key, const char *what,
+			    const char *const *valid, size_t nvalid)
+{
+	char list[256] = "";
+
+	if (plan_key_shown(key))
+		return plan_err(loc, "unknown key '%s' in %s; nearest valid key: '%s'", key, what,
+				valid[plan_nearest(key, valid, nvalid)]);
+	for (size_t i = 0; i < nvalid; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "", valid[i]);
+	return plan_err(loc, "an unknown key (%zu characters, not shown) in %s; valid keys: %s",
+			strlen(key), what, list);
+}
+
+/*
  * Check that every key of mapping @n is one of @valid and none repeats;
  * an unknown key is named with the nearest valid one.  0 or EXIT_USAGE.
  */
@@ -88,8 +115,7 @@ static int plan_check_keys(struct plan_file *f, yaml_node_t *n, const char *what
 		for (i = 0; i < nvalid && strcmp(key, valid[i]); i++)
 			;
 		if (i == nvalid)
-			return plan_err(&loc, "unknown key '%s' in %s; nearest valid key: '%s'", key,
-					what, valid[plan_nearest(key, valid, nvalid)]);
+			return plan_unknown_key(&loc, key, what, valid, nvalid);
 		for (yaml_node_pair_t *q = n->data.mapping.pairs.start; q < p; q++)
 			if (!strcmp(key, (const char *)plan_node(f, q->key)->data.scalar.value))
 				return plan_err(&loc, "key '%s' is given twice in %s", key, what);
@@ -209,13 +235,15 @@ static const struct workload *plan_workload(struct plan_file *f, yaml_node_t *n)
 /* Add option @key (a matrix or args key) = scalar @v to @b; flags take true/false. */
 static int plan_add_keyval(struct plan_file *f, struct plan_bench *b, yaml_node_t *k, yaml_node_t *v)
 {
-	const char *key = (const char *)k->data.scalar.value, *val = plan_scalar(f, v, key);
-	const struct wl_opt *o = plan_opt_find(b->wl, key);
+	const char *key = plan_scalar(f, k, "an option name"), *val;
+	const struct wl_opt *o;
 	struct plan_loc kloc = plan_node_loc(f, k), vloc = plan_node_loc(f, v);
 
-	if (!o)
+	if (!key)
+		return EXIT_USAGE;
+	if (!(o = plan_opt_find(b->wl, key)))
 		return plan_opt_unknown(&kloc, b->wl, key);
-	if (!val)
+	if (!(val = plan_scalar(f, v, key)))
 		return EXIT_USAGE;
 	if (o->type != WL_OPT_FLAG)
 		return plan_bench_add_arg(b, o, val, &kloc);
@@ -337,8 +365,9 @@ static int plan_read_exec(struct plan_file *f, yaml_node_t *item, yaml_node_t *e
 	struct plan_bench *b;
 	struct plan_loc loc = plan_node_loc(f, e);
 	char *hib = NULL;
+	const char *why;
 	regex_t re;
-	int ret = plan_check_keys(f, e, "exec", plan_exec_keys, PLAN_NKEYS(plan_exec_keys));
+	int rc, ret = plan_check_keys(f, e, "exec", plan_exec_keys, PLAN_NKEYS(plan_exec_keys));
 
 	if (ret || (ret = plan_too_many(f, e, 1)))
 		return ret;
@@ -349,13 +378,22 @@ static int plan_read_exec(struct plan_file *f, yaml_node_t *item, yaml_node_t *e
 	    (ret = plan_exec_field(f, e, "regex", &b->exec.regex)) || (ret = plan_exec_field(f, e, "unit", &b->exec.unit)) ||
 	    (ret = plan_exec_field(f, e, "higher_is_better", &hib)))
 		goto out;
+	if (!b->id[0]) {
+		ret = plan_err(&loc, "an exec's name must not be empty: it names the benchmark in the store");
+		goto out;
+	}
 	if (strcmp(hib, "true") && strcmp(hib, "false")) {
 		ret = plan_err(&loc, "higher_is_better must be true or false, not '%s'", hib);
 		goto out;
 	}
 	b->exec.higher_is_better = !strcmp(hib, "true");
-	if (regcomp(&re, b->exec.regex, REG_EXTENDED)) {
-		ret = plan_err(&loc, "regex '%s' is not a POSIX extended regular expression", b->exec.regex);
+	if ((why = plan_regex_cost(b->exec.regex))) {
+		ret = plan_err(&loc, "regex refused: %s", why);
+		goto out;
+	}
+	if ((rc = regcomp(&re, b->exec.regex, REG_EXTENDED))) {
+		ret = plan_err(&loc, rc == REG_ESPACE ? "regex '%s' needs more memory than there is to compile" :
+			       "regex '%s' is not a POSIX extended regular expression", b->exec.regex);
 		goto out;
 	}
 	if (re.re_nsub < 1)
@@ -544,6 +582,42 @@ static int plan_include_loop(struct plan_reader *rd, const char *path, size_t at
 	return EXIT_USAGE;
 }
 
+static int plan_yaml_error(struct plan_file *f, const yaml_parser_t *parser)
+{
+	struct plan_loc loc = { f->path, (unsigned)parser->problem_mark.line + 1,
+				(unsigned)parser->problem_mark.column + 1 };
+
+	plan_err(&loc, "YAML syntax error: %s", parser->problem ?: "unknown problem");
+	if (parser->context)
+		log_hint("%s, which started at %zu:%zu", parser->context, parser->context_mark.line + 1,
+			 parser->context_mark.column + 1);
+	return EXIT_USAGE;
+}
+
+/*
+ * A plan is one YAML document: a second one ('---' then more) would be
+ * ignored without a word, so it is refused.  @f->doc is deleted on error.
+ */
+static int plan_one_document(struct plan_file *f, yaml_parser_t *parser)
+{
+	yaml_document_t next;
+	int ret = 0;
+
+	if (!yaml_parser_load(parser, &next)) {
+		ret = plan_yaml_error(f, parser);
+	} else if (yaml_document_get_root_node(&next)) {
+		struct plan_loc loc = { f->path, (unsigned)next.start_mark.line + 1,
+					(unsigned)next.start_mark.column + 1 };
+
+		ret = plan_err(&loc, "a second YAML document: a plan is one document");
+		log_hint("remove the '---' that starts it, or move it into a plan of its own");
+	}
+	yaml_document_delete(&next);
+	if (ret)
+		yaml_document_delete(&f->doc);
+	return ret;
+}
+
 /* Parse @path with libyaml; a syntax error is reported at libyaml's problem mark. */
 static int plan_parse_yaml(struct plan_file *f, FILE *in)
 {
@@ -555,15 +629,10 @@ static int plan_parse_yaml(struct plan_file *f, FILE *in)
 		return EXIT_INTERNAL;
 	}
 	yaml_parser_set_input_file(&parser, in);
-	if (!yaml_parser_load(&parser, &f->doc)) {
-		struct plan_loc loc = { f->path, (unsigned)parser.problem_mark.line + 1,
-					(unsigned)parser.problem_mark.column + 1 };
-
-		ret = plan_err(&loc, "YAML syntax error: %s", parser.problem ?: "unknown problem");
-		if (parser.context)
-			log_hint("%s, which started at %zu:%zu", parser.context,
-				 parser.context_mark.line + 1, parser.context_mark.column + 1);
-	}
+	if (!yaml_parser_load(&parser, &f->doc))
+		ret = plan_yaml_error(f, &parser);
+	else
+		ret = plan_one_document(f, &parser);
 	yaml_parser_delete(&parser);
 	return ret;
 }

@@ -115,6 +115,49 @@ setup() {
 	echo "$output" | grep -F "'defualt' is not a function of 'bench mem memset'; nearest: 'default'"
 }
 
+@test "odd keys are refused cleanly: 70 characters, empty, an anchor, a list (once read out of bounds)" {
+	run "$CP" plan validate "$F/long-key.yaml"
+	[ "$status" -eq 2 ]
+	[ "$output" = "clearpath: $F/long-key.yaml:3:1: an unknown key (70 characters, not shown) in a plan; valid keys: name, defaults, swprofile, benchmarks, include, requires" ]
+	run "$CP" plan validate "$F/long-arg.yaml"
+	[ "$status" -eq 2 ]
+	echo "$output" | grep -F "$F/long-arg.yaml:4:12: 'kkkkkkkkkk"
+	echo "$output" | grep -F "is not an option of 'bench mem clear'; nearest: 'f'"
+	for f in null-key anchor-key; do
+		run "$CP" plan validate "$F/$f.yaml"
+		[ "$status" -eq 2 ]
+		echo "$output" | grep -F "$F/$f.yaml:4:"
+		echo "$output" | grep -F "'' is not an option of 'bench mem clear'"
+	done
+	run "$CP" plan validate "$F/seq-key.yaml"
+	[ "$status" -eq 2 ]
+	[ "$output" = "clearpath: $F/seq-key.yaml:4:12: an option name must be a single value" ]
+}
+
+@test "an included file that is no plan is refused without echoing its contents" {
+	run "$CP" plan validate "$F/include-foreign.yaml"
+	[ "$status" -eq 2 ]
+	echo "$output" | grep -F "$F/shadow-like:1:1: an unknown key (51 characters, not shown) in a plan"
+	echo "$output" | grep -F "$F/include-foreign.yaml:3:11: included from here"
+	! echo "$output" | grep -F 'SECRET'
+	! echo "$output" | grep -F 'root'
+}
+
+@test "an exec with an empty name and a plan of two YAML documents are refused by validate" {
+	run "$CP" plan validate "$F/exec-no-name.yaml"
+	[ "$status" -eq 2 ]
+	[ "$output" = "clearpath: $F/exec-no-name.yaml:3:11: an exec's name must not be empty: it names the benchmark in the store" ]
+	run "$CP" plan validate "$F/two-docs.yaml"
+	[ "$status" -eq 2 ]
+	echo "$output" | grep -F "$F/two-docs.yaml:3:1: a second YAML document: a plan is one document"
+}
+
+@test "a regex that would cost regcomp a gigabyte is refused before it is compiled" {
+	run "$CP" plan validate "$F/regex-blowup.yaml"
+	[ "$status" -eq 2 ]
+	[ "$output" = "clearpath: $F/regex-blowup.yaml:3:11: regex refused: it repeats a repetition (as in '++'), which costs memory for nothing" ]
+}
+
 @test "a matrix past 1000 benchmarks is refused" {
 	run "$CP" plan validate "$F/big-matrix.yaml"
 	[ "$status" -eq 2 ]

@@ -79,6 +79,23 @@ EOF2
 	[ "$(sql 'select count(*) from sample')" -eq 2 ]
 }
 
+@test "plan run: an exec printing nan, inf or 1e999 records an error row and the session goes on" {
+	plan nonfinite <<'EOF2'
+name: nonfinite
+defaults: {warmups: 0, repeats: 1, sessions: 1}
+benchmarks:
+  - exec: {name: nan, command: "echo v nan", regex: 'v ([-a-z0-9.]+)', unit: s, higher_is_better: false}
+  - exec: {name: inf, command: "echo v -inf", regex: 'v ([-a-z0-9.]+)', unit: s, higher_is_better: false}
+  - exec: {name: huge, command: "echo v 1e999", regex: 'v ([-a-z0-9.]+)', unit: s, higher_is_better: false}
+  - exec: {name: fine, command: "echo v 2.5", regex: 'v ([-a-z0-9.]+)', unit: s, higher_is_better: false}
+EOF2
+	run "$CP" plan run --max-failures 0 "$D/nonfinite.yaml"
+	[ "$status" -eq 0 ]
+	[ "$(sql "select count(*) from error where message like '%is not a finite number%'")" -eq 3 ]
+	[ "$(sql 'select count(*) from sample')" -eq 1 ]
+	[ "$(sql 'select count(*) from session where complete = 1')" -eq 1 ]
+}
+
 @test "plan run: an exec past its timeout is killed and recorded" {
 	plan slow <<'EOF2'
 name: slow

@@ -96,6 +96,17 @@ static void test_exec(void **state)
 	assert_int_equal(plan_exec_extract(b, "# 12.345678 GB/sec\n", &v), 0);
 	assert_true(v > 12.345677 && v < 12.345679);
 	assert_int_equal(plan_exec_extract(b, "no number here\n", &v), -ENOENT);
+	/* not finite: an error row, not a sample the store refuses */
+	plan_free(p);
+	p = load_ok(FIX "exec-any.yaml");
+	b = &p->bench[0];
+	assert_int_equal(plan_exec_extract(b, "v=nan\n", &v), -ERANGE);
+	assert_int_equal(plan_exec_extract(b, "v=-inf\n", &v), -ERANGE);
+	assert_int_equal(plan_exec_extract(b, "v=1e999\n", &v), -ERANGE);
+	assert_int_equal(plan_exec_extract(b, "v=1e-310\n", &v), 0);	/* subnormal, but a number */
+	assert_true(v > 0 && v < 1e-300);
+	assert_int_equal(plan_exec_extract(b, "v=2.5\n", &v), 0);
+	assert_true(v == 2.5);
 	plan_free(p);
 }
 
@@ -137,6 +148,50 @@ static void test_nearest(void **state)
 	assert_int_equal(plan_nearest("warmup", keys, 4), 0);
 	assert_int_equal(plan_nearest("timeuot", keys, 4), 3);
 	assert_int_equal(plan_nearest("x", keys, 0), -1);
+	/* past 64 characters the distance is bounded, not skipped: there is still a nearest */
+	assert_int_equal(plan_nearest("repeatsssssssssssssssssssssssssssssssssssssssssssssssssssssssssssss",
+				      keys, 4), 0);
+}
+
+static void test_regex_cost(void **state)
+{
+	static const char *const ok[] = {
+		"([0-9]+)", "([0-9.]+) GB/sec", "time: ([0-9]+\\.?[0-9]*) ms", "([[:digit:]]+)",
+		"([]0-9]+)", "(a|b)*([0-9]{1,3})", "x{2}(y)", "^ *([0-9]+)$",
+	};
+	static const char *const refused[] = {
+		"([0-9]++++++++++++++++++++)", "([0-9]*+)", "((a{100}){100})", "(a)\\1",
+		"(((((((((((((((((((((((((((((((((a)))))))))))))))))))))))))))))))))",
+		"(((((((((((((x+)+)+)+)+)+)+)+)+)+)+)+)+)",
+	};
+	char big[PLAN_REGEX_MAX + 2];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		assert_null(plan_regex_cost(ok[i]));
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		assert_non_null(plan_regex_cost(refused[i]));
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	big[0] = '(';
+	big[2] = ')';
+	assert_non_null(plan_regex_cost(big));
+	big[PLAN_REGEX_MAX] = '\0';
+	assert_null(plan_regex_cost(big));
+}
+
+static void test_bad_plans_more(void **state)
+{
+	(void)state;
+	load_fails(FIX "long-key.yaml");
+	load_fails(FIX "long-arg.yaml");
+	load_fails(FIX "null-key.yaml");
+	load_fails(FIX "anchor-key.yaml");
+	load_fails(FIX "seq-key.yaml");
+	load_fails(FIX "exec-no-name.yaml");
+	load_fails(FIX "two-docs.yaml");
+	load_fails(FIX "regex-blowup.yaml");
+	load_fails(FIX "include-foreign.yaml");
 }
 
 static void test_duration(void **state)
@@ -299,6 +354,8 @@ int main(void)
 		cmocka_unit_test(test_builtin_defaults),
 		cmocka_unit_test(test_bad_plans),
 		cmocka_unit_test(test_nearest),
+		cmocka_unit_test(test_regex_cost),
+		cmocka_unit_test(test_bad_plans_more),
 		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_shuffle_deterministic),
 		cmocka_unit_test(test_shuffle_uniform),

@@ -156,6 +156,29 @@ static int plan_take_token(struct plan_bench *b, char **tok, int ntok, int *i,
 	return plan_bench_add_arg(b, o, val, loc);
 }
 
+/*
+ * Whether getopt would read token @t of a @wl line as --help (or a prefix
+ * of it, or an 'h' in a bundle of short flags): the workload parser prints
+ * the help to stdout then, which validating a plan must not do.
+ */
+static bool plan_token_is_help(const struct workload *wl, const char *t)
+{
+	if (t[0] != '-' || !t[1])
+		return false;
+	if (t[1] == '-')
+		return t[2] && t[2] != '=' && !strncmp("help", t + 2, strcspn(t + 2, "="));
+	for (const char *c = t + 1; *c; c++) {
+		const struct wl_opt *o;
+
+		if (*c == 'h')
+			return true;
+		o = *c == 'f' ? &plan_opt_function : plan_opt_find(wl, (char[]){ *c, '\0' });
+		if (o && o->type != WL_OPT_FLAG)
+			return false;	/* the rest of the token is this option's value */
+	}
+	return false;
+}
+
 int plan_bench_from_line(struct plan_bench *b, const char *line)
 {
 	struct plan_loc loc = plan_bench_loc(b);
@@ -170,6 +193,11 @@ int plan_bench_from_line(struct plan_bench *b, const char *line)
 		ret = plan_err(&loc, "bench line has more than %d words", PLAN_MAX_TOKENS);
 		goto out;
 	}
+	for (int i = 2; n >= 2 && wl_find(tok[0], tok[1]) && i < n; i++)
+		if (plan_token_is_help(wl_find(tok[0], tok[1]), tok[i])) {
+			ret = plan_err(&loc, "'%s': --help has no place in a plan", tok[i]);
+			goto out;
+		}
 	/* getopt may permute its argv: the parser gets a copy, the tokens stay in written order. */
 	memcpy(copy, tok, (size_t)n * sizeof(*tok));
 	ret = wl_parse(n, copy, &parsed);

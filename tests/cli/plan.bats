@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
 # plan: `clearpath plan validate|show|run` on the shipped plans and the fixtures of tests/fixtures/plans.
 
+bats_require_minimum_version 1.5.0
+
 setup() {
 	cd "$BATS_TEST_DIRNAME/../.."	# messages name plans by the path given
 	CP=${CLEARPATH:-./clearpath}
@@ -156,6 +158,17 @@ setup() {
 	run "$CP" plan validate "$F/regex-blowup.yaml"
 	[ "$status" -eq 2 ]
 	[ "$output" = "clearpath: $F/regex-blowup.yaml:3:11: regex refused: it repeats a repetition (as in '++'), which costs memory for nothing" ]
+}
+
+@test "a bench line asking for --help is refused without printing the help (fuzz_plan found it)" {
+	run --separate-stderr "$CP" plan validate "$F/help-line.yaml"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "clearpath: $F/help-line.yaml:3:5: '--hel': --help has no place in a plan" ]
+	run --separate-stderr "$CP" plan validate "$F/help-bundle.yaml"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"'-ch': --help has no place in a plan"* ]]
 }
 
 @test "a matrix past 1000 benchmarks is refused" {

@@ -192,6 +192,8 @@ static void test_bad_plans_more(void **state)
 	load_fails(FIX "two-docs.yaml");
 	load_fails(FIX "regex-blowup.yaml");
 	load_fails(FIX "include-foreign.yaml");
+	load_fails(FIX "help-line.yaml");
+	load_fails(FIX "help-bundle.yaml");
 }
 
 static void test_duration(void **state)

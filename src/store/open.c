@@ -16,8 +16,8 @@
 #define STORE_APP_ID 0x436c5061
 
 /*
- * Schema migrations: entry i takes user_version i to i + 1.  A v2 is one more
- * entry (ALTER TABLE / CREATE ...); never edit an entry that has shipped.
+ * Schema migrations: entry i takes user_version i to i + 1.  A new version is
+ * one more entry (ALTER TABLE / CREATE ...); never edit an entry that has shipped.
  */
 static const char *const migrations[] = {
 	/* v1: the data model of docs/DESIGN.md */
@@ -81,6 +81,21 @@ static const char *const migrations[] = {
 	"  WHERE r.benchmark_id = NEW.benchmark_id AND s.session_id = NEW.session_id"
 	"  AND (NEW.iteration IS NULL OR (s.iteration = NEW.iteration AND s.warmup = NEW.warmup)))"
 	" BEGIN SELECT RAISE(ABORT, 'this invocation already has samples'); END;",
+	/*
+	 * v2: the progress of a resumable run (plan run), in the store rather
+	 * than in a file beside it, so any store backend carries it.  One row per
+	 * run name: the session to run next and the units it already completed.
+	 */
+	"CREATE TABLE resume ("
+	"  name TEXT PRIMARY KEY,"
+	"  seed INTEGER NOT NULL,"
+	"  session INTEGER NOT NULL CHECK (session >= 0),"
+	"  scale INTEGER NOT NULL CHECK (scale >= 1),"
+	"  updated TEXT NOT NULL);"
+	"CREATE TABLE resume_done ("
+	"  name TEXT NOT NULL REFERENCES resume(name) ON DELETE CASCADE,"
+	"  unit TEXT NOT NULL,"
+	"  PRIMARY KEY (name, unit));",
 };
 
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))

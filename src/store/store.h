@@ -154,6 +154,41 @@ int store_batch_end(struct store *st, int ret);
 int store_error_add(struct store *st, int64_t session_id, int64_t benchmark_id, int iteration,
 		    bool warmup, const char *message);
 
+/*
+ * The progress of a resumable run (plan run), by run name: the seed of its
+ * shuffled orders, the session to run next (0-based) and the scale it runs
+ * at; and the units that session already completed.  Kept in the store so
+ * it survives the processes and works for any store backend.
+ */
+struct store_resume {
+	uint64_t seed;
+	unsigned session;
+	unsigned scale;
+};
+
+/*
+ * Read the state of @name into *@r and the units done in its session into
+ * *@done (a new JSON array of strings, caller json_decref()s it).  Returns 0,
+ * -ENOENT (not logged, *@done NULL) when there is none, or a store error.
+ */
+int store_resume_get(struct store *st, const char *name, struct store_resume *r, json_t **done);
+
+/*
+ * Set the state of @name to *@r with no unit done yet, replacing any.
+ * Returns 0, -EINVAL for an empty name or a scale below 1, or a store error.
+ */
+int store_resume_set(struct store *st, const char *name, const struct store_resume *r);
+
+/*
+ * Record @unit as done in @name's current session.  Returns 0, -ENOENT
+ * (logged) when @name has no state (another run started over and
+ * finished), or a store error.
+ */
+int store_resume_done(struct store *st, const char *name, const char *unit);
+
+/* Forget the state of @name (its run completed).  0, also when there was none, or a store error. */
+int store_resume_clear(struct store *st, const char *name);
+
 /* One sample with everything it is grouped by; strings live until the callback returns. */
 struct store_row {
 	const char *sut;

@@ -383,6 +383,77 @@ static void test_incomplete_session_stays(void **state)
 	store_close(st);
 }
 
+/* The progress of a resumable run: set, mark units done, read back, start over, clear. */
+static void test_resume_state(void **state)
+{
+	char path[512];
+	struct store *st;
+	struct store_resume r = { .seed = 0xfedcba9876543210ULL, .session = 1, .scale = 4 }, got;
+	json_t *done;
+
+	fixture_path(path, sizeof(path), *state, "resume.db");
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_resume_get(st, "seed", &got, &done), -ENOENT);
+	assert_null(done);
+	assert_int_equal(store_resume_done(st, "seed", "memset -s 1MB"), -ENOENT);
+	assert_int_equal(store_resume_set(st, "seed", &r), 0);
+	assert_int_equal(store_resume_done(st, "seed", "memset -s 1MB"), 0);
+	assert_int_equal(store_resume_done(st, "seed", "echo-rate"), 0);
+	assert_int_equal(store_resume_done(st, "seed", "echo-rate"), 0);	/* once is enough */
+	store_close(st);
+
+	/* another process reads it: a seed above INT64_MAX survives SQLite's signed integers */
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_resume_get(st, "seed", &got, &done), 0);
+	assert_true(got.seed == r.seed);
+	assert_int_equal(got.session, 1);
+	assert_int_equal(got.scale, 4);
+	assert_int_equal(json_array_size(done), 2);
+	assert_string_equal(json_string_value(json_array_get(done, 0)), "memset -s 1MB");
+	assert_string_equal(json_string_value(json_array_get(done, 1)), "echo-rate");
+	json_decref(done);
+
+	/* the next session starts with nothing done */
+	r.session = 2;
+	assert_int_equal(store_resume_set(st, "seed", &r), 0);
+	assert_int_equal(store_resume_get(st, "seed", &got, &done), 0);
+	assert_int_equal(got.session, 2);
+	assert_int_equal(json_array_size(done), 0);
+	json_decref(done);
+
+	r.scale = 0;
+	assert_int_equal(store_resume_set(st, "seed", &r), -EINVAL);
+	assert_int_equal(store_resume_clear(st, "seed"), 0);
+	assert_int_equal(store_resume_get(st, "seed", &got, &done), -ENOENT);
+	assert_int_equal(store_resume_clear(st, "seed"), 0);
+	store_close(st);
+	assert_int_equal(raw_sql(path, "SELECT count(*) FROM resume_done"), 0);
+}
+
+/* A store written before the resume tables existed (schema v1) gains them on open, its data kept. */
+static void test_migrates_v1_store(void **state)
+{
+	char path[512];
+	struct store *st;
+	struct store_resume r = { .seed = 7, .session = 0, .scale = 1 };
+	int64_t id;
+
+	fixture_path(path, sizeof(path), *state, "v1.db");
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_sut_get(st, "m7g", NULL, &id), 0);
+	store_close(st);
+	raw_sql(path, "DROP TABLE resume_done");
+	raw_sql(path, "DROP TABLE resume");
+	raw_sql(path, "PRAGMA user_version = 1");
+
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_resume_set(st, "p", &r), 0);
+	store_close(st);
+	assert_int_equal(raw_sql(path, "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(raw_sql(path, "SELECT count(*) FROM sut"), 1);
+	assert_int_equal(raw_sql(path, "SELECT count(*) FROM resume"), 1);
+}
+
 static void test_listings(void **state)
 {
 	struct store *st = fresh(state, "list.db");
@@ -594,6 +665,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_samples_insert_and_query, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_sample_rules, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_incomplete_session_stays, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_resume_state, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_migrates_v1_store, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_listings, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_concurrent_writers, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_kill9_keeps_committed_samples, setup_dir, teardown_dir),

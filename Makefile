@@ -77,7 +77,7 @@ deps:
 RUN_STORE := build/run/results.db
 run: deps
 	@$(MAKE) --no-print-directory clearpath
-	@mkdir -p $(dir $(RUN_STORE)) && rm -f $(RUN_STORE) $(RUN_STORE)-wal $(RUN_STORE)-shm $(RUN_STORE).plan-*
+	@mkdir -p $(dir $(RUN_STORE)) && rm -f $(RUN_STORE) $(RUN_STORE)-wal $(RUN_STORE)-shm
 	-./clearpath doctor
 	@echo "running plans/quick.yaml (about two minutes; per-session summaries in build/run/plan.log)"
 	./clearpath plan run --store $(RUN_STORE) plans/quick.yaml > build/run/plan.log

@@ -2,7 +2,6 @@
 #include "cli/commands.h"
 #include "cli/cli_common.h"
 #include "harness/harness.h"
-#include "harness/progress.h"
 #include "util/log.h"
 #include "workloads/workload.h"
 
@@ -112,24 +111,27 @@ static int run_preflight(const struct run_cli *o)
 	return ret;
 }
 
-/* Each session re-executes "clearpath run --session-child <the same options> -- bench...". */
-static int run_sessions(const struct run_cli *o, int argc, char **argv)
+/* The harness's run: one unit, each session re-executing "clearpath run --session-child <the same options> -- bench...". */
+static int run_harness(struct run_cli *o, int argc, char **argv)
 {
-	char **child = calloc((size_t)argc + 3, sizeof(*child));
-	unsigned steps = o->warmups + o->repeats;
-	int ret = 0;
+	struct harness_unit u = { .kind = HARNESS_BENCH, .id = "run", .argc = o->bench_argc,
+				  .argv = o->bench_argv, .warmups = o->warmups, .repeats = o->repeats,
+				  .sessions = o->sessions };
+	struct harness_run r = { .opts = o->h, .units = &u, .nunits = 1 };
+	char **child = NULL;
+	int ret;
 
+	if (o->child)
+		return harness_run_session(&r);
+	child = calloc((size_t)argc + 3, sizeof(*child));
 	if (!child)
 		return EXIT_INTERNAL;
 	child[0] = "clearpath";
 	child[1] = "run";
 	child[2] = "--session-child";
 	memcpy(child + 3, argv + 1, (size_t)(argc - 1) * sizeof(*child));
-	progress_start();
-	for (unsigned s = 0; !ret && s < o->sessions; s++) {
-		progress_to_env(s + 1, o->sessions, s * steps, o->sessions * steps);
-		ret = harness_spawn(child, s + 1);
-	}
+	r.child_argv = child;
+	ret = harness_run(&r);
 	free(child);
 	return ret;
 }
@@ -141,13 +143,7 @@ int cmd_run(int argc, char **argv)
 
 	if (ret)
 		return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
-	if (o.child) {
-		struct harness_unit u = { "run", o.bench_argc, o.bench_argv, NULL, o.warmups, o.repeats, 0 };
-
-		return harness_session(&o.h, &u, 1, NULL, NULL, NULL);
-	}
-	ret = run_preflight(&o);
-	if (!ret)
-		ret = harness_register(&o.h);
-	return ret ? ret : run_sessions(&o, argc + 1, argv - 1);
+	if (!o.child)
+		ret = run_preflight(&o);
+	return ret ? ret : run_harness(&o, argc + 1, argv - 1);
 }

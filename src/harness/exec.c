@@ -4,15 +4,21 @@
 #include "util/clock.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define EXEC_MAX_OUT (16u << 20)	/* keep at most this much stdout */
+
+/* The process group of the command running now (0: none), for harness_exec_kill_running(). */
+static volatile sig_atomic_t exec_running;
 
 struct exec_buf {
 	char *data;
@@ -47,15 +53,30 @@ static void exec_tail(struct harness_exec_result *r, const struct exec_buf *err)
 			*c = ' ';
 }
 
+/*
+ * Fork the shell with the stop signals blocked, so a session process that is
+ * told to stop always knows the group to kill first.
+ */
 static pid_t exec_start(const char *command, int out[2], int err[2])
 {
+	sigset_t stop, old;
 	pid_t pid;
 
 	if (pipe(out) || pipe(err))
 		return -1;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, &old);
 	pid = fork();
+	if (pid > 0)
+		exec_running = pid;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid == 0) {
 		setpgid(0, 0);	/* one group, so a timeout kills what the shell started too */
+		/* and a session process killed without a chance to kill the group takes the shell along */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		dup2(out[1], STDOUT_FILENO);
 		dup2(err[1], STDERR_FILENO);
 		close(out[0]);
@@ -130,6 +151,7 @@ int harness_exec(const char *command, unsigned timeout_s, struct harness_exec_re
 		kill(-pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	exec_running = 0;
 	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	r->out = out.data;
 	exec_tail(r, &err);
@@ -141,4 +163,39 @@ void harness_exec_free(struct harness_exec_result *r)
 {
 	free(r->out);
 	r->out = NULL;
+}
+
+void harness_exec_kill_running(void)
+{
+	pid_t pid = exec_running;
+
+	if (pid > 0)
+		kill(-pid, SIGKILL);
+}
+
+int harness_exec_extract(const char *regex, const char *output, double *value)
+{
+	regmatch_t m[2];
+	regex_t re;
+	char num[64], *end;
+	size_t len;
+	int ret = -ENOENT;
+
+	if (regcomp(&re, regex, REG_EXTENDED))
+		return -EINVAL;
+	if (regexec(&re, output, 2, m, 0) || m[1].rm_so < 0)
+		goto out;
+	len = (size_t)(m[1].rm_eo - m[1].rm_so);
+	if (len == 0 || len >= sizeof(num))
+		goto out;
+	memcpy(num, output + m[1].rm_so, len);
+	num[len] = '\0';
+	errno = 0;
+	*value = strtod(num, &end);
+	/* nan, inf and 1e999 are numbers to strtod but no measurement: the store takes finite values */
+	if (*end == '\0')
+		ret = isfinite(*value) && !(errno == ERANGE && fabs(*value) > 1) ? 0 : -ERANGE;
+out:
+	regfree(&re);
+	return ret;
 }

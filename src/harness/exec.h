@@ -20,4 +20,18 @@ struct harness_exec_result {
 int harness_exec(const char *command, unsigned timeout_s, struct harness_exec_result *r);
 void harness_exec_free(struct harness_exec_result *r);
 
+/*
+ * Kill the process group of the command harness_exec() is running, if any.
+ * Async-signal-safe: for a session process's stop-signal handler.
+ */
+void harness_exec_kill_running(void);
+
+/*
+ * Read the value @regex (POSIX extended, group 1) finds in @output into
+ * *value.  Returns 0, or -ENOENT when the regex does not match or group 1 is
+ * not a number, -ERANGE when that number is not finite (nan, inf, 1e999),
+ * -EINVAL when the regex does not compile.
+ */
+int harness_exec_extract(const char *regex, const char *output, double *value);
+
 #endif

@@ -1,12 +1,11 @@
-/* harness: run benchmarks with warmups and repeats in sessions, every sample into the store at once. */
+/* harness: runs units of work with warmups and repeats in sessions, each a fresh process, resumably. */
 #ifndef CLEARPATH_HARNESS_HARNESS_H
 #define CLEARPATH_HARNESS_HARNESS_H
 
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
-
-struct plan_bench;
+#include <stdint.h>
 
 /* What every session of a run shares. */
 struct harness_opts {
@@ -18,41 +17,83 @@ struct harness_opts {
 	bool force;		/* accept a swprofile name whose fingerprint changed */
 };
 
-/* One benchmark of a session: a bench command line, or an external command (plan exec). */
+enum harness_kind {
+	HARNESS_BENCH,		/* a workload invocation: a bench command line, run in-process */
+	HARNESS_EXEC,		/* an external command whose output a regex reads */
+};
+
+/*
+ * The harness's unit of work: one benchmark, invoked warmups + repeats
+ * times in each of its sessions.  Strings are borrowed from the caller.
+ */
 struct harness_unit {
-	const char *id;		/* for progress, summaries and resume */
+	enum harness_kind kind;
+	/*
+	 * Unique within a run: progress, resume, the stored order; for an exec
+	 * also its result class and (whitespace made '-') its suite "exec/<id>".
+	 */
+	const char *id;
 	int argc;		/* bench: the command line, argv[0] the collection ("mem") */
 	char **argv;
-	const struct plan_bench *exec;	/* exec: the plan's benchmark (command, regex, unit), else NULL */
+	struct {
+		const char *command;	/* run with /bin/sh -c */
+		const char *regex;	/* POSIX extended; group 1 is the value */
+		const char *unit;
+		bool higher_is_better;
+	} exec;
 	unsigned warmups, repeats;
+	unsigned sessions;	/* the unit runs in sessions 1..sessions of the run */
 	unsigned timeout_s;	/* per invocation, 0: none */
 };
 
-/* Called after each unit of a session completed; nonzero stops the session. */
-typedef int (*harness_done_fn)(void *arg, const struct harness_unit *u);
+/*
+ * A run: @units in sessions, each session a fresh process re-executing this
+ * binary as @child_argv, which must bring the command back to the same
+ * run and call harness_run_session() there.  A session runs the units whose
+ * sessions reach it, in an order shuffled with seed + session index.
+ */
+struct harness_run {
+	struct harness_opts opts;
+	const struct harness_unit *units;
+	size_t nunits;
+	/*
+	 * Resumable runs (plan run): the name their progress is kept under in the
+	 * store, and each session's environment records the seed, the session
+	 * and the order (keys plan_seed, plan_session, plan_sessions,
+	 * plan_order).  NULL: a run that is not resumable.
+	 */
+	const char *name;
+	json_t *env;		/* more keys for each session's environment, or NULL */
+	unsigned scale;		/* recorded with the resume state (1: none) */
+	uint64_t seed;		/* the shuffle seed when have_seed */
+	bool have_seed;
+	bool resume;		/* continue the interrupted run of @name */
+	const char *resume_command;	/* for the hint when a named run stops, or NULL */
+	char **child_argv;	/* argv[0] ignored: the binary re-executes itself */
+};
 
 /*
- * Parent side, before the first session: register the SUT class and the
- * swprofile in the store, so a fingerprint conflict stops the run before
- * anything is measured.  Returns 0 or an exit code after log_err().
+ * Parent side: register the SUT class and swprofile (a fingerprint conflict
+ * stops the run before anything is measured), then run every session, each
+ * in a child process, keeping the resume state of a named run in the store
+ * until the run completes.  SIGTERM, SIGINT and SIGHUP are forwarded to the
+ * session running, and the parent then dies of the same signal; a session
+ * whose parent dies (even by SIGKILL) is stopped too, and the invocation it
+ * was in never reaches the store.  Returns 0 or an exit code after log_err().
  */
-int harness_register(const struct harness_opts *o);
+int harness_run(struct harness_run *r);
 
 /*
- * One session in this process: each unit's warmups then repeats, every value
- * committed as soon as it exists, failures recorded as error rows.  @env_extra
- * (may be NULL) is merged into the session's environment snapshot.  Returns
- * 0 when the session completed, or an exit code when it stopped (store error,
- * too many consecutive failures, @done asked to stop).
+ * Child side: the session the parent asked for (a session started by hand
+ * is the first), in this process.  Returns 0 when it completed, or an exit
+ * code when it stopped (store error, too many consecutive failures).
  */
-int harness_session(const struct harness_opts *o, const struct harness_unit *units, size_t n,
-		    json_t *env_extra, harness_done_fn done, void *arg);
+int harness_run_session(const struct harness_run *r);
 
 /*
- * Run @argv (argv[0] ignored: this binary re-executes itself) as a fresh
- * session process and wait for it.  Returns its exit code, or
- * EXIT_INTERNAL after log_err() when it died of a signal.
+ * Shuffle @order[0..n) in place, deterministically for a given @seed
+ * (splitmix64 driving Fisher-Yates), so a session's order can be replayed.
  */
-int harness_spawn(char **argv, unsigned session_no);
+void harness_shuffle(size_t *order, size_t n, uint64_t seed);
 
 #endif

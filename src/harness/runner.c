@@ -1,20 +1,17 @@
 /* runner: one session: units' warmups and repeats, samples committed as they exist, failures as error rows. */
-#include "harness/harness.h"
+#include "harness/session.h"
 #include "harness/exec.h"
 #include "harness/fingerprint.h"
 #include "harness/progress.h"
-#include "plan/plan.h"
 #include "store/store.h"
 #include "store/url.h"
 #include "util/log.h"
 #include "workloads/workload.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* -f all times up to 12 metrics (mem clear --then with -c and --counters on real hardware) */
@@ -173,7 +170,7 @@ static void run_nop_func(struct wl_sink *s, const struct wl_invocation *inv, con
 /* An exec unit's suite: "exec/<name>", whitespace replaced, since suites never hold any. */
 static void run_unit_suite(const struct harness_unit *u, char *suite, size_t len)
 {
-	snprintf(suite, len, "exec/%s", u->exec->id);
+	snprintf(suite, len, "exec/%s", u->id);
 	for (char *c = suite; *c; c++)
 		if (*c == ' ' || *c == '\t')
 			*c = '-';
@@ -187,9 +184,9 @@ static int run_unit_benchmark(struct store *st, const struct harness_unit *u, in
 {
 	char suite[160], params[1024] = "";
 
-	if (u->exec) {
+	if (u->kind == HARNESS_EXEC) {
 		run_unit_suite(u, suite, sizeof(suite));
-		return store_benchmark_get(st, suite, u->exec->exec.command, id);
+		return store_benchmark_get(st, suite, u->exec.command, id);
 	}
 	snprintf(suite, sizeof(suite), "%s/%s", u->argv[0], u->argv[1]);
 	for (int i = 2; i < u->argc; i++) {
@@ -218,34 +215,34 @@ static int run_bench_invocation(struct run_session *rs, struct wl_sink *sink)
 	return ret;
 }
 
-/* An exec unit: run the command, read the value with the plan's regex. */
+/* An exec unit: run the command, read the value with the unit's regex. */
 static int run_exec_invocation(struct run_session *rs)
 {
-	const struct plan_bench *b = rs->unit->exec;
+	const struct harness_unit *u = rs->unit;
 	struct harness_exec_result x;
 	char suite[160];
 	double value;
 	bool ok = false;
-	int ret = harness_exec(b->exec.command, rs->unit->timeout_s, &x);
+	int ret = harness_exec(u->exec.command, u->timeout_s, &x);
 
 	if (ret)
 		return ret;
 	if (x.timed_out)
-		log_err("'%s' timed out after %us; stderr: %s", b->id, rs->unit->timeout_s, x.err_tail);
+		log_err("'%s' timed out after %us; stderr: %s", u->id, u->timeout_s, x.err_tail);
 	else if (x.status)
-		log_err("'%s' exited with status %d; stderr: %s", b->id, x.status, x.err_tail);
-	else if ((ret = plan_exec_extract(b, x.out ?: "", &value)) == -ERANGE)
-		log_err("'%s': the value /%s/ reads is not a finite number; stderr: %s", b->id, b->exec.regex,
+		log_err("'%s' exited with status %d; stderr: %s", u->id, x.status, x.err_tail);
+	else if ((ret = harness_exec_extract(u->exec.regex, x.out ?: "", &value)) == -ERANGE)
+		log_err("'%s': the value /%s/ reads is not a finite number; stderr: %s", u->id, u->exec.regex,
 			x.err_tail);
 	else if (ret)
-		log_err("'%s': the output does not match /%s/; stderr: %s", b->id, b->exec.regex, x.err_tail);
+		log_err("'%s': the output does not match /%s/; stderr: %s", u->id, u->exec.regex, x.err_tail);
 	else
 		ok = true;
 	harness_exec_free(&x);
 	if (!ok)
 		return EXIT_RESOURCE;
-	run_unit_suite(rs->unit, suite, sizeof(suite));
-	rs->error = run_keep(rs, suite, b->exec.command, b->id, b->exec.unit, b->exec.higher_is_better,
+	run_unit_suite(u, suite, sizeof(suite));
+	rs->error = run_keep(rs, suite, u->exec.command, u->id, u->exec.unit, u->exec.higher_is_better,
 			     value);
 	return 0;
 }
@@ -258,7 +255,7 @@ static int run_invocation(struct run_session *rs, struct wl_sink *sink)
 
 	log_clear_error();
 	rs->npending = 0;
-	ret = rs->unit->exec ? run_exec_invocation(rs) : run_bench_invocation(rs, sink);
+	ret = rs->unit->kind == HARNESS_EXEC ? run_exec_invocation(rs) : run_bench_invocation(rs, sink);
 	if (rs->error)
 		return rs->error;
 	if (!ret)
@@ -383,7 +380,7 @@ static int run_unit(const struct harness_opts *o, struct run_session *rs, struct
 }
 
 int harness_session(const struct harness_opts *o, const struct harness_unit *units, size_t n,
-		    json_t *env_extra, harness_done_fn done, void *arg)
+		    json_t *env_extra, const char *resume_name)
 {
 	struct run_session *rs = calloc(1, sizeof(*rs));
 	struct wl_sink sink = { run_nop, run_nop_func, run_nop_func, run_result, run_nop, rs, NULL };
@@ -404,8 +401,8 @@ int harness_session(const struct harness_opts *o, const struct harness_unit *uni
 	for (size_t i = 0; !ret && i < n; i++) {
 		rs->unit = &units[i];
 		ret = run_unit(o, rs, &sink, &prog, &failures);
-		if (!ret && done && done(arg, &units[i]))
-			ret = EXIT_INTERNAL;
+		if (!ret && resume_name)
+			ret = store_exit_code(store_resume_done(rs->st, resume_name, units[i].id));
 	}
 	progress_done(&prog);
 	if (!ret)
@@ -419,37 +416,4 @@ int harness_session(const struct harness_opts *o, const struct harness_unit *uni
 	free(rs->pending);
 	free(rs);
 	return ret;
-}
-
-int harness_spawn(char **argv, unsigned session_no)
-{
-	pid_t pid;
-	int status;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		/* /proc/self/exe: the very binary running now, whatever PATH says */
-		execv("/proc/self/exe", argv);
-		log_err("cannot re-execute clearpath for a session: %s", strerror(errno));
-		_exit(EXIT_INTERNAL);
-	}
-	if (pid < 0) {
-		log_err("cannot start a session process: %s", strerror(errno));
-		return EXIT_RESOURCE;
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return EXIT_INTERNAL;
-	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
-		log_err("session %u stopped: an invocation ran past its timeout; what it stored is kept, marked incomplete",
-			session_no);
-		return EXIT_RESOURCE;
-	}
-	if (WIFSIGNALED(status)) {
-		log_err("session %u died with signal %d; what it stored is kept, marked incomplete",
-			session_no, WTERMSIG(status));
-		return EXIT_INTERNAL;
-	}
-	return WEXITSTATUS(status);
 }

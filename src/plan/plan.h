@@ -8,6 +8,8 @@
 
 #include "workloads/workload.h"
 
+struct harness_unit;
+
 #define PLAN_MAX_BENCHMARKS 1000	/* a matrix that expands past this is refused */
 #define PLAN_MAX_HUGE 4			/* hugepage sizes a plan may require */
 
@@ -141,18 +143,11 @@ double plan_estimate_s(const struct plan_bench *b);
 unsigned long plan_invocations(const struct plan_bench *b);
 
 /*
- * Shuffle @order[0..n) in place, deterministically for a given @seed
- * (splitmix64 driving Fisher-Yates), so a session's order can be replayed.
+ * The harness's units of work for @p's benchmarks, in plan order, into a new
+ * array *@out of p->nbench units (free() it; its strings are @p's, so it
+ * lives no longer than @p).  Returns 0 or EXIT_INTERNAL (out of memory).
  */
-void plan_shuffle(size_t *order, size_t n, uint64_t seed);
-
-/*
- * Read the value an exec benchmark's regex finds in @output into *value.
- * Returns 0, or -ENOENT when the regex does not match or group 1 is not a
- * number, -ERANGE when that number is not finite (nan, inf, 1e999), -EINVAL
- * when the regex does not compile.
- */
-int plan_exec_extract(const struct plan_bench *b, const char *output, double *value);
+int plan_units(const struct plan *p, struct harness_unit **out);
 
 #define PLAN_REGEX_MAX 512	/* characters of an exec regex */
 #define PLAN_REGEX_DEPTH 32	/* nested groups */

@@ -1,46 +1,11 @@
-/* plan_util: the small pure helpers of plans: seeded shuffle, durations, nearest-name, exec value extraction. */
+/* plan_util: the small pure helpers of plans: durations, nearest-name, the cost of an exec regex. */
 #include "plan/plan.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdbool.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* splitmix64 (Steele, Lea, Flood 2014): tiny, seedable with any value, good enough to order benchmarks. */
-static uint64_t plan_splitmix(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in [0, bound): rejection instead of a bare modulo, so no order is favoured. */
-static uint64_t plan_below(uint64_t *state, uint64_t bound)
-{
-	uint64_t limit = UINT64_MAX - UINT64_MAX % bound, r;
-
-	do
-		r = plan_splitmix(state);
-	while (r >= limit);
-	return r % bound;
-}
-
-void plan_shuffle(size_t *order, size_t n, uint64_t seed)
-{
-	uint64_t state = seed;
-
-	for (size_t i = n; i > 1; i--) {
-		size_t j = (size_t)plan_below(&state, i), t = order[i - 1];
-
-		order[i - 1] = order[j];
-		order[j] = t;
-	}
-}
 
 int plan_parse_duration(const char *s, unsigned *seconds)
 {
@@ -110,33 +75,6 @@ int plan_nearest(const char *word, const char *const *cands, size_t n)
 		}
 	}
 	return at;
-}
-
-int plan_exec_extract(const struct plan_bench *b, const char *output, double *value)
-{
-	regmatch_t m[2];
-	regex_t re;
-	char num[64], *end;
-	size_t len;
-	int ret = -ENOENT;
-
-	if (regcomp(&re, b->exec.regex, REG_EXTENDED))
-		return -EINVAL;
-	if (regexec(&re, output, 2, m, 0) || m[1].rm_so < 0)
-		goto out;
-	len = (size_t)(m[1].rm_eo - m[1].rm_so);
-	if (len == 0 || len >= sizeof(num))
-		goto out;
-	memcpy(num, output + m[1].rm_so, len);
-	num[len] = '\0';
-	errno = 0;
-	*value = strtod(num, &end);
-	/* nan, inf and 1e999 are numbers to strtod but no measurement: the store takes finite values */
-	if (*end == '\0')
-		ret = isfinite(*value) && !(errno == ERANGE && fabs(*value) > 1) ? 0 : -ERANGE;
-out:
-	regfree(&re);
-	return ret;
 }
 
 /* Where the bracket expression opening at @p ends (its ']'), or the last character when it does not. */

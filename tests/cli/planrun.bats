@@ -42,8 +42,9 @@ EOF2
 	[ "${lines[1]}" = "11|2" ]
 	# the exec's value and unit made it in
 	[ "$(sql "select distinct s.value from sample s join resultclass r on r.id = s.resultclass_id where r.name = 'echo-rate'")" = "42.5" ]
-	# the state file is gone once the plan completed
-	[ ! -e "$STORE.plan-tiny.json" ]
+	# the resume state is gone once the plan completed, and never was a file beside the store
+	[ "$(sql 'select count(*) from resume')" -eq 0 ]
+	[ -z "$(ls "$D" | grep plan-)" ]
 }
 
 @test "plan run: the same seed gives the same order; the order is a permutation of the plan" {
@@ -121,11 +122,12 @@ EOF2
 	# the first time the exec runs it kills its session process: the plan stops part way
 	run "$CP" plan run --seed 3 "$D/res.yaml"
 	[ "$status" -ne 0 ]
-	[ -e "$STORE.plan-res.json" ]
+	# the resume state is in the store: session 1 of the plan, seed 3
+	[ "$(sql 'select seed, session from resume where name = "res"')" = "3|0" ]
 	[ "$(sql 'select count(*) from session where complete = 0')" -eq 1 ]
 	run "$CP" plan run --resume "$D/res.yaml"
 	[ "$status" -eq 0 ]
-	[ ! -e "$STORE.plan-res.json" ]
+	[ "$(sql 'select count(*) from resume')" -eq 0 ]
 	# two complete sessions with both units, plus the interrupted one kept as it was
 	[ "$(sql 'select count(*) from session where complete = 1')" -eq 2 ]
 	[ "$(sql "select count(*) from sample s join resultclass r on r.id = s.resultclass_id where r.name = 'marker'")" -eq 2 ]

@@ -1,15 +1,18 @@
-/* test_plan: plan loading, expansion, refusal of bad plans, scaling, estimates and the seeded shuffle. */
+/* test_plan: plan loading, expansion, refusal of bad plans, scaling, estimates, the harness units. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "harness/exec.h"
+#include "harness/harness.h"
 #include "plan/plan.h"
 #include "util/log.h"
 #include "util/sysfs.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* make check runs from the top of the tree */
@@ -87,25 +90,40 @@ static void test_exec(void **state)
 {
 	struct plan *p = load_ok(FIX "good.yaml");
 	const struct plan_bench *b = &p->bench[8];
+	struct harness_unit *units;
+	const struct harness_unit *u;
 	double v = 0;
 
 	(void)state;
 	assert_int_equal(b->kind, PLAN_EXEC);
 	assert_string_equal(b->exec.unit, "GB/sec");
 	assert_true(b->exec.higher_is_better);
-	assert_int_equal(plan_exec_extract(b, "# 12.345678 GB/sec\n", &v), 0);
+	/* the harness's unit of work carries what the harness needs to run and read it */
+	assert_int_equal(plan_units(p, &units), 0);
+	u = &units[8];
+	assert_int_equal(u->kind, HARNESS_EXEC);
+	assert_string_equal(u->id, b->id);
+	assert_string_equal(u->exec.command, b->exec.command);
+	assert_string_equal(u->exec.unit, "GB/sec");
+	assert_true(u->exec.higher_is_better);
+	assert_int_equal(u->sessions, b->proto.sessions);
+	assert_int_equal(harness_exec_extract(u->exec.regex, "# 12.345678 GB/sec\n", &v), 0);
 	assert_true(v > 12.345677 && v < 12.345679);
-	assert_int_equal(plan_exec_extract(b, "no number here\n", &v), -ENOENT);
+	assert_int_equal(harness_exec_extract(u->exec.regex, "no number here\n", &v), -ENOENT);
+	assert_int_equal(units[0].kind, HARNESS_BENCH);
+	assert_int_equal(units[0].argc, p->bench[0].argc);
+	assert_ptr_equal(units[0].argv, p->bench[0].argv);
+	free(units);
 	/* not finite: an error row, not a sample the store refuses */
 	plan_free(p);
 	p = load_ok(FIX "exec-any.yaml");
 	b = &p->bench[0];
-	assert_int_equal(plan_exec_extract(b, "v=nan\n", &v), -ERANGE);
-	assert_int_equal(plan_exec_extract(b, "v=-inf\n", &v), -ERANGE);
-	assert_int_equal(plan_exec_extract(b, "v=1e999\n", &v), -ERANGE);
-	assert_int_equal(plan_exec_extract(b, "v=1e-310\n", &v), 0);	/* subnormal, but a number */
+	assert_int_equal(harness_exec_extract(b->exec.regex, "v=nan\n", &v), -ERANGE);
+	assert_int_equal(harness_exec_extract(b->exec.regex, "v=-inf\n", &v), -ERANGE);
+	assert_int_equal(harness_exec_extract(b->exec.regex, "v=1e999\n", &v), -ERANGE);
+	assert_int_equal(harness_exec_extract(b->exec.regex, "v=1e-310\n", &v), 0);	/* subnormal, but a number */
 	assert_true(v > 0 && v < 1e-300);
-	assert_int_equal(plan_exec_extract(b, "v=2.5\n", &v), 0);
+	assert_int_equal(harness_exec_extract(b->exec.regex, "v=2.5\n", &v), 0);
 	assert_true(v == 2.5);
 	plan_free(p);
 }
@@ -215,61 +233,6 @@ static void test_duration(void **state)
 	assert_int_equal(plan_parse_duration("", &s), -EINVAL);
 }
 
-static void fill(size_t *o, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		o[i] = i;
-}
-
-static void test_shuffle_deterministic(void **state)
-{
-	size_t a[20], b[20], seen[20] = { 0 };
-
-	(void)state;
-	fill(a, 20);
-	fill(b, 20);
-	plan_shuffle(a, 20, 42);
-	plan_shuffle(b, 20, 42);
-	assert_memory_equal(a, b, sizeof(a));
-	for (size_t i = 0; i < 20; i++)
-		seen[a[i]]++;
-	for (size_t i = 0; i < 20; i++)
-		assert_int_equal(seen[i], 1);		/* a permutation */
-	fill(b, 20);
-	plan_shuffle(b, 20, 43);
-	assert_memory_not_equal(a, b, sizeof(a));	/* 1 in 20! to collide by chance */
-	plan_shuffle(b, 0, 1);				/* nothing to do, nothing touched */
-	plan_shuffle(b, 1, 1);
-}
-
-/*
- * Each of the 3! orders should come up about equally often.  60000 shuffles,
- * chi-square with 5 degrees of freedom: 20.52 is the 0.999 quantile (any
- * chi-square table), so a fair shuffle fails this 1 time in 1000 seeds; the
- * seeds are fixed, so the test is deterministic.
- */
-static void test_shuffle_uniform(void **state)
-{
-	unsigned count[9] = { 0 };
-	double chi = 0, expect = 60000.0 / 6;
-
-	(void)state;
-	for (uint64_t seed = 0; seed < 60000; seed++) {
-		size_t o[3] = { 0, 1, 2 };
-
-		plan_shuffle(o, 3, seed);
-		count[o[0] * 3 + o[1]]++;	/* (first, second) identifies the order */
-	}
-	for (size_t i = 0; i < 9; i++) {
-		if (i / 3 == i % 3) {
-			assert_int_equal(count[i], 0);
-			continue;
-		}
-		chi += (count[i] - expect) * (count[i] - expect) / expect;
-	}
-	assert_true(chi < 20.52);
-}
-
 static void test_scale(void **state)
 {
 	struct plan *p = load_ok(FIX "scale.yaml");
@@ -359,8 +322,6 @@ int main(void)
 		cmocka_unit_test(test_regex_cost),
 		cmocka_unit_test(test_bad_plans_more),
 		cmocka_unit_test(test_duration),
-		cmocka_unit_test(test_shuffle_deterministic),
-		cmocka_unit_test(test_shuffle_uniform),
 		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_scale_auto),
 		cmocka_unit_test(test_check_requires),

@@ -17,3 +17,21 @@ refused() {
 		[[ "$stderr" == *"$msg"* ]] || { echo "stderr lacks '$msg': $stderr"; return 1; }
 	done
 }
+
+# setup_store: run from the top of the tree with $CP, a scratch $D and a fresh store $STORE there.
+setup_store() {
+	cd "$BATS_TEST_DIRNAME/../.."
+	CP=${CLEARPATH:-./clearpath}
+	D="$BATS_TEST_TMPDIR"
+	STORE="$D/results.db"
+	export CLEARPATH_STORE="$STORE"
+}
+
+# store_sql QUERY: the rows of the store $STORE, '|'-separated; writes are committed.
+store_sql() {
+	python3 - "$STORE" "$1" <<'PY'
+import sqlite3, sys
+for row in sqlite3.connect(sys.argv[1], isolation_level=None).execute(sys.argv[2]):
+    print("|".join(str(c) for c in row))
+PY
+}

@@ -1,23 +1,16 @@
 #!/usr/bin/env bats
 # planrun: `clearpath plan run` on small plans: sessions, seeded order, exec units, --resume.
 
+load helpers
+
 setup() {
-	cd "$BATS_TEST_DIRNAME/../.."
-	CP=${CLEARPATH:-./clearpath}
-	D="$BATS_TEST_TMPDIR"
-	STORE="$D/results.db"
-	export CLEARPATH_STORE="$STORE"
+	setup_store
 }
 
 # sql QUERY: print rows of the store, '|'-separated
 sql() {
-	python3 - "$STORE" "$1" <<'PY'
-import sqlite3, sys
-for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]):
-    print("|".join(str(c) for c in row))
-PY
+	store_sql "$1"
 }
-
 plan() {
 	cat >"$D/$1.yaml"
 }

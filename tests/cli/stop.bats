@@ -1,12 +1,10 @@
 #!/usr/bin/env bats
 # stop: killing `run` or `plan run` (SIGTERM, SIGKILL) stops its session process, leaves no half invocation, resumes exactly.
 
+load helpers
+
 setup() {
-	cd "$BATS_TEST_DIRNAME/../.."
-	CP=${CLEARPATH:-./clearpath}
-	D="$BATS_TEST_TMPDIR"
-	STORE="$D/results.db"
-	export CLEARPATH_STORE="$STORE"
+	setup_store
 }
 
 teardown() {
@@ -14,14 +12,6 @@ teardown() {
 	[ -n "${parent:-}" ] && kill -9 "$parent" 2>/dev/null || true
 	[ -n "${child:-}" ] && kill -9 "$child" 2>/dev/null || true
 	true
-}
-
-sql() {
-	python3 - "$STORE" "$1" <<'PY'
-import sqlite3, sys
-for row in sqlite3.connect(sys.argv[1], isolation_level=None).execute(sys.argv[2]):
-    print("|".join(str(c) for c in row))
-PY
 }
 
 # wait_for CMD...: true once CMD succeeds, polling for at most 30 seconds
@@ -34,7 +24,7 @@ wait_for() {
 }
 
 has_samples() {
-	[ -e "$STORE" ] && [ "$(sql 'select count(*) from sample' 2>/dev/null || echo 0)" -ge "$1" ]
+	[ -e "$STORE" ] && [ "$(store_sql 'select count(*) from sample' 2>/dev/null || echo 0)" -ge "$1" ]
 }
 
 gone() {
@@ -48,8 +38,8 @@ session_of() {
 
 # Every invocation stored whole: each (session, warmup, iteration) has every result class its benchmark has.
 no_partial_invocation() {
-	[ "$(sql 'PRAGMA integrity_check')" = ok ]
-	[ "$(sql 'select count(*) from (select s.session_id, r.benchmark_id b, s.warmup, s.iteration, count(*) n
+	[ "$(store_sql 'PRAGMA integrity_check')" = ok ]
+	[ "$(store_sql 'select count(*) from (select s.session_id, r.benchmark_id b, s.warmup, s.iteration, count(*) n
 		from sample s join resultclass r on r.id = s.resultclass_id group by 1, 2, 3, 4) g
 		where n != (select count(*) from resultclass c where c.benchmark_id = g.b)')" -eq 0 ]
 }
@@ -66,12 +56,12 @@ run_killed() {
 	wait "$parent" || rc=$?
 	# the session stops with its parent: no clearpath process measures on
 	wait_for gone "$child"
-	n=$(sql 'select count(*) from sample')
+	n=$(store_sql 'select count(*) from sample')
 	sleep 0.5
-	[ "$(sql 'select count(*) from sample')" -eq "$n" ]
+	[ "$(store_sql 'select count(*) from sample')" -eq "$n" ]
 	[ "$n" -lt 1000 ]
 	no_partial_invocation
-	[ "$(sql 'select count(*) from session where complete = 0')" -eq 1 ]
+	[ "$(store_sql 'select count(*) from session where complete = 0')" -eq 1 ]
 }
 
 @test "run: SIGTERM to the parent stops the session, which stores no half invocation" {
@@ -112,16 +102,16 @@ plan_killed_then_resumed() {
 	# the gate's command went with its session, though it runs in a process group of its own
 	wait_for eval '! pgrep -f "sleep 30.25" >/dev/null'
 	no_partial_invocation
-	[ "$(sql 'select count(*) from session')" -eq 1 ]
-	[ "$(sql 'select session from resume where name = "gate"')" -eq 0 ]
+	[ "$(store_sql 'select count(*) from session')" -eq 1 ]
+	[ "$(store_sql 'select session from resume where name = "gate"')" -eq 0 ]
 	# resuming gives the plan's two sessions, and nothing runs beside it
 	run "$CP" plan run --quiet --resume "$D/gate.yaml"
 	[ "$status" -eq 0 ]
-	[ "$(sql 'select count(*) from session where complete = 1')" -eq 2 ]
-	[ "$(sql 'select count(*) from session')" -eq 3 ]
-	[ "$(sql "select count(*) from sample s join resultclass r on r.id = s.resultclass_id where r.name = 'gate'")" -eq 4 ]
+	[ "$(store_sql 'select count(*) from session where complete = 1')" -eq 2 ]
+	[ "$(store_sql 'select count(*) from session')" -eq 3 ]
+	[ "$(store_sql "select count(*) from sample s join resultclass r on r.id = s.resultclass_id where r.name = 'gate'")" -eq 4 ]
 	no_partial_invocation
-	[ "$(sql 'select count(*) from resume')" -eq 0 ]
+	[ "$(store_sql 'select count(*) from resume')" -eq 0 ]
 }
 
 @test "plan run: SIGTERM to the parent stops the session and its exec; --resume then runs exactly the plan's sessions" {
@@ -139,7 +129,7 @@ plan_killed_then_resumed() {
 	gate_plan
 	touch "$MARK"
 	"$CP" plan run --quiet --sessions 1 "$D/gate.yaml" >/dev/null
-	sql "insert into resume (name, seed, session, scale, updated) values ('gate', 1, 5, 1, 'x')"
+	store_sql "insert into resume (name, seed, session, scale, updated) values ('gate', 1, 5, 1, 'x')"
 	run "$CP" plan run --resume "$D/gate.yaml"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"the resume state of 'gate' is for session 6, but it has 2 session(s)"* ]]

@@ -106,6 +106,7 @@ plan_killed_then_resumed() {
 	[ "$(store_sql 'select session from resume where name = "gate"')" -eq 0 ]
 	# resuming gives the plan's two sessions, and nothing runs beside it
 	run "$CP" plan run --quiet --resume "$D/gate.yaml"
+	echo "resume: $output"
 	[ "$status" -eq 0 ]
 	[ "$(store_sql 'select count(*) from session where complete = 1')" -eq 2 ]
 	[ "$(store_sql 'select count(*) from session')" -eq 3 ]

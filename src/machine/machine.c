@@ -99,6 +99,24 @@ bool machine_page_plausible(uint64_t page)
 	       machine_in(machine_hugetlb, NELEM(machine_hugetlb), page);
 }
 
+bool machine_page_hugetlb(uint64_t page)
+{
+	return machine_in(machine_hugetlb, NELEM(machine_hugetlb), page);
+}
+
+uint64_t machine_thp_size(void)
+{
+	uint64_t bytes;
+	char mode[64];
+
+	if (!sysfs_read_u64("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", &bytes))
+		return bytes;
+	if (sysfs_read_line("/sys/kernel/mm/transparent_hugepage/enabled", mode, sizeof(mode)))
+		return 0;
+	/* older kernels lack the file: a PMD maps as many base pages as one page holds 8-byte entries */
+	return machine_base_page() * (machine_base_page() / 8);
+}
+
 /* x86 cpuinfo has "flags" with fpu; arm64's has "Features". */
 static bool machine_x86(void)
 {

@@ -45,6 +45,15 @@ void machine_page_list(char *buf, size_t len);
  */
 bool machine_page_plausible(uint64_t page);
 
+/* Whether @page is a hugetlb size of some Linux machine (what a plan's requires may name anywhere). */
+bool machine_page_hugetlb(uint64_t page);
+
+/*
+ * The size of a transparent huge page: the kernel's hpage_pmd_size (2MB with
+ * 4KB base pages, 32MB with 16KB, 512MB with 64KB), or 0 without THP.
+ */
+uint64_t machine_thp_size(void);
+
 /* Whether @page is this machine's base page (so mappings of it need no hugetlb). */
 bool machine_page_is_base(uint64_t page);
 

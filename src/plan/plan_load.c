@@ -1,5 +1,6 @@
 /* plan_load: read a plan's YAML (libyaml's document API), follow includes and expand every benchmark. */
 #include "plan/plan_int.h"
+#include "machine/machine.h"
 #include "util/log.h"
 #include "util/size.h"
 
@@ -461,7 +462,7 @@ static int plan_read_requires(struct plan_file *f, yaml_node_t *n)
 
 		if (!(s = plan_scalar(f, k, "a hugepage size")))
 			return EXIT_USAGE;
-		if (size_parse(s, &bytes) || bytes <= 4096)
+		if (size_parse(s, &bytes) || !machine_page_hugetlb(bytes))
 			return plan_err(&loc, "hugepage size '%s' is not a huge page size such as 2MB or 1GB", s);
 		if ((ret = plan_get_uint(f, plan_node(f, p->value), "a hugepage count", 0, UINT_MAX, &count)))
 			return ret;

@@ -5,6 +5,7 @@
 #include "util/clock.h"
 #include "util/log.h"
 #include "util/size.h"
+#include "util/sysfs.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -22,7 +23,7 @@ struct clear_params {
 	struct wl_mem_params mem;
 	uint64_t extent;	/* -k: bytes per clear call; 0 = one page */
 	const char *then;	/* --then: none, read, write */
-	const char *backing;	/* --backing: auto, hugetlb, thp (for -p 2MB) */
+	const char *backing;	/* --backing: auto, hugetlb, thp (huge pages; THP only at its PMD size) */
 	enum wl_backing how;	/* resolved by prepare */
 };
 
@@ -62,25 +63,51 @@ static int clear_check_shape(const struct clear_params *cp)
 	return 0;
 }
 
-/* Pick hugetlb or THP for huge pages before anything is allocated, and say why when neither works. */
-/* Pick hugetlb or THP for 2MB pages before anything is allocated, and say why when neither works. */
+/* --backing thp on a page size this kernel's THP does not have: say which size it has. */
+static int clear_no_thp_size(const struct clear_params *cp, uint64_t thp_size)
+{
+	char pg[16], thp[16];
+
+	size_format(cp->mem.page, pg, sizeof(pg));
+	if (!thp_size) {
+		log_err("--backing thp: this kernel has no transparent huge pages");
+		log_hint("use --backing hugetlb (or auto)");
+		return EXIT_RESOURCE;
+	}
+	log_err("--backing thp: this kernel's transparent huge pages are %s, not %s",
+		size_format(thp_size, thp, sizeof(thp)), pg);
+	log_hint("use -p %s with THP, or --backing hugetlb (or auto) for %s pages", thp, pg);
+	return EXIT_RESOURCE;
+}
+
+/*
+ * Pick hugetlb or THP for huge pages before anything is allocated, and say
+ * why when neither works.  THP has one size, the kernel's PMD size (2MB on
+ * x86-64, 32MB or 512MB on arm64 with 16KB or 64KB pages).
+ */
 static int clear_resolve_backing(struct clear_params *cp)
 {
-	char thp[32];
+	uint64_t thp_size = machine_thp_size();
+	char thp[32], pg[16], dir[128];
 
 	if (machine_page_is_base(cp->mem.page)) {
 		cp->how = WL_BACK_BASE;
 		return 0;
 	}
-	if (!strcmp(cp->backing, "hugetlb") || cp->mem.page != (2ULL << 20) ||
+	if (!strcmp(cp->backing, "thp") && cp->mem.page != thp_size)
+		return clear_no_thp_size(cp, thp_size);
+	if (!strcmp(cp->backing, "hugetlb") || cp->mem.page != thp_size ||
 	    (!strcmp(cp->backing, "auto") && wl_mem_hugetlb_fits(cp->mem.size, cp->mem.page))) {
 		cp->how = WL_BACK_HUGETLB;
 		return 0;
 	}
 	wl_mem_thp_mode(thp, sizeof(thp));
 	if (!strcmp(thp, "never")) {
-		log_err("no free 2MB hugetlb pages for -s and transparent huge pages are disabled");
-		log_hint("reserve hugetlb pages (echo N > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages) or enable THP (echo madvise > /sys/kernel/mm/transparent_hugepage/enabled)");
+		size_format(cp->mem.page, pg, sizeof(pg));
+		sysfs_hugepool_dir(cp->mem.page, dir, sizeof(dir));
+		log_err("no free %s hugetlb pages for -s and transparent huge pages are disabled", pg);
+		log_hint("reserve hugetlb pages (echo N > %s/nr_hugepages) or enable THP "
+			 "(echo madvise > /sys/kernel/mm/transparent_hugepage/enabled)", dir);
 		return EXIT_RESOURCE;
 	}
 	cp->how = WL_BACK_THP;
@@ -90,11 +117,12 @@ static int clear_resolve_backing(struct clear_params *cp)
 static int clear_check_backing(const struct clear_params *cp)
 {
 	if (machine_page_is_base(cp->mem.page) && strcmp(cp->backing, "auto")) {
-		log_err("--backing %s applies to huge pages (-p 2MB) only", cp->backing);
+		log_err("--backing %s applies to huge pages only", cp->backing);
 		return EXIT_USAGE;
 	}
-	if (cp->mem.page == (1ULL << 30) && !strcmp(cp->backing, "thp")) {
-		log_err("THP cannot back 1GB pages; use --backing hugetlb (or auto)");
+	/* THP pages are PMD-sized: 2MB, 32MB or 512MB by granule, never 1GB or 16GB */
+	if (cp->mem.page >= (1ULL << 30) && !strcmp(cp->backing, "thp")) {
+		log_err("THP cannot back pages of 1GB or more; use --backing hugetlb (or auto)");
 		return EXIT_USAGE;
 	}
 	return 0;

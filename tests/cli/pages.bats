@@ -98,3 +98,22 @@ setup() {
 	run python3 -c "import sqlite3, json; print(json.loads(sqlite3.connect('$P/s.db').execute(\"SELECT fingerprint FROM swprofile WHERE name = 'k64'\").fetchone()[0])['base_page'])"
 	[ "$output" = 65536 ]
 }
+
+@test "THP has the kernel's PMD size: --backing thp refuses another size, naming the one it has" {
+	CLEARPATH_SYSROOT=$FIX/arm64-64k run --separate-stderr "$CP" bench mem clear -p 2MB --backing thp -s 4MB -f default
+	refused 3 "this kernel's transparent huge pages are 512MB, not 2MB" "use -p 512MB with THP"
+	CLEARPATH_SYSROOT=$FIX/arm64-16k run --separate-stderr "$CP" bench mem clear -p 2MB --backing thp -s 4MB -f default
+	refused 3 "this kernel's transparent huge pages are 32MB, not 2MB"
+	run --separate-stderr "$CP" bench mem clear -p 1GB --backing thp -s 1GB -f default
+	refused 2 "THP cannot back pages of 1GB or more"
+}
+
+@test "a plan's requires names hugetlb sizes some machine has, not any size above 4KB" {
+	printf 'requires: {hugepages: {16KB: 2}}\nbenchmarks:\n  - mem memset -s 1MB -f default\n' > "$P/req.yaml"
+	run "$CP" plan validate "$P/req.yaml"
+	[ "$status" -eq 2 ]
+	echo "$output" | grep -F "hugepage size '16KB' is not a huge page size such as 2MB or 1GB"
+	printf 'requires: {hugepages: {512MB: 2}}\nbenchmarks:\n  - mem memset -s 1MB -f default\n' > "$P/req.yaml"
+	run "$CP" plan validate "$P/req.yaml"
+	[ "$status" -eq 0 ]
+}

@@ -63,6 +63,22 @@ static void test_plausible(void **state)
 	assert_false(machine_page_plausible(0));
 }
 
+/* THP's size is the kernel's PMD size; without the file, the granule's. */
+static void test_thp_size(void **state)
+{
+	(void)state;
+	fixture_use_root("arm64-64k");
+	assert_int_equal(machine_thp_size(), 512 * MB);
+	fixture_use_root("arm64-16k");
+	assert_int_equal(machine_thp_size(), 32 * MB);
+	fixture_use_root("vm-x86");	/* no hpage_pmd_size: 4KB pages map 2MB per PMD */
+	assert_int_equal(machine_thp_size(), (uint64_t)sysconf(_SC_PAGESIZE) * (uint64_t)sysconf(_SC_PAGESIZE) / 8);
+	fixture_use_root("sysroot");	/* no THP at all */
+	assert_int_equal(machine_thp_size(), 0);
+	assert_true(machine_page_hugetlb(512 * MB));
+	assert_false(machine_page_hugetlb(16 * KB));
+}
+
 /* NUMA: the node directories, and one node when the kernel shows none (the fingerprint and doctor agree). */
 static void test_numa(void **state)
 {
@@ -139,6 +155,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_base_page, fixture_reset_root),
 		cmocka_unit_test_teardown(test_huge_sizes, fixture_reset_root),
 		cmocka_unit_test_teardown(test_plausible, fixture_reset_root),
+		cmocka_unit_test_teardown(test_thp_size, fixture_reset_root),
 		cmocka_unit_test_teardown(test_numa, fixture_reset_root),
 		cmocka_unit_test_teardown(test_fit_memory, fixture_reset_root),
 		cmocka_unit_test_teardown(test_fit_pools, fixture_reset_root),

@@ -114,6 +114,40 @@ $(BUILD)/cross/run-kernels-arm64: $(BUILD)/cross/kernels-arm64
 bench: clearpath
 	bench/fidelity
 
+# Fuzzing: every tests/fuzz/fuzz_NAME.c is a libFuzzer harness, found by name (a new one is a
+# file plus, optionally, seeds in tests/fuzz/corpus/NAME/).  clang builds them and the library
+# with ASan + UBSan in build/fuzz; `make fuzz FUZZ_SECONDS=N` runs each for N seconds.
+FUZZ_CC      := clang
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   := build/fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+# clang checks vfprintf() inside the log helpers as gcc does not; the callers are checked.
+FUZZ_CFLAGS  := -O1 -g -std=gnu11 $(WARN) -Wno-format-nonliteral $(FUZZ_SAN) -Isrc $(PKG_CFLAGS) \
+		-DCLEARPATH_VERSION='"$(VERSION)"' -MMD -MP
+FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_BUILD)/%)
+FUZZ_LIB     := $(FUZZ_BUILD)/libclearpath.a
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
+
+.PHONY: fuzz fuzz-build
+fuzz-build: $(FUZZ_BIN)
+
+fuzz:
+	@command -v $(FUZZ_CC) >/dev/null || scripts/install-deps --with-fuzz
+	@$(MAKE) --no-print-directory clearpath fuzz-build
+	tests/fuzz/run $(FUZZ_SECONDS) ./clearpath $(FUZZ_BIN)
+
+$(FUZZ_BUILD)/src/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_LIB): $(FUZZ_LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(LDLIBS)
+
 install: clearpath
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
@@ -124,4 +158,4 @@ install: clearpath
 clean:
 	rm -rf build clearpath
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)

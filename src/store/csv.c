@@ -67,7 +67,9 @@ static int record_push(struct csv_record *rec, struct fieldbuf *b)
 	s = malloc(b->len + 1);
 	if (!s)
 		return -ENOMEM;
-	memcpy(s, b->s, b->len);
+	/* An empty field may have no buffer at all yet: memcpy from NULL is undefined even for 0 bytes. */
+	if (b->len)
+		memcpy(s, b->s, b->len);
 	s[b->len] = '\0';
 	rec->field[rec->n++] = s;
 	b->len = 0;

@@ -78,6 +78,28 @@ static void expect_malformed(const char *text, long line, long column)
 	fclose(f);
 }
 
+/* A record whose first field is empty: nothing had been buffered when that field ended. */
+static void test_csv_reader_empty_first_field(void **state)
+{
+	FILE *f = text_stream(",x\n,\n");
+	struct csv_record rec = { 0 };
+	struct csv_reader r;
+	struct csv_error err;
+
+	(void)state;
+	csv_reader_init(&r, f);
+	assert_int_equal(csv_read_record(&r, &rec, &err), 1);
+	assert_int_equal(rec.n, 2);
+	assert_string_equal(rec.field[0], "");
+	assert_string_equal(rec.field[1], "x");
+	assert_int_equal(csv_read_record(&r, &rec, &err), 1);
+	assert_int_equal(rec.n, 2);
+	assert_string_equal(rec.field[0], "");
+	assert_string_equal(rec.field[1], "");
+	csv_record_free(&rec);
+	fclose(f);
+}
+
 static void test_csv_reader_errors(void **state)
 {
 	(void)state;
@@ -320,6 +342,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_csv_reader_rfc4180),
+		cmocka_unit_test(test_csv_reader_empty_first_field),
 		cmocka_unit_test(test_csv_reader_errors),
 		cmocka_unit_test(test_csv_writer_quotes_only_when_needed),
 		cmocka_unit_test_setup_teardown(test_export_import_export_identical, setup_dir, teardown_dir),

@@ -233,6 +233,13 @@ static int identify_and_migrate(struct store *st)
 		ret = -EINVAL;
 		goto out;
 	}
+	if (version < 0) {
+		/* No clearpath writes a negative version; migrating from it would index before the list. */
+		log_err("%s is not a clearpath store: its schema version is %lld", st->path, (long long)version);
+		log_hint("point $CLEARPATH_STORE or --store at a new file or a clearpath store");
+		ret = -EINVAL;
+		goto out;
+	}
 	if (version > SCHEMA_VERSION) {
 		log_err("store %s has schema v%lld but this clearpath knows up to v%d", st->path,
 			(long long)version, SCHEMA_VERSION);

@@ -6,7 +6,9 @@
 #include "util/log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +22,9 @@ static const struct cli_spec export_spec = {
 	.usage = "usage: clearpath export [--format csv|json] [--store URL] OUT\n\n"
 		 "Writes every sample of the store, warmups included, one row per sample with\n"
 		 "the columns " STORE_EXPORT_COLUMNS ".\n"
-		 "OUT is a file (written whole or not at all) or - for stdout.  'clearpath import'\n"
+		 "OUT is a file (written whole or not at all; through a symbolic link, the file it\n"
+		 "points to), a character device or FIFO (written as it is: /dev/stdout, >(gzip >x))\n"
+		 "or - for stdout.  'clearpath import'\n"
 		 "reads the CSV back; export -> import -> export gives the same bytes.\n\n"
 		 "    --format FMT   csv (default) or json\n"
 		 "    --store URL    the store (default: $CLEARPATH_STORE or ~/.local/share/clearpath/results.db)\n",
@@ -35,8 +39,11 @@ static int export_exit_code(int err)
 	return err == ENOENT || err == ENOTDIR || err == EISDIR ? EXIT_USAGE : EXIT_RESOURCE;
 }
 
-/* Export into @fd and close it; the data is on disk when 0 is returned, else a negative errno. */
-static int export_fd(struct store *st, enum store_format fmt, int fd)
+/*
+ * Export into @fd and close it; with @sync the data is on disk when 0 is
+ * returned (pipes and devices cannot be synced).  0 or a negative errno.
+ */
+static int export_fd(struct store *st, enum store_format fmt, int fd, bool sync)
 {
 	FILE *f = fdopen(fd, "w");
 	int ret;
@@ -48,45 +55,127 @@ static int export_fd(struct store *st, enum store_format fmt, int fd)
 	}
 	ret = store_export(st, f, fmt);
 	/* Synced before the rename, so a crash right after cannot leave OUT empty. */
-	if (!ret && fsync(fileno(f)))
+	if (!ret && sync && fsync(fileno(f)))
 		ret = -errno;
 	if (fclose(f) && !ret)
 		ret = -EIO;
 	return ret;
 }
 
+/* The exit code for a failed export to @path, after saying so. */
+static int export_failed(const char *path, int err, const char *outcome)
+{
+	log_err("export to %s failed (%s)%s", path, strerror(-err), outcome);
+	return -err == ENOMEM ? EXIT_INTERNAL : export_exit_code(-err);
+}
+
 /*
- * Write the export into a temporary file beside @path and rename() it over
- * @path only once it is complete and on disk: a failure (disk full, a store
- * error, a kill) leaves whatever @path was before, never half an export.
+ * The file @path finally names, following symbolic links even when the last
+ * one dangles (the export then creates it).  A new string, or NULL with errno.
  */
-static int export_file(struct store *st, enum store_format fmt, const char *path)
+static char *export_target(const char *path)
+{
+	char *p = strdup(path);
+
+	for (int hops = 0; p && hops < 40; hops++) {
+		char link[PATH_MAX], *next;
+		const char *slash;
+		struct stat sb;
+		ssize_t n;
+
+		if (lstat(p, &sb) || !S_ISLNK(sb.st_mode))
+			return p;
+		n = readlink(p, link, sizeof(link) - 1);
+		if (n < 0) {
+			free(p);
+			return NULL;
+		}
+		link[n] = '\0';
+		/* A relative link is relative to the directory holding it. */
+		slash = strrchr(p, '/');
+		next = malloc(strlen(p) + strlen(link) + 3);
+		if (next && link[0] == '/')
+			strcpy(next, link);
+		else if (next)
+			sprintf(next, "%.*s/%s", slash ? (int)(slash - p) : 1, slash ? p : ".", link);
+		free(p);
+		p = next;
+	}
+	if (p) {
+		free(p);
+		errno = ELOOP;
+	}
+	return NULL;
+}
+
+/*
+ * Write the export into a temporary file beside @target and rename() it over
+ * @target only once it is complete and on disk: a failure (disk full, a store
+ * error, a kill) leaves whatever was there before, never half an export.
+ * @path is what the user named (a symbolic link to @target, or @target).
+ */
+static int export_replace(struct store *st, enum store_format fmt, const char *path, const char *target)
 {
 	char tmp[PATH_MAX];
 	mode_t mask = umask(0);
 	int fd, ret;
 
 	umask(mask);
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", path) >= (int)sizeof(tmp)) {
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", target) >= (int)sizeof(tmp)) {
 		log_err("cannot export to %s: the path is too long", path);
 		return EXIT_USAGE;
 	}
 	fd = mkstemp(tmp);
 	if (fd < 0) {
-		log_err("cannot create a file beside %s: %s", path, strerror(errno));
+		log_err("cannot create a file beside %s: %s", target, strerror(errno));
 		return export_exit_code(errno);
 	}
 	/* mkstemp() makes it 0600; an export is an ordinary file the user's umask governs. */
 	fchmod(fd, 0666 & ~mask);
-	ret = export_fd(st, fmt, fd);
-	if (!ret && rename(tmp, path))
+	ret = export_fd(st, fmt, fd, true);
+	if (!ret && rename(tmp, target))
 		ret = -errno;
 	if (ret) {
 		unlink(tmp);
-		log_err("export to %s failed (%s); %s is unchanged", path, strerror(-ret), path);
-		return -ret == ENOMEM ? EXIT_INTERNAL : export_exit_code(-ret);
+		return export_failed(path, ret, path == target ? "; it is unchanged" : "; its target is unchanged");
 	}
 	return 0;
+}
+
+/*
+ * Export to @path.  A regular file (or a symbolic link to one, or nothing yet)
+ * is replaced whole; a character device or a FIFO (/dev/stdout, a pipe from
+ * the shell's >(...)) is written to as it is; anything else is refused, so an
+ * export never turns a special file into a regular one.
+ */
+static int export_file(struct store *st, enum store_format fmt, const char *path)
+{
+	struct stat sb;
+	char *target;
+	int fd, ret;
+
+	if (!stat(path, &sb) && (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode))) {
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0) {
+			log_err("cannot write to %s: %s", path, strerror(errno));
+			return export_exit_code(errno);
+		}
+		ret = export_fd(st, fmt, fd, false);
+		return ret ? export_failed(path, ret, "") : 0;
+	}
+	if (!stat(path, &sb) && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+		log_err("cannot export to %s: it is a special file (neither a regular file, a character"
+			" device nor a FIFO)", path);
+		return EXIT_USAGE;
+	}
+	target = export_target(path);
+	if (!target) {
+		log_err("cannot export to %s: %s", path, strerror(errno));
+		return errno == ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+	}
+	ret = export_replace(st, fmt, path, strcmp(path, target) ? target : path);
+	free(target);
+	return ret;
 }
 
 int cmd_export(int argc, char **argv)

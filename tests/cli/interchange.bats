@@ -1,0 +1,97 @@
+#!/usr/bin/env bats
+# interchange.bats: export/import/merge and store opening against hostile input: special files,
+# odd bytes, long names, read-only stores, and what a failing command leaves behind.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+	CP=${CLEARPATH:-./clearpath}
+	FIX="$BATS_TEST_DIRNAME/../fixtures"
+	D=$BATS_TEST_TMPDIR/w
+	mkdir -p "$D"
+	export CLEARPATH_STORE="$D/r.db"
+	unset CLEARPATH_SYSROOT
+	HEADER=sut,swprofile,session,benchmark,resultclass,unit,higher_is_better,iteration,warmup,value,session_started,sample_time
+	ROW="box,base,5eed0000-0000-4000-8000-000000000001,mem/memset -s 4MB,memset,bytes/sec,1,0,0,5,2026-08-22T08:00:00.000000Z,2026-08-22T08:00:01.000000Z"
+}
+
+# Print the rows of SQL query $2 on database $1, fields joined by '|'.
+sql() {
+	python3 -c 'import sqlite3, sys
+for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]):
+    print("|".join(map(str, r)))' "$@"
+}
+
+# A store at $1 holding the one-sample CSV $ROW.
+one_row_store() {
+	printf '%s\n%s\n' "$HEADER" "$ROW" | "$CP" import --store "$1" - >/dev/null
+}
+
+@test "import: a record whose first field is empty is a clear error, not undefined behaviour" {
+	run --separate-stderr sh -c "printf ',x\n' | \"$CP\" import --store \"$D/s.db\" -"
+	refused 2 "<stdin>: line 1, column 1 (sut): header says ''"
+}
+
+@test "open: a negative schema version is refused as not a clearpath store" {
+	one_row_store "$D/neg.db"
+	sql "$D/neg.db" "PRAGMA user_version = -5"
+	run --separate-stderr "$CP" list sessions --store "$D/neg.db"
+	refused 2 "$D/neg.db is not a clearpath store: its schema version is -5"
+	[[ "$stderr" != *"migrating"* ]]
+}
+
+@test "export: through a symbolic link the target is replaced and the link stays" {
+	one_row_store "$CLEARPATH_STORE"
+	mkdir "$D/real"
+	echo old > "$D/real/target.csv"
+	ln -s real/target.csv "$D/link.csv"
+	ln -s "$D/real/new.csv" "$D/dangling.csv"
+	"$CP" export "$D/link.csv"
+	[ -L "$D/link.csv" ] && [ "$(readlink "$D/link.csv")" = real/target.csv ]
+	[ "$(sed -n 2p "$D/real/target.csv")" = "$ROW" ]
+	# a dangling link: the file it names is created
+	"$CP" export "$D/dangling.csv"
+	[ -L "$D/dangling.csv" ] && [ -f "$D/real/new.csv" ]
+	cmp "$D/real/target.csv" "$D/real/new.csv"
+	[ "$(cd "$D/real" && echo *)" = "new.csv target.csv" ]
+	# a loop is refused, not followed forever
+	ln -s loop1 "$D/loop2" && ln -s loop2 "$D/loop1"
+	run --separate-stderr "$CP" export "$D/loop1"
+	refused 2 "cannot export to $D/loop1: Too many levels of symbolic links"
+}
+
+@test "export: FIFOs and character devices are written to, never replaced" {
+	one_row_store "$CLEARPATH_STORE"
+	mkfifo "$D/fifo"
+	# (bounded: an export that replaced the FIFO would leave this reader waiting)
+	timeout 20 cat "$D/fifo" > "$D/from-fifo" &
+	"$CP" export "$D/fifo"
+	wait
+	[ -p "$D/fifo" ]
+	[ "$(sed -n 2p "$D/from-fifo")" = "$ROW" ]
+	# /dev/stdout and a process substitution, as a shell user writes them
+	run bash -c "\"$CP\" export /dev/stdout | sed -n 2p"
+	[ "$output" = "$ROW" ]
+	# (bash sets $! to the process substitution, so the test waits for gzip to finish)
+	run bash -c "\"$CP\" export >(gzip > \"$D/x.csv.gz\") && wait \$!"
+	[ "$status" -eq 0 ]
+	[ "$(gzip -dc "$D/x.csv.gz" | sed -n 2p)" = "$ROW" ]
+	# a full device (a private node for /dev/full, so the real one is never at risk) is an error
+	if mknod "$D/full" c 1 7 2>/dev/null; then
+		run --separate-stderr "$CP" export "$D/full"
+		refused 3 "writing the export"
+		[ -c "$D/full" ]
+	fi
+	mknod "$D/null" c 1 3 2>/dev/null || skip "cannot create device nodes here"
+	"$CP" export "$D/null"
+	[ -c "$D/null" ]
+}
+
+@test "export: a socket or block device is refused and left alone" {
+	one_row_store "$CLEARPATH_STORE"
+	python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$D/sock"
+	run --separate-stderr "$CP" export "$D/sock"
+	refused 2 "cannot export to $D/sock: it is a special file"
+	[ -S "$D/sock" ]
+}

@@ -2,6 +2,8 @@
 #include "cli/commands.h"
 #include "util/log.h"
 
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -71,6 +73,22 @@ static int help(int argc, char **argv)
 	return EXIT_USAGE;
 }
 
+/*
+ * A command that succeeded but whose output did not reach stdout (a full
+ * disk, /dev/full, a closed pipe reader) has not succeeded: check once,
+ * here, for every command.  A command that failed has said why already.
+ */
+static int output_checked(int ret)
+{
+	bool failed = ferror(stdout);
+	int err = fflush(stdout) == EOF ? errno : 0;
+
+	if ((!failed && !err) || ret != EXIT_OK)
+		return ret;
+	log_err("cannot write the output to stdout: %s", err ? strerror(err) : "a write failed");
+	return EXIT_INTERNAL;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -87,7 +105,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 2, argv + 2);
+			return output_checked(commands[i].fn(argc - 2, argv + 2));
 	log_err("unknown command '%s'", argv[1]);
 	log_hint("'clearpath --help' lists the commands");
 	return EXIT_USAGE;

@@ -2,6 +2,7 @@
 #include "cli/commands.h"
 #include "plan/plan.h"
 #include "util/log.h"
+#include "util/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,12 +34,26 @@ static char *plan_duration(double s, char *buf, size_t len)
 	return buf;
 }
 
+/* A benchmark as shown: an exec's name is the plan's text, so it goes through the sanitiser. */
 static void plan_label(const struct plan_bench *b, char *buf, size_t len)
 {
 	if (b->kind == PLAN_EXEC)
 		snprintf(buf, len, "exec %s", b->id);
 	else
 		snprintf(buf, len, "%s %s", b->wl->collection, b->id);
+	text_one_line(buf);
+}
+
+/* The plan's header line; its name, file and swprofile are the plan's text too. */
+static void plan_print_header(const struct plan *p)
+{
+	char *name = text_one_line_dup(p->name), *file = text_one_line_dup(p->file),
+	     *sw = text_one_line_dup(p->swprofile);
+
+	printf("plan %s (%s), swprofile %s\n", name ?: "?", file ?: "?", sw ?: "?");
+	free(name);
+	free(file);
+	free(sw);
 }
 
 static void plan_print(const struct plan *p)
@@ -54,7 +69,7 @@ static void plan_print(const struct plan *p)
 		if ((int)strlen(label) > width)
 			width = (int)strlen(label);
 	}
-	printf("plan %s (%s), swprofile %s\n", p->name, p->file, p->swprofile);
+	plan_print_header(p);
 	if (p->scale > 1)
 		printf("sizes divided by %u to fit this machine\n", p->scale);
 	printf("\n%4s  %-*s  %7s  %7s  %8s  %11s  %8s\n", "#", width, "benchmark", "warmups", "repeats",

@@ -6,6 +6,7 @@
 #include "store/store.h"
 #include "store/url.h"
 #include "util/log.h"
+#include "util/text.h"
 #include "workloads/workload.h"
 
 #include <errno.h>
@@ -272,10 +273,14 @@ static void run_summary(const struct run_session *rs, const char *uuid, unsigned
 {
 	for (size_t i = 0; i < rs->nclasses; i++) {
 		const struct run_class *c = &rs->classes[i];
+		char name[sizeof(c->name)], unit[sizeof(c->unit)];	/* sanitised copies: c's stay keys */
 
-		if (c->n)
-			printf("session %.8s (%u/%u)  %-60s %20.2f %s  (mean of %u)\n", uuid, index, total,
-			       c->name, c->sum / c->n, c->unit, c->n);
+		if (!c->n)
+			continue;
+		memcpy(name, c->name, sizeof(name));
+		memcpy(unit, c->unit, sizeof(unit));
+		printf("session %.8s (%u/%u)  %-60s %20.2f %s  (mean of %u)\n", uuid, index, total,
+		       text_one_line(name), c->sum / c->n, text_one_line(unit), c->n);
 	}
 	fflush(stdout);
 }

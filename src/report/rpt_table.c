@@ -1,22 +1,10 @@
 /* rpt_table: building and freeing the table model, plus cell helpers every renderer uses. */
 #include "report/impl.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A copy of @s (NULL: "") with control characters turned into spaces, so every row is one line. */
-static char *one_line_dup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-
-	if (!d)
-		return NULL;
-	for (char *p = d; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = ' ';
-	return d;
-}
 
 struct rpt_table *rpt_table_new(const char *title)
 {
@@ -24,7 +12,7 @@ struct rpt_table *rpt_table_new(const char *title)
 
 	if (!t)
 		return NULL;
-	if (title && !(t->title = one_line_dup(title))) {
+	if (title && !(t->title = text_one_line_dup(title))) {
 		free(t);
 		return NULL;
 	}
@@ -79,7 +67,7 @@ int rpt_table_add_column(struct rpt_table *t, const char *header, unsigned flags
 		for (size_t c = 0; c < t->ncols; c++)
 			if (t->cols[c].flags & RPT_COL_GROUP)
 				return -EINVAL;
-	if (!(h = one_line_dup(header)))
+	if (!(h = text_one_line_dup(header)))
 		return -ENOMEM;
 	if (grow((void **)&t->cols, t->ncols, sizeof(*t->cols))) {
 		free(h);
@@ -102,7 +90,7 @@ int rpt_table_add_row(struct rpt_table *t, const char *const *cells, size_t n,
 	if (!row.cells || !row.tones)
 		goto out;
 	for (size_t c = 0; c < n; c++) {
-		if (!(row.cells[c] = one_line_dup(cells[c])))
+		if (!(row.cells[c] = text_one_line_dup(cells[c])))
 			goto out;
 		row.tones[c] = tones ? tones[c] : RPT_TONE_NEUTRAL;
 	}
@@ -117,7 +105,7 @@ out:
 
 int rpt_table_add_footer(struct rpt_table *t, const char *line)
 {
-	char *l = one_line_dup(line);
+	char *l = text_one_line_dup(line);
 
 	if (!l || grow((void **)&t->footers, t->nfooters, sizeof(*t->footers))) {
 		free(l);

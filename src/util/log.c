@@ -1,15 +1,32 @@
 /* log: user-facing diagnostics on stderr with a fixed "clearpath:" prefix. */
+#define _GNU_SOURCE	/* vasprintf */
 #include "util/log.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+/*
+ * Messages quote names from plans, stores and commands' stderr: their
+ * control characters are printed as spaces, except the newlines and tabs of
+ * a quoted stderr tail, so no escape sequence reaches the terminal.
+ */
 static void log_v(const char *prefix, const char *fmt, va_list ap)
 {
+	char *msg = NULL;
+
 	fflush(stdout);	/* keep stdout and stderr in order when both go to one terminal */
 	fputs(prefix, stderr);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		fputs("(out of memory formatting a message)\n", stderr);
+		return;
+	}
+	for (char *p = msg; *p; p++)
+		if (((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+			*p = ' ';
+	fputs(msg, stderr);
 	fputc('\n', stderr);
+	free(msg);
 }
 
 static char log_last[512];

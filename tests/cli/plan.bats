@@ -171,6 +171,14 @@ setup() {
 	[[ "$stderr" == *"'-ch': --help has no place in a plan"* ]]
 }
 
+@test "show prints no terminal escape from the plan's names" {
+	run "$CP" plan show "$F/escapes.yaml"
+	[ "$status" -eq 0 ]
+	! printf '%s' "$output" | grep -q $'[\x01-\x08\x0b-\x1f\x7f]'
+	echo "$output" | grep -F "plan esc [31mRED ($F/escapes.yaml), swprofile sw ]0;title "
+	echo "$output" | grep -F "exec e [2Jx"
+}
+
 @test "a matrix past 1000 benchmarks is refused" {
 	run "$CP" plan validate "$F/big-matrix.yaml"
 	[ "$status" -eq 2 ]

@@ -90,6 +90,14 @@ EOF2
 	[ "$(sql 'select count(*) from session where complete = 1')" -eq 1 ]
 }
 
+@test "plan run prints no terminal escape from the plan's names or an exec's stderr" {
+	run "$CP" plan run --max-failures 0 tests/fixtures/plans/escapes.yaml
+	[ "$status" -eq 0 ]
+	! printf '%s' "$output" | grep -q $'[\x01-\x08\x0b-\x1f\x7f]'
+	echo "$output" | grep -E 'session [0-9a-f]{8} \(1/1\)  e \[2Jx +1\.00 u \[5m  \(mean of 1\)'
+	echo "$output" | grep -F "'fails ' exited with status 1; stderr: boom [2J"
+}
+
 @test "plan run: an exec past its timeout is killed and recorded" {
 	plan slow <<'EOF2'
 name: slow

@@ -1,0 +1,15 @@
+/* text: names from plans, stores and commands made safe to print: no control character reaches a terminal. */
+#ifndef CLEARPATH_UTIL_TEXT_H
+#define CLEARPATH_UTIL_TEXT_H
+
+/*
+ * Turn every control character of @s (C0 and DEL: escape sequences, \r,
+ * \n, bells) into a space, in place, so a name prints as one plain line and
+ * cannot move the cursor, recolour or retitle the terminal.  Returns @s.
+ */
+char *text_one_line(char *s);
+
+/* A text_one_line() copy of @s (NULL: ""), or NULL when out of memory. */
+char *text_one_line_dup(const char *s);
+
+#endif

@@ -103,7 +103,12 @@ static int show_choice(const char *arg, const char *name, const char *const *cho
 	for (const char *const *c = choices; *c; c++)
 		if (!strcmp(arg, *c))
 			return 0;
-	log_err("invalid value '%s' for --%s", arg, name);
+	char list[128] = "";
+
+	for (const char *const *c = choices; *c; c++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+			 c == choices ? "" : c[1] ? ", " : " or ", *c);
+	log_err("invalid value '%s' for --%s: expected %s", arg, name, list);
 	return EXIT_USAGE;
 }
 

@@ -407,7 +407,7 @@ assert "change_pct" not in rows["mmap -p 2MB -s 1GB -l 1"][1]'
 	run --separate-stderr "$CP" show --columns param:
 	refused 2 "invalid value 'param:' for --columns"
 	run --separate-stderr "$CP" show --rule nosuch
-	refused 2 "invalid value 'nosuch' for --rule"
+	refused 2 "invalid value 'nosuch' for --rule: expected nested or fastpath"
 	for a in 0 0.6 x 0.05x -1; do
 		run --separate-stderr "$CP" show --alpha "$a"
 		refused 2 "invalid value '$a' for --alpha: expected a number from 1e-09 to 0.5"
@@ -415,7 +415,7 @@ assert "change_pct" not in rows["mmap -p 2MB -s 1GB -l 1"][1]'
 	run --separate-stderr "$CP" show --min-effect -1
 	refused 2 "invalid value '-1' for --min-effect: expected a number from 0 to 1000"
 	run --separate-stderr "$CP" show --color sometimes
-	refused 2 "invalid value 'sometimes' for --color"
+	refused 2 "invalid value 'sometimes' for --color: expected auto, always or never"
 	run --separate-stderr "$CP" show --nosuch
 	refused 2 "--nosuch is not an option of 'show'" "see 'clearpath show --help'"
 	run --separate-stderr "$CP" show --format

@@ -285,8 +285,12 @@ static void run_summary(const struct run_session *rs, const char *uuid, unsigned
 	fflush(stdout);
 }
 
-/* Open the store and get the ids of this machine's SUT class and this kernel's swprofile. */
-static int run_open_ids(const struct harness_opts *o, struct store **st, int64_t *sut_id,
+/*
+ * Open the store and get the ids of this machine's SUT class and this
+ * kernel's swprofile.  A session process passes @session: its parent has
+ * checked the fingerprint and warned about --force once already.
+ */
+static int run_open_ids(const struct harness_opts *o, bool session, struct store **st, int64_t *sut_id,
 			int64_t *sw_id)
 {
 	char sut_name[256], sw_name[256];
@@ -307,7 +311,8 @@ static int run_open_ids(const struct harness_opts *o, struct store **st, int64_t
 		goto out;
 	err = store_sut_get(*st, o->sut ?: sut_name, sut_text, sut_id);
 	if (!err)
-		err = store_swprofile_get(*st, o->swprofile ?: sw_name, sw_text, o->force, sw_id);
+		err = store_swprofile_get(*st, o->swprofile ?: sw_name, sw_text,
+					  o->force ? STORE_SW_FORCE | (session ? STORE_SW_QUIET : 0) : 0, sw_id);
 	if (err == -EEXIST)
 		log_hint("name this kernel differently with --swprofile, or pass --force to add to '%s' anyway",
 			 o->swprofile ?: sw_name);
@@ -328,7 +333,7 @@ int harness_register(const struct harness_opts *o)
 {
 	struct store *st;
 	int64_t sut_id, sw_id;
-	int ret = run_open_ids(o, &st, &sut_id, &sw_id);
+	int ret = run_open_ids(o, false, &st, &sut_id, &sw_id);
 
 	store_close(st);
 	return ret;
@@ -397,7 +402,7 @@ int harness_session(const struct harness_opts *o, const struct harness_unit *uni
 
 	if (!rs)
 		return EXIT_INTERNAL;
-	ret = run_open_ids(o, &rs->st, &sut_id, &sw_id);
+	ret = run_open_ids(o, true, &rs->st, &sut_id, &sw_id);
 	if (!ret)
 		ret = store_exit_code(run_begin_session(rs, sut_id, sw_id, env_extra, uuid));
 	progress_from_env(&prog, o->quiet);

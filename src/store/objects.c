@@ -152,7 +152,7 @@ static int swprofile_fingerprint(struct store *st, int64_t id, char **out)
 
 /* Decide what happens when swprofile @name already exists with fingerprint @old. */
 static int swprofile_reconcile(struct store *st, int64_t id, const char *name, const char *old,
-			       const char *fp, bool force)
+			       const char *fp, unsigned force)
 {
 	char diff[1024];
 
@@ -161,18 +161,18 @@ static int swprofile_reconcile(struct store *st, int64_t id, const char *name, c
 	if (!strcmp(old, "{}"))		/* created by an import: nothing to contradict */
 		return store_exec(st, "UPDATE swprofile SET fingerprint = ?1 WHERE id = ?2", "ti", fp, id);
 	store_fingerprint_diff(old, fp, diff, sizeof(diff));
-	if (force) {
-		log_warn("swprofile '%s' keeps its stored fingerprint, which differs from this system: %s",
-			 name, diff);
+	if (force & STORE_SW_FORCE) {
+		if (!(force & STORE_SW_QUIET))
+			log_warn("swprofile '%s' keeps its stored fingerprint, which differs from this system: %s",
+				 name, diff);
 		return 0;
 	}
 	log_err("swprofile '%s' already exists with a different fingerprint (stored -> now): %s", name,
 		diff);
-	log_hint("name this software profile differently, or force reuse to keep the stored fingerprint");
 	return -EEXIST;
 }
 
-int store_swprofile_get(struct store *st, const char *name, const char *fingerprint, bool force,
+int store_swprofile_get(struct store *st, const char *name, const char *fingerprint, unsigned force,
 			int64_t *id)
 {
 	char *fp, *old = NULL;

@@ -66,16 +66,21 @@ int store_check(struct store *st);
  */
 int store_sut_get(struct store *st, const char *name, const char *fingerprint, int64_t *id);
 
+#define STORE_SW_FORCE 1u	/* keep a stored fingerprint that differs, with a warning */
+#define STORE_SW_QUIET 2u	/* with STORE_SW_FORCE: without the warning (already given) */
+
 /*
  * Get or create the swprofile @name with @fingerprint (JSON object text;
  * NULL means "{}").  When the name exists with a different fingerprint,
- * returns -EEXIST and logs which keys differ (old vs new) unless @force: then
- * the OLD fingerprint is kept, because the profile's earlier sessions were
- * measured under it (each session's environment snapshot records what really
- * ran) and a warning is logged.  A stored "{}" (created by an import, which
- * carries no fingerprints) is simply filled in.  Sets *@id.  Race-safe.
+ * returns -EEXIST and logs which keys differ (old vs new) unless @force has
+ * STORE_SW_FORCE: then the OLD fingerprint is kept, because the profile's
+ * earlier sessions were measured under it (each session's environment
+ * snapshot records what really ran) and a warning is logged unless
+ * STORE_SW_QUIET.  How to go on is the caller's hint to give.  A stored "{}"
+ * (created by an import, which carries no fingerprints) is simply filled
+ * in.  Sets *@id.  Race-safe.
  */
-int store_swprofile_get(struct store *st, const char *name, const char *fingerprint, bool force,
+int store_swprofile_get(struct store *st, const char *name, const char *fingerprint, unsigned force,
 			int64_t *id);
 
 /*

@@ -98,6 +98,35 @@ EOF2
 	echo "$output" | grep -F "'fails ' exited with status 1; stderr: boom [2J"
 }
 
+@test "plan run: Ctrl-C stops the session, keeps what it stored and says how to resume" {
+	plan sleepy <<EOF2
+name: sleepy
+defaults: {warmups: 0, repeats: 1, sessions: 1}
+benchmarks:
+  - exec: {name: sleeper, command: "touch '$D/started'; sleep 30; echo v 1", regex: 'v ([0-9.]+)', unit: s, higher_is_better: false}
+EOF2
+	# Ctrl-C signals the whole foreground process group: a group of its own, SIGINT not ignored
+	run python3 - "$CP" "$D/sleepy.yaml" "$D/started" <<'PY'
+import os, signal, subprocess, sys, time
+p = subprocess.Popen([sys.argv[1], "plan", "run", sys.argv[2]], stderr=subprocess.PIPE, text=True,
+                     start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+for _ in range(600):
+    if os.path.exists(sys.argv[3]):
+        break
+    time.sleep(0.05)
+os.killpg(p.pid, signal.SIGINT)
+err = p.communicate(timeout=60)[1]
+print("status", p.returncode)
+print(err)
+PY
+	echo "$output" | grep -Fx "status -2"	# it dies of the SIGINT, as a shell expects
+	echo "$output" | grep -F "hint: 'clearpath plan run --resume $D/sleepy.yaml' continues from the first unfinished benchmark"
+	[ "$(sql 'select count(*) from session where complete = 0')" -eq 1 ]
+	# the exec's own process group went too, not left sleeping
+	sleep 0.5
+	! pgrep -f "$D/started"
+}
+
 @test "plan run: an exec past its timeout is killed and recorded" {
 	plan slow <<'EOF2'
 name: slow

@@ -180,15 +180,19 @@ void wl_timer_result(const struct wl_timer *t, struct wl_result *res)
 		res->counters = t->counters.tot;
 }
 
-const char *wl_backing_name(enum wl_backing b)
+const char *wl_backing_name(enum wl_backing b, char *buf, size_t len)
 {
+	char base[16];
+
 	switch (b) {
 	case WL_BACK_HUGETLB:
 		return "hugetlb";
 	case WL_BACK_THP:
 		return "THP";
 	default:
-		return "4KB pages";
+		/* the kernel's base page: 4KB, or 16KB/64KB on arm64 */
+		snprintf(buf, len, "%s pages", size_format(machine_base_page(), base, sizeof(base)));
+		return buf;
 	}
 }
 
@@ -204,8 +208,12 @@ int wl_buf_map(struct wl_buf *b, uint64_t size, uint64_t page, enum wl_backing b
 		b->size = size;
 		return 0;
 	}
-	/* Over-allocate by one page so the start can be aligned to it (THP needs 2MB alignment). */
-	b->map_len = size + (backing == WL_BACK_THP ? page : 0);
+	/*
+	 * Over-allocate by one page so the start can be aligned to it: THP
+	 * needs PMD alignment, and mmap aligns only to the page size it really
+	 * uses, which a fixture's larger base page (CLEARPATH_SYSROOT) is not.
+	 */
+	b->map_len = size + (backing == WL_BACK_THP || page > (uint64_t)sysconf(_SC_PAGESIZE) ? page : 0);
 	b->map = mmap(NULL, b->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (b->map == MAP_FAILED) {
 		b->map = NULL;

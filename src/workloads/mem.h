@@ -92,9 +92,9 @@ size_t wl_mem_strategies(struct wl_func *out, size_t max);
 
 /* How a buffer of huge pages is backed. */
 enum wl_backing {
-	WL_BACK_BASE,		/* 4KB pages (THP explicitly off for the range) */
+	WL_BACK_BASE,		/* base pages (THP explicitly off for the range) */
 	WL_BACK_HUGETLB,	/* MAP_HUGETLB from the reserved pool */
-	WL_BACK_THP,		/* 4KB mapping aligned to 2MB with MADV_HUGEPAGE */
+	WL_BACK_THP,		/* base-page mapping aligned to the THP size with MADV_HUGEPAGE */
 };
 
 /* A mapped, prefaulted buffer aligned to its page size. */
@@ -105,8 +105,8 @@ struct wl_buf {
 	size_t map_len;
 };
 
-/* Name of @b for notes and JSON ("4KB pages", "hugetlb", "THP"). */
-const char *wl_backing_name(enum wl_backing b);
+/* Name of @b for notes and JSON ("4KB pages" with the kernel's base page, "hugetlb", "THP"); may use @buf. */
+const char *wl_backing_name(enum wl_backing b, char *buf, size_t len);
 
 /*
  * Map and prefault @size bytes aligned to @page with @backing.  Returns 0, or

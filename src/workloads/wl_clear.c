@@ -297,7 +297,7 @@ static int clear_run(const void *p, const struct wl_func *f, struct wl_result *r
 	struct wl_timer clear, both;
 	uint64_t tc = 0, tu = 0;
 	struct wl_buf buf;
-	char ex[32];
+	char ex[32], how[32];
 	int ret;
 
 	/* Counters follow the clear-only pass: the headline, as -c does. */
@@ -330,7 +330,7 @@ static int clear_run(const void *p, const struct wl_func *f, struct wl_result *r
 	res->bytes = cp->mem.size * cp->mem.loops;
 	res->loops = cp->mem.loops;
 	res->threads = 1;
-	snprintf(res->note, sizeof(res->note), "%s, %s extents%s", wl_backing_name(cp->how),
+	snprintf(res->note, sizeof(res->note), "%s, %s extents%s", wl_backing_name(cp->how, how, sizeof(how)),
 		 size_format(cp->extent, ex, sizeof(ex)), k->nontemporal ? ", non-temporal" : "");
 	clear_metrics(cp, &clear, then ? &both : NULL, tc + tu ? (double)tu / (double)(tc + tu) : 0, res);
 	return 0;

@@ -24,6 +24,12 @@ setup() {
 	CLEARPATH_SYSROOT=$FIX/arm64-64k run --separate-stderr "$CP" bench mem mmap -p 64KB -s 1MB -f demand
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"bench mem mmap"* || "$output" == *"demand"* ]]
+	# clear's default extent is one base page, and its note names the base page
+	CLEARPATH_SYSROOT=$FIX/arm64-64k run --separate-stderr "$CP" bench mem clear -p 64KB -s 1MB -f default
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# 64KB pages, 64KB extents"* ]]
+	CLEARPATH_SYSROOT=$FIX/arm64-16k run --separate-stderr "$CP" bench mem memset -p 16KB -k 16KB -s 1MB -f default
+	[ "$status" -eq 0 ]
 	# the same size is a hugetlb size on x86's 4KB kernel, which cannot have it
 	CLEARPATH_SYSROOT=$FIX/vm-x86 run --separate-stderr "$CP" bench mem mmap -p 64KB -s 1MB -f demand
 	refused 3 "needs 64KB pages, which an x86-64 kernel with 4KB base pages cannot offer" "4KB (base), 2MB, 1GB"

@@ -6,8 +6,10 @@
 #include "util/log.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const struct cli_spec import_spec = {
 	.name = "import",
@@ -61,6 +63,8 @@ int cmd_import(int argc, char **argv)
 {
 	struct cli_args a;
 	struct store *st;
+	struct stat sb;
+	bool created = false;
 	const char *name;
 	FILE *in;
 	int ret = cli_parse(&import_spec, argc, argv, &a);
@@ -73,11 +77,22 @@ int cmd_import(int argc, char **argv)
 		log_err("cannot read %s: %s", name, strerror(errno));
 		return errno == ENOENT || errno == EISDIR ? EXIT_USAGE : EXIT_RESOURCE;
 	}
+	/* fopen() opens a directory; reading it would fail as an "Input/output error". */
+	if (!fstat(fileno(in), &sb) && S_ISDIR(sb.st_mode)) {
+		log_err("cannot read %s: it is a directory", name);
+		log_hint("import reads one CSV file in 'clearpath export' form");
+		fclose(in);
+		return EXIT_USAGE;
+	}
 	/* Opened after the file, so a mistyped file name does not leave a new empty store behind. */
-	ret = store_url_open(a.store_url, &st);
+	ret = store_url_open_new(a.store_url, &st, &created);
 	if (!ret) {
 		ret = import_stream(st, in, name);
-		store_close(st);
+		/* nor does a refused file: a store this import created goes again */
+		if (ret && created)
+			store_discard(st);
+		else
+			store_close(st);
 	}
 	if (in != stdin)
 		fclose(in);

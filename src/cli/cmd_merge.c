@@ -37,11 +37,11 @@ static bool merge_same_file(const char *a, const char *b)
 	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/* Merge one source; returns 0 or an exit code after log_err(). */
-static int merge_one(struct store *dst, const char *into, const char *src)
+/* Whether @src can be merged into @into: it exists, is a clearpath store and is not @into. */
+static int merge_check(const char *into, const char *src)
 {
 	struct store *probe;
-	int added, ret;
+	int ret;
 
 	if (merge_same_file(into, src)) {
 		log_err("cannot merge %s into itself", src);
@@ -50,9 +50,14 @@ static int merge_one(struct store *dst, const char *into, const char *src)
 	/* store_merge() would create a missing source; a typo must not merge "nothing" quietly. */
 	ret = store_url_open_existing(src, &probe);
 	store_close(probe);
-	if (ret)
-		return ret;
-	ret = store_merge(dst, src, &added);
+	return ret;
+}
+
+/* Merge one source; returns 0 or an exit code after log_err(). */
+static int merge_one(struct store *dst, const char *src)
+{
+	int added, ret = store_merge(dst, src, &added);
+
 	if (ret)
 		return store_exit_code(ret);
 	printf("%s: %d session%s added\n", src, added, added == 1 ? "" : "s");
@@ -63,10 +68,11 @@ int cmd_merge(int argc, char **argv)
 {
 	struct cli_args a;
 	struct store *dst;
-	int ret = cli_parse(&merge_spec, argc, argv, &a);
+	bool created = false;
+	int merged = 0, ret = cli_parse(&merge_spec, argc, argv, &a);
 
 	if (ret)
-		return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
+		return ret < 0 ? EXIT_OK : ret;
 	if (a.store_url) {
 		log_err("'merge' writes to the store named by --into, not --store");
 		return EXIT_USAGE;
@@ -76,9 +82,19 @@ int cmd_merge(int argc, char **argv)
 		log_hint("e.g. 'clearpath merge --into all.db box1.db box2.db'");
 		return EXIT_USAGE;
 	}
-	ret = store_url_open(a.into, &dst);
+	/* Every source is checked before DST is opened, so a typo creates no empty DST. */
 	for (int i = 0; !ret && i < a.argc; i++)
-		ret = merge_one(dst, a.into, a.argv[i]);
-	store_close(dst);
+		ret = merge_check(a.into, a.argv[i]);
+	if (!ret)
+		ret = store_url_open_new(a.into, &dst, &created);
+	if (ret)
+		return ret;
+	for (int i = 0; !ret && i < a.argc; i++, merged += !ret)
+		ret = merge_one(dst, a.argv[i]);
+	/* A DST this command created and nothing went into is not left behind. */
+	if (ret && created && !merged)
+		store_discard(dst);
+	else
+		store_close(dst);
 	return ret;
 }

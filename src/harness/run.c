@@ -98,9 +98,12 @@ static int run_start(struct harness_run *r, unsigned *first)
 	struct store_resume s;
 	struct store *st;
 	json_t *done = NULL;
-	int ret = store_url_open(r->opts.store_url, &st), err;
+	int ret, err;
 
+	/* Resuming needs a store with a run in it: opening it read-only creates none. */
 	*first = 0;
+	ret = r->resume ? store_url_open_existing(r->opts.store_url, &st)
+			: store_url_open(r->opts.store_url, &st);
 	if (ret)
 		return ret;
 	err = run_state_get(r, st, &s, &done);
@@ -162,12 +165,14 @@ static int run_spawn(const struct harness_run *r, unsigned k)
 int harness_run(struct harness_run *r)
 {
 	unsigned sessions = run_sessions(r), first = 0, done = 0, total = 0;
-	int ret;
+	int ret = 0;
 
 	harness_stop_catch();
-	ret = harness_register(&r->opts);
-	if (!ret && r->name)
+	/* Where to start first: a --resume with nothing to resume must not create a store. */
+	if (r->name)
 		ret = run_start(r, &first);
+	if (!ret)
+		ret = harness_register(&r->opts);
 	if (ret)
 		return ret;
 	if (!r->have_seed && !r->resume)

@@ -12,6 +12,7 @@
 struct store {
 	sqlite3 *db;
 	char *path;
+	char *uri;		/* how SQLite was asked to open it: "file:PATH" plus read-only options */
 	int tx_depth;		/* store_tx_begin() nesting: only the outermost BEGIN/COMMIT runs */
 	int tx_failed;		/* an inner level rolled back: the outermost must too */
 };

@@ -430,21 +430,21 @@ int store_merge(struct store *dst, const char *src_url, int *added)
 	free(path);
 	if (ret)
 		return ret;
-	/* Opening it first refuses what is not a clearpath store and brings its schema up to date. */
-	ret = store_open(src_url, &src);
+	/*
+	 * Opening it first refuses what is not a clearpath store; read-only, so a
+	 * source that is another user's or on a read-only mount can be merged,
+	 * and it is attached the same way.
+	 */
+	ret = store_open_readonly(src_url, &src);
 	if (ret)
 		return ret;
-	path = strdup(src->path);
+	ret = store_exec(dst, "ATTACH DATABASE ?1 AS src", "t", src->uri);
 	store_close(src);
-	if (!path)
-		return -ENOMEM;
-	ret = store_exec(dst, "ATTACH DATABASE ?1 AS src", "t", path);
 	if (!ret) {
 		ret = merge_attached(dst, added);
 		store_exec(dst, "DETACH DATABASE src", NULL);
 	}
 	if (ret)
 		log_hint("nothing from %s was merged", src_url);
-	free(path);
 	return ret;
 }

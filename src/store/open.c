@@ -2,6 +2,9 @@
 #include "store/db.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -145,7 +148,11 @@ char *store_url_path(const char *url)
 	return strdup(sep + 3);
 }
 
-/* mkdir -p the directory holding @path.  0 or -errno (logged). */
+/*
+ * Create the directory holding @path when it is missing, but not its parents:
+ * a mistyped --store must not leave a tree of directories behind.  0 or
+ * -errno (logged, with the command that makes the parents).
+ */
 static int make_parent_dir(const char *path)
 {
 	char *dir = strdup(path), *p;
@@ -157,20 +164,12 @@ static int make_parent_dir(const char *path)
 	if (!p || p == dir)
 		goto out;
 	*p = '\0';
-	for (p = dir + 1; ; p++) {
-		char c = *p;
-
-		if (c != '/' && c != '\0')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0777) && errno != EEXIST) {
-			ret = -errno;
-			log_err("cannot create store directory %s: %s", dir, strerror(errno));
-			goto out;
-		}
-		*p = c;
-		if (!c)
-			break;
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		ret = -errno;
+		log_err("cannot create store directory %s: %s", dir, strerror(errno));
+		if (errno == ENOENT)
+			log_hint("create its parent first (mkdir -p), or check the path for a typo");
+		goto out;
 	}
 	if (access(dir, W_OK)) {
 		ret = -errno;
@@ -180,6 +179,31 @@ static int make_parent_dir(const char *path)
 out:
 	free(dir);
 	return ret;
+}
+
+/*
+ * "file:" URI for @path with @query appended (may be ""): SQLite reads %HH
+ * escapes in URIs, so '%', '?' and '#' in a path are escaped; an absolute
+ * path gets the empty authority ("file:///..."), so "//x" stays a path.
+ */
+static char *store_uri(const char *path, const char *query)
+{
+	size_t len = strlen(path), n = 0;
+	char *uri = malloc(3 * len + strlen(query) + 16), *q;
+
+	if (!uri)
+		return NULL;
+	q = uri + sprintf(uri, "file:%s", path[0] == '/' ? "//" : "");
+	for (; n < len; n++) {
+		unsigned char c = (unsigned char)path[n];
+
+		if (c == '%' || c == '?' || c == '#')
+			q += sprintf(q, "%%%02X", c);
+		else
+			*q++ = (char)c;
+	}
+	strcpy(q, query);
+	return uri;
 }
 
 /* Log up to a few lines of SQLite's quick_check verdict on a store that reported corruption. */
@@ -216,6 +240,49 @@ static int read_identity(struct store *st, int64_t *app_id, int64_t *version, in
 	return ret;
 }
 
+/* Refuse what is not ours or is too new.  0 or a logged negative errno. */
+static int check_identity(struct store *st, int64_t app_id, int64_t version, int64_t objects)
+{
+	if (app_id != STORE_APP_ID && (app_id != 0 || objects != 0)) {
+		log_err("%s is an SQLite database of another application, not a clearpath store", st->path);
+		log_hint("point $CLEARPATH_STORE or --store at a new file or a clearpath store");
+		return -EINVAL;
+	}
+	if (version < 0) {
+		/* No clearpath writes a negative version; migrating from it would index before the list. */
+		log_err("%s is not a clearpath store: its schema version is %lld", st->path, (long long)version);
+		log_hint("point $CLEARPATH_STORE or --store at a new file or a clearpath store");
+		return -EINVAL;
+	}
+	if (version > SCHEMA_VERSION) {
+		log_err("store %s has schema v%lld but this clearpath knows up to v%d", st->path,
+			(long long)version, SCHEMA_VERSION);
+		log_hint("upgrade clearpath to read it");
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/*
+ * Reading only, nothing can be migrated: an older schema is read as it is
+ * (every version has the tables the readers use; later ones only add), an
+ * empty database holds nothing to read.
+ */
+static int identify_readonly(struct store *st)
+{
+	int64_t app_id, version, objects;
+	int ret = read_identity(st, &app_id, &version, &objects);
+
+	if (!ret)
+		ret = check_identity(st, app_id, version, objects);
+	if (!ret && version == 0) {
+		log_err("%s holds no clearpath store yet (an empty database)", st->path);
+		log_hint("'clearpath run -- mem memset ...' fills it; --store or $CLEARPATH_STORE pick another");
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
 /* Refuse what is not ours or is too new; bring an older or empty store up to date. */
 static int identify_and_migrate(struct store *st)
 {
@@ -225,28 +292,10 @@ static int identify_and_migrate(struct store *st)
 	if (ret)
 		return ret;
 	ret = read_identity(st, &app_id, &version, &objects);
+	if (!ret)
+		ret = check_identity(st, app_id, version, objects);
 	if (ret)
 		goto out;
-	if (app_id != STORE_APP_ID && (app_id != 0 || objects != 0)) {
-		log_err("%s is an SQLite database of another application, not a clearpath store", st->path);
-		log_hint("point $CLEARPATH_STORE or --store at a new file or a clearpath store");
-		ret = -EINVAL;
-		goto out;
-	}
-	if (version < 0) {
-		/* No clearpath writes a negative version; migrating from it would index before the list. */
-		log_err("%s is not a clearpath store: its schema version is %lld", st->path, (long long)version);
-		log_hint("point $CLEARPATH_STORE or --store at a new file or a clearpath store");
-		ret = -EINVAL;
-		goto out;
-	}
-	if (version > SCHEMA_VERSION) {
-		log_err("store %s has schema v%lld but this clearpath knows up to v%d", st->path,
-			(long long)version, SCHEMA_VERSION);
-		log_hint("upgrade clearpath to read it");
-		ret = -EPROTO;
-		goto out;
-	}
 	for (; version < SCHEMA_VERSION && !ret; version++) {
 		char *err = NULL;
 		int rc = sqlite3_exec(st->db, migrations[version], NULL, NULL, &err);
@@ -333,9 +382,79 @@ static int open_failed(struct store *st, int rc)
 	return store_sql_fail(st, rc, "opening");
 }
 
-int store_open(const char *url, struct store **out)
+/* Open st->uri with @flags and probe it with a read: 0 or SQLite's result code. */
+static int open_probe(struct store *st, int flags)
+{
+	int rc = sqlite3_open_v2(st->uri, &st->db, flags | SQLITE_OPEN_URI, NULL);
+
+	if (rc == SQLITE_OK)
+		sqlite3_extended_result_codes(st->db, 1);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+	/* Probe with a read first: it is where NOTADB and CORRUPT surface. */
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(st->db, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
+	return rc;
+}
+
+/* Whether @path has a write-ahead log with content, which only a real (locking) reader sees. */
+static bool has_wal(const char *path)
+{
+	char wal[PATH_MAX + 8];
+	struct stat sb;
+
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	return !stat(wal, &sb) && sb.st_size > 0;
+}
+
+/*
+ * Open read-only.  A WAL store whose directory cannot be written (another
+ * user's, a read-only mount) cannot be opened that way when its -shm file is
+ * gone, so it is opened immutable: correct as long as no WAL holds commits
+ * that are not in the file yet, which is the case after every clean close.
+ */
+static int open_readonly(struct store *st)
+{
+	int rc;
+
+	st->uri = store_uri(st->path, "?mode=ro");
+	if (!st->uri)
+		return SQLITE_NOMEM;
+	rc = open_probe(st, SQLITE_OPEN_READONLY);
+	if (((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN) && !has_wal(st->path)) {
+		sqlite3_close(st->db);
+		st->db = NULL;
+		free(st->uri);
+		st->uri = store_uri(st->path, "?immutable=1");
+		if (!st->uri)
+			return SQLITE_NOMEM;
+		rc = open_probe(st, SQLITE_OPEN_READONLY);
+	}
+	return rc;
+}
+
+/* Whether this process may write the file at @path and create files beside it. */
+static bool may_write(const char *path)
+{
+	char *dir = strdup(path), *slash;
+	bool ok;
+
+	if (!dir)
+		return false;
+	slash = strrchr(dir, '/');
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	ok = !access(path, W_OK) && !access(slash ? dir : ".", W_OK);
+	free(dir);
+	return ok;
+}
+
+static int store_open_mode(const char *url, bool readonly, struct store **out)
 {
 	struct store *st = calloc(1, sizeof(*st));
+	bool existing = false;
 	int ret, rc;
 
 	*out = NULL;
@@ -346,23 +465,38 @@ int store_open(const char *url, struct store **out)
 		ret = -EINVAL;
 		goto out;
 	}
-	ret = make_parent_dir(st->path);
-	if (ret)
+	if (strlen(st->path) >= PATH_MAX) {
+		log_err("store path is too long (%zu bytes; at most %d)", strlen(st->path), PATH_MAX - 1);
+		ret = -EINVAL;
 		goto out;
-	rc = sqlite3_open_v2(st->path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-	if (rc == SQLITE_OK)
-		sqlite3_extended_result_codes(st->db, 1);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
-	/* Probe with a read first: it is where NOTADB and CORRUPT surface. */
-	if (rc == SQLITE_OK)
-		rc = sqlite3_exec(st->db, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
+	}
+	/*
+	 * A reader that may write opens read-write all the same (without
+	 * creating): only a writing connection removes the -wal and -shm files
+	 * when it closes.
+	 */
+	if (readonly && may_write(st->path))
+		readonly = false, existing = true;
+	if (readonly) {
+		rc = open_readonly(st);
+	} else {
+		ret = existing ? 0 : make_parent_dir(st->path);
+		if (ret)
+			goto out;
+		st->uri = store_uri(st->path, "");
+		rc = st->uri ? open_probe(st, SQLITE_OPEN_READWRITE | (existing ? 0 : SQLITE_OPEN_CREATE))
+			     : SQLITE_NOMEM;
+	}
 	if (rc != SQLITE_OK) {
 		ret = st->db ? open_failed(st, rc) : -ENOMEM;
 		goto out;
 	}
-	ret = identify_and_migrate(st);
-	if (!ret)
+	/* A reader never initialises an empty file (/dev/null would get a journal beside it). */
+	if (readonly || existing)
+		ret = identify_readonly(st);
+	if (!ret && !readonly)
+		ret = identify_and_migrate(st);
+	if (!ret && !readonly)
 		ret = configure(st);
 out:
 	if (ret) {
@@ -373,13 +507,43 @@ out:
 	return 0;
 }
 
+int store_open(const char *url, struct store **out)
+{
+	return store_open_mode(url, false, out);
+}
+
+int store_open_readonly(const char *url, struct store **out)
+{
+	return store_open_mode(url, true, out);
+}
+
 void store_close(struct store *st)
 {
 	if (!st)
 		return;
 	sqlite3_close(st->db);
 	free(st->path);
+	free(st->uri);
 	free(st);
+}
+
+void store_discard(struct store *st)
+{
+	static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
+	char *path;
+
+	if (!st)
+		return;
+	path = st->path;
+	st->path = NULL;
+	store_close(st);
+	for (size_t i = 0; path && i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+		char file[PATH_MAX + 16];
+
+		snprintf(file, sizeof(file), "%s%s", path, suffix[i]);
+		unlink(file);
+	}
+	free(path);
 }
 
 int store_check(struct store *st)

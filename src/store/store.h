@@ -36,7 +36,8 @@ int store_default_url(char *buf, size_t len);
 
 /*
  * Open (creating and initialising when new or empty) the store at @url: a
- * path or "sqlite:///abs/path".  Creates the missing directory.  Migrates an
+ * path or "sqlite:///abs/path".  Creates the file's own directory when
+ * missing (not its parents: -ENOENT).  Migrates an
  * older schema.  Refuses an unknown URL scheme (-EINVAL), a file that is not
  * SQLite or an SQLite database of another application (-EINVAL), a store
  * from a newer clearpath (-EPROTO) and a corrupt one (-EIO, with SQLite's
@@ -45,8 +46,22 @@ int store_default_url(char *buf, size_t len);
  */
 int store_open(const char *url, struct store **out);
 
+/*
+ * Open the existing store at @url for reading only: nothing is created,
+ * migrated or written, so it works on another user's store or a read-only
+ * mount.  An older schema is read as it is.  Refuses what store_open()
+ * refuses, and an empty database (-EINVAL).
+ */
+int store_open_readonly(const char *url, struct store **out);
+
 /* Close @st (NULL is fine).  Committed data is already durable; nothing is lost. */
 void store_close(struct store *st);
+
+/*
+ * Close @st and delete its file (with -wal, -shm, -journal): for a store the
+ * failing command itself created, which must not be left behind empty.
+ */
+void store_discard(struct store *st);
 
 /* The schema version this build writes (PRAGMA user_version). */
 int store_schema_version(void);

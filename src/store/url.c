@@ -5,6 +5,8 @@
 #include "util/log.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -27,10 +29,40 @@ int store_exit_code(int err)
 	}
 }
 
+/*
+ * The parents of the default store's directory (~/.local/share on a fresh
+ * account), which clearpath chose itself, so it may create them; a path the
+ * user gave gets only its own directory created (store_open()).
+ */
+static void make_default_parents(const char *path)
+{
+	char dir[PATH_MAX + 16], *p;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	p = strrchr(dir, '/');
+	if (p)
+		*p = '\0';	/* the store's own directory: store_open() creates it */
+	p = strrchr(dir, '/');
+	if (!p || p == dir)
+		return;
+	*p = '\0';
+	for (p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(dir, 0777);	/* failures surface when the store is created */
+		*p = '/';
+	}
+	mkdir(dir, 0777);
+}
+
 static int store_url_resolve(const char *url, char *buf, size_t len)
 {
 	if (url) {
-		snprintf(buf, len, "%s", url);
+		if (snprintf(buf, len, "%s", url) >= (int)len) {
+			log_err("store path is too long (%zu bytes; at most %zu)", strlen(url), len - 1);
+			return EXIT_USAGE;
+		}
 		return 0;
 	}
 	if (store_default_url(buf, len)) {
@@ -42,12 +74,28 @@ static int store_url_resolve(const char *url, char *buf, size_t len)
 
 int store_url_open(const char *url, struct store **out)
 {
+	return store_url_open_new(url, out, NULL);
+}
+
+int store_url_open_new(const char *url, struct store **out, bool *created)
+{
+	const char *env = getenv("CLEARPATH_STORE");
 	char buf[PATH_MAX + 16];
+	char *path;
 	int ret = store_url_resolve(url, buf, sizeof(buf));
 
 	*out = NULL;
 	if (ret)
 		return ret;
+	if (!url && (!env || !*env))
+		make_default_parents(buf);
+	if (created) {
+		path = store_url_path(buf);
+		if (!path)
+			return EXIT_USAGE;
+		*created = access(path, F_OK) != 0;
+		free(path);
+	}
 	return store_exit_code(store_open(buf, out));
 }
 
@@ -80,5 +128,5 @@ int store_url_open_existing(const char *url, struct store **out)
 		log_hint("'clearpath run -- mem memset ...' creates one; --store or $CLEARPATH_STORE pick another");
 		return EXIT_USAGE;
 	}
-	return store_exit_code(store_open(path, out));
+	return store_exit_code(store_open_readonly(path, out));
 }

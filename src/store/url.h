@@ -2,6 +2,7 @@
 #ifndef CLEARPATH_STORE_URL_H
 #define CLEARPATH_STORE_URL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct store;
@@ -13,9 +14,17 @@ struct store;
 int store_url_open(const char *url, struct store **out);
 
 /*
- * Open the store at @url (NULL: the default) for reading: a store that does
- * not exist yet is an error (exit 2) saying how to make one, not a new empty
- * file.  Returns 0, or an exit code after log_err().
+ * store_url_open(), and *@created (may be NULL) says whether the store file
+ * did not exist before, so a failing command can store_discard() it.
+ */
+int store_url_open_new(const char *url, struct store **out, bool *created);
+
+/*
+ * Open the store at @url (NULL: the default) for reading only: a store that
+ * does not exist yet is an error (exit 2) saying how to make one, not a new
+ * empty file, and nothing is written (store_open_readonly()), so another
+ * user's store or a read-only mount can be read.  Returns 0, or an exit code
+ * after log_err().
  */
 int store_url_open_existing(const char *url, struct store **out);
 

@@ -95,3 +95,66 @@ one_row_store() {
 	refused 2 "cannot export to $D/sock: it is a special file"
 	[ -S "$D/sock" ]
 }
+
+# Run the rest of the line as user nobody (the tests run as root, who may write anything).
+as_nobody() {
+	setpriv --reuid nobody --regid nogroup --clear-groups "$@"
+}
+
+@test "read-only: show, list, export and merge read a store its user may not write" {
+	command -v setpriv >/dev/null || skip "no setpriv"
+	as_nobody "$CP" --version >/dev/null 2>&1 || skip "user nobody cannot run $CP"
+	R=$(mktemp -d /tmp/clearpath-ro.XXXXXX)
+	chmod 755 "$R"
+	mkdir -m 777 "$R/mine"
+	one_row_store "$R/s.db"
+	chmod 644 "$R/s.db"
+	for cmd in "show --store $R/s.db" "list sessions --store $R/s.db" "export --store $R/s.db -" \
+		"merge --into $R/mine/m.db $R/s.db"; do
+		run --separate-stderr as_nobody "$CP" $cmd
+		[ "$status" -eq 0 ] || { echo "$cmd: $status $stderr"; rm -rf "$R"; return 1; }
+	done
+	[ "$(sql "$R/mine/m.db" "SELECT count(*) FROM sample")" = 1 ]
+	# nothing was written beside the store
+	[ "$(cd "$R" && echo *)" = "mine s.db" ]
+	# writing is refused as before
+	run --separate-stderr as_nobody "$CP" import --store "$R/s.db" "$R/mine/none.csv"
+	[ "$status" -ne 0 ]
+	rm -rf "$R"
+}
+
+@test "leftovers: failing commands leave no store, journal or directory behind" {
+	# a reader never writes beside the file it reads
+	run --separate-stderr "$CP" show --store /dev/null
+	refused 2 "/dev/null holds no clearpath store yet"
+	[ ! -e /dev/null-journal ] && [ -c /dev/null ]
+	# a merge from a missing store creates no DST
+	run --separate-stderr "$CP" merge --into "$D/new.db" "$D/missing.db"
+	refused 2 "no store at $D/missing.db"
+	[ ! -e "$D/new.db" ]
+	# importing a directory is a usage error, and a refused import leaves no new store
+	run --separate-stderr "$CP" import --store "$D/new.db" "$D"
+	refused 2 "cannot read $D: it is a directory"
+	printf 'not,a,header\n' > "$D/bad.csv"
+	run --separate-stderr "$CP" import --store "$D/new.db" "$D/bad.csv"
+	refused 2 "nothing from $D/bad.csv was imported"
+	[ ! -e "$D/new.db" ]
+	# a resume with nothing to resume creates no store
+	printf 'name: tiny\nbenchmarks:\n  - mem memset -f default -s 1MB\n' > "$D/tiny.yaml"
+	run --separate-stderr "$CP" plan run --resume --store "$D/new.db" "$D/tiny.yaml"
+	refused 2 "no store at $D/new.db"
+	[ "$(cd "$D" && echo *)" = "bad.csv tiny.yaml" ]
+}
+
+@test "--store: only the store's own directory is created; a typo in a parent is refused" {
+	one_row_store "$D/own/s.db"
+	[ -f "$D/own/s.db" ]
+	run --separate-stderr "$CP" import --store "$D/nonexistent/dir/x.db" - <<< "$HEADER"
+	refused 3 "cannot create store directory $D/nonexistent/dir: No such file or directory" "mkdir -p"
+	[ ! -e "$D/nonexistent" ]
+	# a 5000-character path: refused whole, no tree of directories
+	long=$D/$(printf 'a/%.0s' $(seq 2500))x.db
+	run --separate-stderr "$CP" import --store "$long" - <<< "$HEADER"
+	refused 2 "store path is too long"
+	[ ! -e "$D/a" ]
+}

@@ -49,8 +49,11 @@ static void test_open_create_reopen(void **state)
 	struct store *st;
 	int64_t id1, id2;
 
-	/* two missing directory levels are created */
+	/* the store's own directory is created, but not a missing parent (a typo makes no tree) */
 	fixture_path(path, sizeof(path), *state, "a/b/results.db");
+	assert_int_equal(store_open(path, &st), -ENOENT);
+	assert_null(st);
+	fixture_path(path, sizeof(path), *state, "a/results.db");
 	assert_int_equal(store_open(path, &st), 0);
 	assert_int_equal(store_sut_get(st, "aws-m7g.metal", NULL, &id1), 0);
 	store_close(st);

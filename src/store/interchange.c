@@ -21,19 +21,24 @@ static const char *const col_name[NCOLS] = {
 	"iteration", "warmup", "value", "session_started", "sample_time",
 };
 
-/* Text of one exported row; numbers are formatted into the buffers. */
+/* Text of one exported row; numbers are formatted into the buffers, the benchmark allocated whole. */
 struct row_text {
 	const char *field[NCOLS];
-	char benchmark[1024];
+	char *benchmark;
 	char iteration[16];
 	char value[32];
 };
 
-static void row_format(const struct store_row *row, struct row_text *t)
+/* Fill @t from @row: 0, or -ENOMEM (row_text_free() is safe either way). */
+static int row_format(const struct store_row *row, struct row_text *t)
 {
-	/* "suite params", split again at the first space on import */
-	snprintf(t->benchmark, sizeof(t->benchmark), "%s%s%s", row->suite, *row->params ? " " : "",
-		 row->params);
+	size_t suite = strlen(row->suite), params = strlen(row->params);
+
+	/* "suite params", split again at the first space on import; never cut, whatever its length */
+	t->benchmark = malloc(suite + params + 2);
+	if (!t->benchmark)
+		return -ENOMEM;
+	sprintf(t->benchmark, "%s%s%s", row->suite, params ? " " : "", row->params);
 	snprintf(t->iteration, sizeof(t->iteration), "%d", row->iteration);
 	snprintf(t->value, sizeof(t->value), "%.17g", row->value);
 	t->field[COL_SUT] = row->sut;
@@ -48,6 +53,12 @@ static void row_format(const struct store_row *row, struct row_text *t)
 	t->field[COL_VALUE] = t->value;
 	t->field[COL_STARTED] = row->session_started;
 	t->field[COL_TIME] = row->sample_time;
+	return 0;
+}
+
+static void row_text_free(struct row_text *t)
+{
+	free(t->benchmark);
 }
 
 struct export_state {
@@ -60,9 +71,12 @@ static int export_csv_row(const struct store_row *row, void *arg)
 {
 	struct export_state *x = arg;
 	struct row_text t;
+	int ret = row_format(row, &t);
 
-	row_format(row, &t);
-	return csv_write_record(x->out, t.field, NCOLS);
+	if (!ret)
+		ret = csv_write_record(x->out, t.field, NCOLS);
+	row_text_free(&t);
+	return ret;
 }
 
 /* One JSON object per line; keys in column order; flags as booleans, numbers as numbers. */
@@ -74,9 +88,10 @@ static int export_json_row(const struct store_row *row, void *arg)
 	char *text = NULL;
 	int ret = -ENOMEM;
 
-	row_format(row, &t);
-	if (!obj)
+	if (!obj || row_format(row, &t)) {
+		json_decref(obj);
 		return -ENOMEM;
+	}
 	for (int i = 0; i < NCOLS; i++) {
 		json_t *v;
 
@@ -98,6 +113,7 @@ static int export_json_row(const struct store_row *row, void *arg)
 	ret = ferror(x->out) ? -EIO : 0;
 out:
 	free(text);
+	row_text_free(&t);
 	json_decref(obj);
 	return ret;
 }
@@ -161,7 +177,7 @@ static int parse_flag(const struct import_ctx *c, int col, bool *out)
 /* The parsed, validated content of one data line. */
 struct import_row {
 	const char *field[NCOLS];
-	char suite[1024];
+	char *suite;		/* the benchmark column up to its first space, allocated */
 	const char *params;
 	bool higher, warmup;
 	int iteration;
@@ -185,8 +201,9 @@ static int parse_row(const struct import_ctx *c, struct import_row *r)
 	if (!store_uuid_valid(r->field[COL_SESSION]))
 		return bad_field(c, COL_SESSION, "'%s' is not a UUID", r->field[COL_SESSION]);
 	/* "suite params": the suite never contains a space */
-	snprintf(r->suite, sizeof(r->suite), "%.*s", (int)strcspn(r->field[COL_BENCHMARK], " "),
-		 r->field[COL_BENCHMARK]);
+	r->suite = strndup(r->field[COL_BENCHMARK], strcspn(r->field[COL_BENCHMARK], " "));
+	if (!r->suite)
+		return -ENOMEM;
 	r->params = r->field[COL_BENCHMARK] + strlen(r->suite);
 	r->params += *r->params == ' ';
 	ret = parse_flag(c, COL_HIGHER, &r->higher);
@@ -280,7 +297,7 @@ static int import_sample(const struct import_ctx *c, const struct import_row *r,
 static int import_row(const struct import_ctx *c)
 {
 	struct store *st = c->st;
-	struct import_row r;
+	struct import_row r = { .suite = NULL };
 	int64_t sut = 0, swp = 0, bench = 0, rclass = 0, session = 0;
 	int ret = parse_row(c, &r);
 
@@ -301,6 +318,7 @@ static int import_row(const struct import_ctx *c)
 		ret = import_session(c, &r, sut, swp, &session);
 	if (!ret)
 		ret = import_sample(c, &r, session, rclass);
+	free(r.suite);
 	return ret;
 }
 

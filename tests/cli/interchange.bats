@@ -158,3 +158,22 @@ as_nobody() {
 	refused 2 "store path is too long"
 	[ ! -e "$D/a" ]
 }
+
+@test "long names: a 5000-character benchmark and suite survive export -> import -> merge whole" {
+	cmd=$(printf 'echo;%.0s' $(seq 1000))
+	suite=exec/$(printf 'n%.0s' $(seq 2000))
+	printf '%s\nbox,base,5eed0000-0000-4000-8000-000000000001,%s --command %s,v,s,0,0,0,5,2026-08-22T08:00:00.000000Z,2026-08-22T08:00:01.000000Z\n' \
+		"$HEADER" "$suite" "$cmd" > "$D/long.csv"
+	"$CP" import --store "$D/a.db" "$D/long.csv"
+	"$CP" export --store "$D/a.db" "$D/a.csv"
+	cmp "$D/long.csv" "$D/a.csv"
+	"$CP" import --store "$D/b.db" "$D/a.csv"
+	"$CP" export --store "$D/b.db" "$D/b.csv"
+	cmp "$D/a.csv" "$D/b.csv"
+	[ "$(sql "$D/b.db" "SELECT length(suite), length(params) FROM benchmark")" = "2005|5010" ]
+	"$CP" merge --into "$D/m.db" "$D/a.db" "$D/b.db" >/dev/null
+	[ "$(sql "$D/m.db" "SELECT count(*) FROM benchmark")" = 1 ]
+	"$CP" export --store "$D/a.db" --format json - | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+assert len(d[0]["benchmark"]) == 2005 + 1 + 5010, len(d[0]["benchmark"])'
+}

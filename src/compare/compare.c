@@ -58,6 +58,7 @@ static void cmp_cell_free(struct cmp_cell *c)
 	free(c->uuids);
 	free(c->values);
 	free(c->sessions);
+	free(c->outlier);
 }
 
 void cmp_free(struct cmp_set *s)
@@ -445,6 +446,71 @@ static int cmp_check(struct cmp_set *s, const struct cmp_opts *o)
 	return 0;
 }
 
+/* One cell's session levels: ids index the cell's uuids. */
+struct cmp_levels {
+	int *ids;
+	double *lv;
+	int k;
+};
+
+static int cmp_levels_of(const struct cmp_cell *c, struct cmp_levels *l)
+{
+	struct stats_sample_set set = { c->values, c->sessions, c->n };
+
+	l->ids = malloc(c->n * sizeof(*l->ids));
+	l->lv = malloc(c->n * sizeof(*l->lv));
+	l->k = l->ids && l->lv ? stats_session_levels(&set, l->ids, l->lv) : -ENOMEM;
+	return l->k < 0 ? -1 : 0;
+}
+
+/* The sessions @a and @b share, by UUID: their levels into @la/@lb; returns how many. */
+static size_t cmp_shared(const struct cmp_cell *a, const struct cmp_levels *x, const struct cmp_cell *b,
+			 const struct cmp_levels *y, double *la, double *lb)
+{
+	size_t k = 0;
+
+	for (int i = 0; i < x->k; i++)
+		for (int j = 0; j < y->k; j++)
+			if (!strcmp(a->uuids[x->ids[i]], b->uuids[y->ids[j]])) {
+				la[k] = x->lv[i];
+				lb[k++] = y->lv[j];
+			}
+	return k;
+}
+
+/*
+ * Columns measured in the same sessions (the strategies of one -f all run)
+ * share each session's offset: compare @cell with @base within the
+ * sessions both have.  Returns 1 when they share none (compare them as
+ * independent), 0 when compared, EXIT_INTERNAL.
+ */
+static int cmp_paired(const struct cmp_cell *base, struct cmp_cell *cell, const struct cmp_row *row,
+		      const struct cmp_opts *o)
+{
+	struct cmp_levels x = { 0 }, y = { 0 };
+	double *la = malloc((base->n + 1) * sizeof(*la)), *lb = malloc((base->n + 1) * sizeof(*lb));
+	int ret = EXIT_INTERNAL;
+	size_t k;
+
+	if (!la || !lb || cmp_levels_of(base, &x) || cmp_levels_of(cell, &y))
+		goto out;
+	k = cmp_shared(base, &x, cell, &y, la, lb);
+	ret = 1;
+	if (k && !stats_compare_paired(la, lb, k, row->higher_is_better, o->alpha, o->min_effect_pct,
+				       &cell->change))
+		ret = 0;
+	else if (k)
+		ret = EXIT_INTERNAL;
+out:
+	free(x.ids);
+	free(x.lv);
+	free(y.ids);
+	free(y.lv);
+	free(la);
+	free(lb);
+	return ret;
+}
+
 static int cmp_compute_row(struct cmp_set *s, const struct cmp_opts *o, struct cmp_row *row)
 {
 	struct cmp_cell *base = &row->cells[s->base];
@@ -455,17 +521,25 @@ static int cmp_compute_row(struct cmp_set *s, const struct cmp_opts *o, struct c
 
 		if (!cell->n)
 			continue;
-		if (stats_cell_compute(&set, o->alpha, &cell->st))
+		cell->outlier = calloc(cell->n, sizeof(*cell->outlier));
+		if (!cell->outlier || stats_cell_compute(&set, o->alpha, &cell->st) ||
+		    stats_outliers(&set, cell->outlier) < 0)
 			return EXIT_INTERNAL;
 	}
 	for (size_t c = 0; base->n && c < s->ncols; c++) {
 		struct cmp_cell *cell = &row->cells[c];
+		int ret = 1;
 
 		if (c == s->base || !cell->n)
 			continue;
-		if (stats_compare(&base->st, &cell->st, row->higher_is_better, o->rule, o->alpha,
-				  o->min_effect_pct, &cell->change))
+		if (o->rule == STATS_RULE_NESTED)
+			ret = cmp_paired(base, cell, row, o);
+		if (ret == 1 && stats_compare(&base->st, &cell->st, row->higher_is_better, o->rule, o->alpha,
+					      o->min_effect_pct, &cell->change))
 			return EXIT_INTERNAL;
+		if (ret > 1)
+			return ret;
+		stats_plan(&cell->change, o->alpha, o->target_pct);
 		cell->has_change = true;
 	}
 	return 0;

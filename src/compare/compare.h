@@ -25,6 +25,7 @@ struct cmp_opts {
 	enum stats_rule rule;
 	double alpha;
 	double min_effect_pct;
+	double target_pct;	/* the change sessions_needed plans for (STATS_DEFAULT_TARGET_PCT) */
 };
 
 struct cmp_cell {
@@ -34,7 +35,13 @@ struct cmp_cell {
 	char **uuids;		/* distinct session UUIDs of this cell */
 	size_t nuuids;
 	struct stats_cell st;	/* valid when n > 0 */
-	struct stats_change change;	/* valid when has_change */
+	bool *outlier;		/* per value: flagged by stats_outliers (valid when n > 0) */
+	/*
+	 * valid when has_change; change.paired when the cell shares sessions
+	 * with the base (columns measured in the same sessions, compared
+	 * within each); stats_plan() has been applied under the nested rule.
+	 */
+	struct stats_change change;
 	bool has_change;
 };
 

@@ -1,4 +1,4 @@
-/* stats cell: one column's summary: descriptive statistics plus the nested (session-aware) and pooled estimates. */
+/* stats cell: one column's summary: descriptive statistics plus the nested (session-aware), robust and pooled estimates. */
 #include "stats/internal.h"
 
 #include <errno.h>
@@ -47,6 +47,12 @@ static int stats_obs_cmp(const void *a, const void *b)
 	const struct stats_obs *x = a, *y = b;
 
 	return (x->session > y->session) - (x->session < y->session);
+}
+
+bool stats_no_spread(double var_mean, double center)
+{
+	/* relative sd 1e-9: far above double rounding (1e-16), far below any timer's noise */
+	return !(var_mean > 1e-18 * center * center);
 }
 
 /* @o must be sorted by session.  Every pass is over one session's run of @o. */
@@ -136,9 +142,18 @@ static void stats_nested_estimate(const struct stats_anova *a, struct stats_cell
 	stats_satterthwaite(t, nt, a->df_b, &c->nested);
 }
 
-static int stats_check_input(const struct stats_sample_set *s, double alpha, const struct stats_cell *out)
+/* The mean and spread of the session levels: the estimate STATS_RULE_NESTED compares. */
+static void stats_robust_estimate(const double *levels, size_t k, struct stats_cell *c)
 {
-	if (!s || !out || !s->values || s->n == 0 || !(alpha > 0 && alpha < 1))
+	c->level = gsl_stats_mean(levels, 1, k);
+	c->var_sessions = k > 1 ? gsl_stats_variance_m(levels, 1, k, c->level) : NAN;
+	c->robust.var_mean = k > 1 ? c->var_sessions / (double)k : NAN;
+	c->robust.df = k > 1 ? (double)(k - 1) : 0;
+}
+
+int stats_check_input(const struct stats_sample_set *s, double alpha)
+{
+	if (!s || !s->values || s->n == 0 || !(alpha > 0 && alpha < 1))
 		return -EINVAL;
 	for (size_t i = 0; i < s->n; i++)
 		if (!isfinite(s->values[i]))
@@ -161,18 +176,21 @@ static void stats_describe(const double *sorted, size_t n, struct stats_cell *c)
 int stats_cell_compute(const struct stats_sample_set *s, double alpha, struct stats_cell *out)
 {
 	struct stats_obs *obs = NULL;
-	double *sorted = NULL;
+	double *sorted = NULL, *levels = NULL;
+	int *ids = NULL;
 	struct stats_anova a;
 	struct stats_cell c;
 	int ret;
 
-	ret = stats_check_input(s, alpha, out);
+	ret = out ? stats_check_input(s, alpha) : -EINVAL;
 	if (ret)
 		return ret;
 	ret = -ENOMEM;
 	sorted = malloc(s->n * sizeof(*sorted));
+	levels = malloc(s->n * sizeof(*levels));
+	ids = malloc(s->n * sizeof(*ids));
 	obs = malloc(s->n * sizeof(*obs));
-	if (!sorted || !obs)
+	if (!sorted || !obs || !levels || !ids)
 		goto out;
 	for (size_t i = 0; i < s->n; i++) {
 		sorted[i] = s->values[i];
@@ -187,12 +205,19 @@ int stats_cell_compute(const struct stats_sample_set *s, double alpha, struct st
 	c.sessions = a.k;
 	stats_pooled_estimate(c.stddev, s->n, &c.pooled);
 	stats_nested_estimate(&a, &c);
+	ret = stats_robust_levels(s, ids, levels, NULL, &c.outliers);
+	if (ret < 0)
+		goto out;
+	stats_robust_estimate(levels, (size_t)ret, &c);
 	stats_estimate_interval(&c.pooled, c.mean, alpha);
 	stats_estimate_interval(&c.nested, c.mean, alpha);
+	stats_estimate_interval(&c.robust, c.level, alpha);
 	*out = c;
 	ret = 0;
 out:
 	free(sorted);
 	free(obs);
+	free(levels);
+	free(ids);
 	return ret;
 }

@@ -1,26 +1,34 @@
-/* stats compare: the % change between two cells, its Fieller interval, p-value and verdict under either rule. */
+/* stats compare: the % change between two cells (or paired sessions), its interval, p-value and verdict. */
 #include "stats/internal.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_statistics_double.h>
 
 /* Why two cells cannot be compared, or NULL when they can. */
 static const char *stats_insufficient(const struct stats_cell *base, const struct stats_cell *other,
-				      const struct stats_estimate *eb, const struct stats_estimate *eo)
+				      enum stats_rule rule, const struct stats_estimate *eb,
+				      const struct stats_estimate *eo, double cb, double co)
 {
 	if (base->n < 2)
 		return "fewer than 2 samples in the base column";
 	if (other->n < 2)
 		return "fewer than 2 samples in the compared column";
-	if (!(base->mean > 0))
+	/* one session's samples share its offset: pooled, they would call that offset a change */
+	if (rule == STATS_RULE_NESTED && base->sessions < 2)
+		return "fewer than 2 sessions in the base column";
+	if (rule == STATS_RULE_NESTED && other->sessions < 2)
+		return "fewer than 2 sessions in the compared column";
+	if (!(cb > 0))
 		return "base mean is not positive, so a relative change means nothing";
 	/* Cells not from stats_cell_compute; GSL's default handler aborts on df <= 0. */
 	if (!(eb->var_mean >= 0 && eb->df > 0) || !(eo->var_mean >= 0 && eo->df > 0))
 		return "no variance estimate with positive degrees of freedom";
 	/* Zero spread on both sides leaves no yardstick: a coarse timer or a constant metric. */
-	if (eb->var_mean == 0 && eo->var_mean == 0)
+	if (stats_no_spread(eb->var_mean, cb) && stats_no_spread(eo->var_mean, co))
 		return "no spread in either column, nothing to judge the difference by";
 	return NULL;
 }
@@ -36,6 +44,16 @@ static double stats_welch_df(const struct stats_estimate *eb, const struct stats
 	if (eo->var_mean > 0)
 		den += eo->var_mean * eo->var_mean / eo->df;
 	return v * v / den;
+}
+
+/* A column's estimate with rounding-level variance set to exactly 0, so it drops out. */
+static struct stats_estimate stats_cleaned(const struct stats_estimate *e, double center)
+{
+	struct stats_estimate c = *e;
+
+	if (stats_no_spread(c.var_mean, center))
+		c.var_mean = 0;
+	return c;
 }
 
 /*
@@ -71,58 +89,146 @@ static bool stats_intervals_apart(const struct stats_cell *base, const struct st
 }
 
 /* Interval, p-value and df of the change; returns the reason when none can be had. */
-static const char *stats_change_interval(const struct stats_cell *base, const struct stats_cell *other,
-					 const struct stats_estimate *eb, const struct stats_estimate *eo,
-					 double alpha, struct stats_change *ch)
+static const char *stats_change_interval(double cb, double co, const struct stats_estimate *eb,
+					 const struct stats_estimate *eo, double alpha, struct stats_change *ch)
 {
 	double lo, hi, tq, tstat;
 
 	ch->df = stats_welch_df(eb, eo);
 	tq = gsl_cdf_tdist_Pinv(1 - alpha / 2, ch->df);
-	if (stats_fieller(base->mean, other->mean, eb, eo, tq, &lo, &hi))
+	if (stats_fieller(cb, co, eb, eo, tq, &lo, &hi))
 		return "base mean is not distinguishable from 0, the change interval is unbounded";
 	ch->ci_low = 100 * (lo - 1);
 	ch->ci_high = 100 * (hi - 1);
-	tstat = (other->mean - base->mean) / sqrt(eb->var_mean + eo->var_mean);
+	tstat = (co - cb) / sqrt(eb->var_mean + eo->var_mean);
 	ch->p_value = 2 * gsl_cdf_tdist_Q(fabs(tstat), ch->df);
+	/* delta method: Var(co / cb) ~ (Vo + r^2 Vb) / cb^2 */
+	ch->se_pct = 100 * sqrt(eo->var_mean + (co / cb) * (co / cb) * eb->var_mean) / cb;
 	return NULL;
 }
+
+/* Relative sd of one session's level, or NAN. */
+static double stats_rsd(const struct stats_cell *c)
+{
+	return c->sessions > 1 && c->level > 0 ? sqrt(c->var_sessions) / c->level : NAN;
+}
+
+static void stats_set_verdict(struct stats_change *ch, bool fires, bool higher_is_better, double min_effect_pct)
+{
+	ch->verdict = STATS_NONE;
+	if (fires && fabs(ch->pct) >= min_effect_pct)
+		ch->verdict = (ch->pct > 0) == higher_is_better ? STATS_IMPROVEMENT : STATS_REGRESSION;
+}
+
+static void stats_set_insufficient(struct stats_change *ch, const char *why)
+{
+	ch->why_insufficient = why;
+	ch->ci_low = ch->ci_high = ch->p_value = ch->df = ch->se_pct = NAN;
+	ch->verdict = STATS_INSUFFICIENT;
+}
+
+static const struct stats_change stats_change_init = {
+	.pct = NAN, .ci_low = NAN, .ci_high = NAN, .p_value = NAN, .df = NAN, .verdict = STATS_NONE,
+	.se_pct = NAN, .rsd_base = NAN, .rsd_other = NAN, .mde_pct = NAN, .sessions_needed = NAN,
+};
 
 int stats_compare(const struct stats_cell *base, const struct stats_cell *other, bool higher_is_better,
 		  enum stats_rule rule, double alpha, double min_effect_pct, struct stats_change *out)
 {
-	struct stats_change ch = { NAN, NAN, NAN, NAN, NAN, STATS_NONE, NULL };
-	const struct stats_estimate *eb, *eo;
-	bool fires;
+	struct stats_change ch = stats_change_init;
+	struct stats_estimate eb, eo;
+	double cb, co;
+	const char *why;
 
 	if (!base || !other || !out || !(alpha > 0 && alpha < 1) || !(min_effect_pct >= 0))
 		return -EINVAL;
 	if (rule == STATS_RULE_NESTED) {
-		eb = &base->nested;
-		eo = &other->nested;
+		eb = base->robust;
+		eo = other->robust;
+		cb = base->level;
+		co = other->level;
 	} else if (rule == STATS_RULE_FASTPATH) {
-		eb = &base->pooled;
-		eo = &other->pooled;
+		eb = base->pooled;
+		eo = other->pooled;
+		cb = base->mean;
+		co = other->mean;
 	} else {
 		return -EINVAL;
 	}
-	if (base->mean > 0)
-		ch.pct = 100 * (other->mean / base->mean - 1);
-	ch.why_insufficient = stats_insufficient(base, other, eb, eo);
-	if (!ch.why_insufficient)
-		ch.why_insufficient = stats_change_interval(base, other, eb, eo, alpha, &ch);
-	if (ch.why_insufficient) {
-		ch.ci_low = ch.ci_high = ch.p_value = ch.df = NAN;
-		ch.verdict = STATS_INSUFFICIENT;
+	if (cb > 0)
+		ch.pct = 100 * (co / cb - 1);
+	ch.sessions = base->sessions < other->sessions ? base->sessions : other->sessions;
+	ch.rsd_base = stats_rsd(base);
+	ch.rsd_other = stats_rsd(other);
+	why = stats_insufficient(base, other, rule, &eb, &eo, cb, co);
+	if (!why) {
+		eb = stats_cleaned(&eb, cb);
+		eo = stats_cleaned(&eo, co);
+		why = stats_change_interval(cb, co, &eb, &eo, alpha, &ch);
+	}
+	if (why) {
+		stats_set_insufficient(&ch, why);
 		*out = ch;
 		return 0;
 	}
-	if (rule == STATS_RULE_NESTED)
-		fires = ch.ci_low > 0 || ch.ci_high < 0;
-	else
-		fires = stats_intervals_apart(base, other, alpha);
-	if (fires && fabs(ch.pct) >= min_effect_pct)
-		ch.verdict = (ch.pct > 0) == higher_is_better ? STATS_IMPROVEMENT : STATS_REGRESSION;
+	stats_set_verdict(&ch, rule == STATS_RULE_NESTED ? ch.ci_low > 0 || ch.ci_high < 0
+							  : stats_intervals_apart(base, other, alpha),
+			  higher_is_better, min_effect_pct);
+	*out = ch;
+	return 0;
+}
+
+/* Why @k paired levels cannot be compared, or NULL; the log ratios go into @d. */
+static const char *stats_paired_logs(const double *base, const double *other, size_t k, double *d)
+{
+	if (k < 2)
+		return "fewer than 2 sessions measured both columns";
+	for (size_t i = 0; i < k; i++) {
+		if (!(base[i] > 0 && other[i] > 0) || !isfinite(base[i]) || !isfinite(other[i]))
+			return "a session level is not positive, so a relative change means nothing";
+		d[i] = log(other[i] / base[i]);
+	}
+	return NULL;
+}
+
+int stats_compare_paired(const double *base, const double *other, size_t k, bool higher_is_better, double alpha,
+			 double min_effect_pct, struct stats_change *out)
+{
+	struct stats_change ch = stats_change_init;
+	double *d, mean, se, half;
+	const char *why;
+
+	if (!base || !other || !out || !(alpha > 0 && alpha < 1) || !(min_effect_pct >= 0))
+		return -EINVAL;
+	d = malloc((k ? k : 1) * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	ch.paired = true;
+	ch.sessions = k;
+	why = stats_paired_logs(base, other, k, d);
+	if (!why) {
+		mean = gsl_stats_mean(d, 1, k);
+		ch.pct = 100 * expm1(mean);
+		ch.rsd_base = ch.rsd_other = gsl_stats_sd_m(d, 1, k, mean);
+		se = ch.rsd_base / sqrt((double)k);
+		/* the log ratios are close to 0, so an absolute threshold is the relative one */
+		if (stats_no_spread(se * se, 1))
+			why = "no spread among the sessions' ratios, nothing to judge the difference by";
+	}
+	if (why) {
+		stats_set_insufficient(&ch, why);
+		free(d);
+		*out = ch;
+		return 0;
+	}
+	ch.df = (double)(k - 1);
+	half = gsl_cdf_tdist_Pinv(1 - alpha / 2, ch.df) * se;
+	ch.ci_low = 100 * expm1(mean - half);
+	ch.ci_high = 100 * expm1(mean + half);
+	ch.p_value = 2 * gsl_cdf_tdist_Q(fabs(mean) / se, ch.df);
+	ch.se_pct = 100 * se;
+	stats_set_verdict(&ch, ch.ci_low > 0 || ch.ci_high < 0, higher_is_better, min_effect_pct);
+	free(d);
 	*out = ch;
 	return 0;
 }

@@ -11,4 +11,15 @@
  */
 void stats_estimate_interval(struct stats_estimate *e, double mean, double alpha);
 
+/* 0 when @s has values, n > 0, all finite, and alpha is in (0, 1); else -EINVAL. */
+int stats_check_input(const struct stats_sample_set *s, double alpha);
+
+/*
+ * Each session's level into @ids/@levels (sessions in ascending id order,
+ * both arrays of @s->n entries), outlier flags into @flags (may be NULL) in
+ * @s's order, their count into *@outliers.  Returns the number of sessions,
+ * or -ENOMEM.  @s must have passed stats_check_input().
+ */
+int stats_robust_levels(const struct stats_sample_set *s, int *ids, double *levels, bool *flags, size_t *outliers);
+
 #endif

@@ -14,6 +14,14 @@
 
 #define STATS_DEFAULT_ALPHA		0.05	/* two-sided: 95% intervals */
 #define STATS_DEFAULT_MIN_EFFECT_PCT	0.5	/* smaller changes are never called */
+#define STATS_DEFAULT_TARGET_PCT	1.0	/* the change "what more data would decide" plans for */
+#define STATS_POWER			0.8	/* the power mde_pct and sessions_needed are for */
+/*
+ * A sample is flagged as an outlier when it is this many robust standard
+ * deviations (1.4826 x the median absolute residual) from its session's
+ * median; tests/unit/test_stats_sim.c measures how rarely clean data is.
+ */
+#define STATS_OUTLIER_K			5.0
 
 /* One column's samples for one result class. */
 struct stats_sample_set {
@@ -47,7 +55,38 @@ struct stats_cell {
 	struct stats_estimate nested;
 	/* Samples treated as independent: Student t, n - 1 df (STATS_RULE_FASTPATH). */
 	struct stats_estimate pooled;
+	/*
+	 * Robust and session-level, what STATS_RULE_NESTED compares: each
+	 * session's level is the mean of its samples once those stats_outliers()
+	 * flags are set aside, so one wild sample in a session of three does not
+	 * move it; level is the mean of the session levels, var_sessions their
+	 * variance (NAN with one session), and robust.var_mean = var_sessions /
+	 * sessions with sessions - 1 df.
+	 */
+	double level, var_sessions;
+	struct stats_estimate robust;
+	size_t outliers;	/* samples stats_outliers() flags */
 };
+
+/*
+ * Each session's level (the mean of its samples that stats_outliers() does
+ * not flag; see stats_cell.level): ids[i] and levels[i] for
+ * the sessions in ascending id order; both arrays must hold @s->n entries.
+ * Returns the number of sessions, or -EINVAL / -ENOMEM.
+ */
+int stats_session_levels(const struct stats_sample_set *s, int *ids, double *levels);
+
+/*
+ * Flag the samples that lie more than STATS_OUTLIER_K robust standard
+ * deviations from their session's median: flags[i] for values[i].  The
+ * scale is pooled over the cell's sessions of 3 or more samples (smaller
+ * sessions cannot say which of their samples is wild, and are not flagged),
+ * from the absolute residuals about each session's median without the
+ * median sample itself, whose residual is 0 by construction.  A flagged
+ * sample is left out of its session's level, and shown: never silently dropped.
+ * Returns the number flagged, or -EINVAL / -ENOMEM.
+ */
+int stats_outliers(const struct stats_sample_set *s, bool *flags);
 
 /*
  * Summarise @s into *out, intervals at level 1 - @alpha.
@@ -68,17 +107,25 @@ struct stats_cell {
  */
 int stats_cell_compute(const struct stats_sample_set *s, double alpha, struct stats_cell *out);
 
+/*
+ * Whether a variance of the mean is no more than rounding noise around
+ * @center (relative sd below 1e-9): samples that are all equal can leave a
+ * variance of a few ulps, which must not read as a very precise estimate.
+ */
+bool stats_no_spread(double var_mean, double center);
+
 enum stats_rule {
-	STATS_RULE_NESTED,	/* change CI from the session-aware estimates */
+	STATS_RULE_NESTED,	/* change CI from the session levels (robust, sessions the unit) */
 	STATS_RULE_FASTPATH,	/* "the two columns' 95% CIs do not overlap" on pooled samples */
 };
 
 enum stats_verdict { STATS_NONE, STATS_IMPROVEMENT, STATS_REGRESSION, STATS_INSUFFICIENT };
 
 /*
- * The change of other relative to base, in percent: pct = 100 * (other/base - 1).
- * ci_low/ci_high: Fieller's (1 - alpha) interval for the ratio of means,
- * shifted to percent, using the rule's estimates (nested or pooled) and the
+ * The change of other relative to base, in percent: pct = 100 * (other/base - 1)
+ * of the rule's centres (nested: the cells' levels; fastpath: their means).
+ * ci_low/ci_high: Fieller's (1 - alpha) interval for that ratio,
+ * shifted to percent, using the rule's estimates (robust or pooled) and the
  * Welch-Satterthwaite df of the two variances of the mean.  p_value: two-sided
  * Welch t test of equal means with the same variances and df, so
  * p < alpha exactly when the interval excludes 0.
@@ -87,6 +134,19 @@ struct stats_change {
 	double pct, ci_low, ci_high, p_value, df;
 	enum stats_verdict verdict;
 	const char *why_insufficient;	/* static text when verdict is STATS_INSUFFICIENT, else NULL */
+	/* What the comparison rests on, for stats_plan(). */
+	bool paired;		/* within each session (stats_compare_paired) */
+	size_t sessions;	/* pairs, or the fewer sessions of the two columns */
+	double se_pct;		/* standard error of the change, in percent; NAN when unknown */
+	/*
+	 * Relative sd of one session's level (paired: of one session's log
+	 * ratio) in each column; NAN when unknown.  For planning only.
+	 */
+	double rsd_base, rsd_other;
+	/* Filled by stats_plan(); NAN until then or when unknown. */
+	double mde_pct;		/* smallest change this data detects with STATS_POWER */
+	double sessions_needed;	/* sessions per column to detect target_pct with STATS_POWER */
+	bool decided;		/* (I)/(R), or the interval lies within +-target_pct */
 };
 
 /*
@@ -100,8 +160,11 @@ struct stats_change {
  * do not overlap.
  *
  * STATS_INSUFFICIENT, with why_insufficient saying which, when the data
- * cannot decide: a column has n < 2; a column's estimate has no usable
- * variance or df (only hand-made cells); both columns have zero spread (no
+ * cannot decide: a column has n < 2; under the nested rule, a column has
+ * fewer than 2 sessions (one session's samples share its offset, and
+ * pooling them would call that offset a change); a column's estimate has
+ * no usable variance or df (only hand-made cells); both columns have no
+ * spread beyond rounding (stats_no_spread: no
  * variance to judge a difference by: a coarse timer or a constant metric);
  * the base mean is not positive (a relative change is meaningless); or the
  * Fieller interval is unbounded (the base mean is not distinguishable from
@@ -112,6 +175,32 @@ struct stats_change {
  */
 int stats_compare(const struct stats_cell *base, const struct stats_cell *other, bool higher_is_better,
 		  enum stats_rule rule, double alpha, double min_effect_pct, struct stats_change *out);
+
+/*
+ * Compare two columns measured in the same sessions, paired by session:
+ * @base[i] and @other[i] are session i's levels (stats_session_levels) in
+ * the two columns, k sessions.  Each session's offset cancels in its ratio
+ * other/base; the change is exp(mean log ratio) - 1, its interval the t
+ * interval of the mean log ratio (k - 1 df) and the p-value its t test.
+ * Verdicts as stats_compare's nested rule.  STATS_INSUFFICIENT with fewer
+ * than 2 sessions, a level that is not positive, or no spread among the
+ * ratios.  Returns 0, or -EINVAL for NULL pointers, alpha outside (0, 1) or a
+ * bad min_effect_pct.
+ */
+int stats_compare_paired(const double *base, const double *other, size_t k, bool higher_is_better, double alpha,
+			 double min_effect_pct, struct stats_change *out);
+
+/*
+ * What more data would decide @ch: decided when the verdict is (I)/(R) or
+ * the change's interval lies within +-@target_pct (no change that large);
+ * otherwise mde_pct, the smallest change the present data detects at
+ * STATS_POWER (two-sided, level 1 - @alpha), and sessions_needed, the
+ * sessions per column (pairs when paired) that would detect a change of
+ * @target_pct at that power, from the session-level spread (a column with
+ * one session borrows the other's).  Either is NAN when the data cannot say.
+ * No-op for a NULL @ch or a target_pct that is not positive.
+ */
+void stats_plan(struct stats_change *ch, double alpha, double target_pct);
 
 /* "improvement" | "regression" | "none" | "insufficient"; "?" for an unknown value. */
 const char *stats_verdict_name(enum stats_verdict v);

@@ -25,7 +25,8 @@
 static struct cmp_opts opts(enum cmp_axis axis)
 {
 	return (struct cmp_opts){ .axis = axis, .alpha = STATS_DEFAULT_ALPHA,
-				  .min_effect_pct = STATS_DEFAULT_MIN_EFFECT_PCT };
+				  .min_effect_pct = STATS_DEFAULT_MIN_EFFECT_PCT,
+				  .target_pct = STATS_DEFAULT_TARGET_PCT };
 }
 
 /* One sample; the unit is bytes/sec, higher is better. */
@@ -47,6 +48,13 @@ static void add_cell(struct cmp_set *s, const struct cmp_opts *o, const char *su
 	for (int k = 0; k < 2; k++)
 		for (int i = 0; i < 3; i++)
 			add(s, o, sut, swp, uuids[k], started, suite, rclass, mean * (1 + dz[k][i]));
+}
+
+/* @got within 0.01 of @want_pct. */
+static void assert_near_pct(double got, double want_pct)
+{
+	if (!(fabs(got - want_pct) < 0.01))
+		fail_msg("change %.6g%%, want %.6g%%", got, want_pct);
 }
 
 /* The seed's shape: two SUT classes x two swprofiles x two result classes. */
@@ -169,6 +177,11 @@ static void test_group_by_param(void **state)
 	assert_string_equal(row->rclass, "clear -k 4KB -s 1GB");
 	assert_int_equal(row->cells[1].n, 6);
 	assert_true(fabs(row->cells[1].st.mean - 12) < 1e-9);
+	/* strategies of the same two sessions: compared within each session */
+	assert_true(row->cells[1].has_change);
+	assert_true(row->cells[1].change.paired);
+	assert_int_equal(row->cells[1].change.sessions, 2);
+	assert_near_pct(row->cells[1].change.pct, 20);
 	/* 6.19 has no "default" cell: nothing to compare "nt" with */
 	row = &s->blocks[1].rows[0];
 	assert_int_equal(row->cells[0].n, 0);

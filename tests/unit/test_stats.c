@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <gsl/gsl_cdf.h>
 
 #include "stats/stats.h"
 
@@ -57,7 +58,15 @@ static struct stats_cell cell_made(double mean, double var_mean, double df)
 	c.mean = mean;
 	c.nested = (struct stats_estimate){ var_mean, df, NAN, NAN };
 	c.pooled = c.nested;
+	c.level = mean;
+	c.robust = c.nested;
 	return c;
+}
+
+/* Move a hand-made cell's centre under both rules. */
+static void cell_move(struct stats_cell *c, double mean)
+{
+	c->mean = c->level = mean;
 }
 
 /* One session: the ordinary t interval on the samples. */
@@ -258,7 +267,12 @@ static void test_compare_matches_r_welch(void **state)
 	static const double g1[] = { 0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0 };
 	static const double g2[] = { 1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4 };
 	struct stats_cell c1 = cell_of(g1, NULL, 10), c2 = cell_of(g2, NULL, 10);
+	/* one session each: the nested rule declines; the fastpath change is the pooled Welch test */
 	struct stats_change ch = compare(&c2, &c1, true, STATS_RULE_NESTED);
+
+	assert_int_equal(ch.verdict, STATS_INSUFFICIENT);
+	assert_string_equal(ch.why_insufficient, "fewer than 2 sessions in the base column");
+	ch = compare(&c2, &c1, true, STATS_RULE_FASTPATH);
 
 	(void)state;
 	assert_near(ch.df, 17.776, 5e-4);
@@ -268,7 +282,7 @@ static void test_compare_matches_r_welch(void **state)
 	assert_near(ch.ci_high, 15.74232456, 1e-5);
 	assert_int_equal(ch.verdict, STATS_NONE);
 	/* group 1 as base: its mean 0.75 is within noise of 0, Fieller's set is unbounded */
-	ch = compare(&c1, &c2, true, STATS_RULE_NESTED);
+	ch = compare(&c1, &c2, true, STATS_RULE_FASTPATH);
 	assert_int_equal(ch.verdict, STATS_INSUFFICIENT);
 	assert_non_null(strstr(ch.why_insufficient, "unbounded"));
 }
@@ -316,10 +330,10 @@ static void test_verdicts(void **state)
 	assert_near(ch.p_value, 0.05257392487, 1e-8);
 	assert_int_equal(ch.verdict, STATS_NONE);
 
-	o.mean = 110;
+	cell_move(&o, 110);
 	assert_int_equal(compare(&b, &o, true, STATS_RULE_NESTED).verdict, STATS_IMPROVEMENT);
 	assert_int_equal(compare(&b, &o, false, STATS_RULE_NESTED).verdict, STATS_REGRESSION);
-	o.mean = 90;
+	cell_move(&o, 90);
 	assert_int_equal(compare(&b, &o, true, STATS_RULE_NESTED).verdict, STATS_REGRESSION);
 	assert_int_equal(compare(&b, &o, false, STATS_RULE_NESTED).verdict, STATS_IMPROVEMENT);
 	/* a clear but small change is not called */
@@ -349,14 +363,170 @@ static void test_fastpath_rule(void **state)
 	/* 104.3 - 2.201 = 102.099 < 102.201: overlap, though the Welch test would reject */
 	assert_true(compare(&b, &o, true, STATS_RULE_NESTED).p_value < 0.05);
 	assert_int_equal(compare(&b, &o, true, STATS_RULE_FASTPATH).verdict, STATS_NONE);
-	o.mean = 104.5;	/* 102.299 > 102.201: apart */
+	cell_move(&o, 104.5);	/* 102.299 > 102.201: apart */
 	assert_int_equal(compare(&b, &o, true, STATS_RULE_FASTPATH).verdict, STATS_IMPROVEMENT);
 	assert_int_equal(compare(&b, &o, false, STATS_RULE_FASTPATH).verdict, STATS_REGRESSION);
-	/* the rule uses the pooled estimate, not the nested one */
-	o.nested.var_mean = 100;
-	b.nested.var_mean = 100;
+	/* the rule uses the pooled estimate, not the robust one */
+	o.robust.var_mean = 100;
+	b.robust.var_mean = 100;
 	assert_int_equal(compare(&b, &o, true, STATS_RULE_FASTPATH).verdict, STATS_IMPROVEMENT);
 	assert_int_equal(compare(&b, &o, true, STATS_RULE_NESTED).verdict, STATS_NONE);
+}
+
+/*
+ * Every sample equal to its cell's mean, as in a seed-shaped fixture without
+ * spread: the variance is rounding noise, which used to read as a very
+ * precise estimate and marked a -0.85% change (R).  No spread, no verdict.
+ */
+static void test_rounding_noise_is_no_spread(void **state)
+{
+	double b[12], o[12];
+	static const int s[] = { 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4 };
+	struct stats_cell cb, co;
+	struct stats_change ch;
+
+	(void)state;
+	for (size_t i = 0; i < 12; i++) {
+		b[i] = 25687107580.90;
+		o[i] = 25468766166.46;	/* -0.85%, rounded to cents like the fixture */
+	}
+	cb = cell_of(b, s, 12);
+	co = cell_of(o, s, 12);
+	ch = compare(&cb, &co, true, STATS_RULE_NESTED);
+	assert_int_equal(ch.verdict, STATS_INSUFFICIENT);
+	assert_non_null(strstr(ch.why_insufficient, "no spread"));
+	assert_near(ch.pct, -0.85, 1e-4);
+	assert_true(stats_no_spread(1e-30, 1));
+	assert_true(stats_no_spread(0, 100));
+	assert_false(stats_no_spread(1e-10, 100));
+}
+
+/* One session per column: the nested rule gives no verdict; fastpath still pools, as it always did. */
+static void test_one_session_insufficient(void **state)
+{
+	static const double b[] = { 100, 100.2, 99.9 }, o[] = { 97, 97.1, 96.8 };
+	struct stats_cell cb = cell_of(b, NULL, 3), co = cell_of(o, NULL, 3);
+	struct stats_change ch = compare(&cb, &co, true, STATS_RULE_NESTED);
+
+	(void)state;
+	assert_int_equal(ch.verdict, STATS_INSUFFICIENT);
+	assert_string_equal(ch.why_insufficient, "fewer than 2 sessions in the base column");
+	/* nothing flagged: each level is its session's mean */
+	assert_near(ch.pct, 100 * ((97 + 97.1 + 96.8) / (100 + 100.2 + 99.9) - 1), 1e-9);
+	assert_int_equal(compare(&cb, &co, true, STATS_RULE_FASTPATH).verdict, STATS_REGRESSION);
+}
+
+/*
+ * A -15% dip in one session of three is flagged and left out of that
+ * session's level (the mean of the other two); the session means would
+ * have moved by 5%.
+ */
+static void test_outlier_flagged_and_set_aside(void **state)
+{
+	static const double v[] = { 100, 100.4, 85.2, 101, 101.2, 100.8, 99, 99.5, 99.1, 100.5, 100.1, 100.3 };
+	static const int s[] = { 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4 };
+	struct stats_sample_set set = { v, s, 12 };
+	bool flags[12];
+	double levels[12];
+	int ids[12];
+	struct stats_cell c = cell_of(v, s, 12);
+
+	(void)state;
+	assert_int_equal(stats_outliers(&set, flags), 1);
+	for (size_t i = 0; i < 12; i++)
+		assert_int_equal(flags[i], i == 2);
+	assert_int_equal(c.outliers, 1);
+	assert_int_equal(stats_session_levels(&set, ids, levels), 4);
+	assert_int_equal(ids[0], 1);
+	assert_near(levels[0], 100.2, 1e-12);
+	assert_near(levels[1], 101, 1e-12);
+	assert_near(levels[3], 100.3, 1e-12);
+	assert_near(c.level, (100.2 + 101 + 99.2 + 100.3) / 4, 1e-12);
+	/* sessions of two cannot say which sample is wild: nothing flagged */
+	set.n = 2;
+	assert_int_equal(stats_outliers(&set, flags), 0);
+	assert_int_equal(stats_outliers(NULL, flags), -EINVAL);
+}
+
+/* Paired by session: reference numbers from stats_ref.py's t (t(.975; 3), t(.8; 3) = 0.978472). */
+static void test_paired(void **state)
+{
+	static const double b[] = { 100, 102, 98, 101 }, o[] = { 103, 105, 101.5, 104 };
+	struct stats_change ch;
+
+	(void)state;
+	assert_int_equal(stats_compare_paired(b, o, 4, true, 0.05, 0.5, &ch), 0);
+	assert_true(ch.paired);
+	assert_near(ch.pct, 3.12039574064, 1e-9);
+	assert_near(ch.ci_low, 2.64255570101, 1e-6);
+	assert_near(ch.ci_high, 3.60046030695, 1e-6);
+	assert_near(ch.p_value, 0.000234395, 1e-7);
+	assert_near(ch.df, 3, 0);
+	assert_int_equal(ch.verdict, STATS_IMPROVEMENT);
+	assert_int_equal(stats_compare_paired(b, o, 4, false, 0.05, 0.5, &ch), 0);
+	assert_int_equal(ch.verdict, STATS_REGRESSION);
+	/* decided: nothing more to plan */
+	stats_plan(&ch, 0.05, 1);
+	assert_true(ch.decided);
+	assert_true(isnan(ch.mde_pct) && isnan(ch.sessions_needed));
+	/* against a 0.1% target it would not be decided had it not been called: mde and sessions */
+	ch.verdict = STATS_NONE;
+	stats_plan(&ch, 0.05, 0.1);
+	assert_false(ch.decided);
+	assert_near(ch.mde_pct, 0.607259433, 1e-5);
+	assert_near(ch.sessions_needed, 69, 0);
+	/* one session, or the same ratio in every session: no verdict */
+	assert_int_equal(stats_compare_paired(b, o, 1, true, 0.05, 0.5, &ch), 0);
+	assert_int_equal(ch.verdict, STATS_INSUFFICIENT);
+	assert_int_equal(stats_compare_paired(b, b, 4, true, 0.05, 0.5, &ch), 0);
+	assert_int_equal(ch.verdict, STATS_INSUFFICIENT);
+	assert_int_equal(stats_compare_paired(NULL, o, 4, true, 0.05, 0.5, &ch), -EINVAL);
+}
+
+/*
+ * Planning for independent columns: sessions sd 2% in each, so one column's
+ * mean over n sessions has sd 2%/sqrt(n) and the difference
+ * 2.83%/sqrt(n); the normal approximation (1.96 + 0.84)^2 * 8 = 62.8 is a
+ * lower bound, the t quantiles at 2n - 2 df add about one session.
+ */
+static void test_plan_independent(void **state)
+{
+	struct stats_cell b = cell_made(100, 1, 3), o = cell_made(100.5, 1, 3);
+	struct stats_change ch;
+	double n;
+
+	(void)state;
+	b.var_sessions = o.var_sessions = 4;	/* sd 2 around 100: 2% */
+	ch = compare(&b, &o, true, STATS_RULE_NESTED);
+	assert_int_equal(ch.verdict, STATS_NONE);
+	stats_plan(&ch, 0.05, 1);
+	assert_false(ch.decided);
+	n = ch.sessions_needed;
+	assert_true(n >= 63 && n <= 66);
+	/* the smallest such n: n meets the target, n - 1 does not */
+	for (double k = n - 1; k <= n; k++) {
+		double f = gsl_cdf_tdist_Pinv(0.975, 2 * k - 2) + gsl_cdf_tdist_Pinv(0.8, 2 * k - 2);
+
+		assert_int_equal(f * 100 * sqrt(0.0008 / k) <= 1, k == n);
+	}
+	/* mde now: (t(.975) + t(.8)) at the Welch df times the change's standard error */
+	assert_near(ch.mde_pct, (gsl_cdf_tdist_Pinv(0.975, ch.df) + gsl_cdf_tdist_Pinv(0.8, ch.df)) * ch.se_pct, 1e-9);
+	assert_near(ch.se_pct, 100 * sqrt(1 + 1.005 * 1.005) / 100, 1e-9);
+	/* a column with one session borrows the other's spread */
+	o.sessions = 1;
+	o.var_sessions = NAN;
+	ch = compare(&b, &o, true, STATS_RULE_NESTED);
+	assert_int_equal(ch.verdict, STATS_INSUFFICIENT);
+	stats_plan(&ch, 0.05, 1);
+	assert_near(ch.sessions_needed, n, 0);
+	assert_true(isnan(ch.mde_pct));
+	/* an interval within +-target decides "no change that large" */
+	b = cell_made(100, 1e-4, 11);
+	o = cell_made(100.1, 1e-4, 11);
+	ch = compare(&b, &o, true, STATS_RULE_NESTED);
+	stats_plan(&ch, 0.05, 1);
+	assert_int_equal(ch.verdict, STATS_NONE);
+	assert_true(ch.decided);
 }
 
 static void test_geomean_and_ratios(void **state)
@@ -437,6 +607,11 @@ int main(void)
 		cmocka_unit_test(test_compare_balanced_both_rules),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_fastpath_rule),
+		cmocka_unit_test(test_rounding_noise_is_no_spread),
+		cmocka_unit_test(test_one_session_insufficient),
+		cmocka_unit_test(test_outlier_flagged_and_set_aside),
+		cmocka_unit_test(test_paired),
+		cmocka_unit_test(test_plan_independent),
 		cmocka_unit_test(test_geomean_and_ratios),
 		cmocka_unit_test(test_geomean_change_pct),
 		cmocka_unit_test(test_ci_halfwidth_pct),

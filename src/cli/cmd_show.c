@@ -17,7 +17,7 @@
 
 enum {
 	SO_STORE = 256, SO_SUT, SO_SWPROFILE, SO_BASE, SO_BENCHMARK, SO_COLUMNS, SO_FORMAT, SO_STATS,
-	SO_RULE, SO_MIN_EFFECT, SO_ALPHA, SO_COLOR, SO_FAIL, SO_HELP,
+	SO_RULE, SO_MIN_EFFECT, SO_TARGET, SO_ALPHA, SO_COLOR, SO_FAIL, SO_HELP,
 };
 
 static const struct option show_options[] = {
@@ -31,6 +31,7 @@ static const struct option show_options[] = {
 	{ "stats", no_argument, NULL, SO_STATS },
 	{ "rule", required_argument, NULL, SO_RULE },
 	{ "min-effect", required_argument, NULL, SO_MIN_EFFECT },
+	{ "target", required_argument, NULL, SO_TARGET },
 	{ "alpha", required_argument, NULL, SO_ALPHA },
 	{ "color", required_argument, NULL, SO_COLOR },
 	{ "fail-on-regression", no_argument, NULL, SO_FAIL },
@@ -64,6 +65,8 @@ static void show_usage(void)
 	       "    --rule RULE            nested (default: sessions are the unit) or fastpath\n"
 	       "                           (pooled samples, intervals must not overlap)\n"
 	       "    --min-effect PCT       smallest change ever marked (default 0.5)\n"
+	       "    --target PCT           the change an undecided cell plans for: the sessions\n"
+	       "                           needed to detect it (default 1)\n"
 	       "    --alpha A              significance level (default 0.05)\n"
 	       "    --color WHEN           auto (default), always, never\n"
 	       "    --fail-on-regression   exit 4 when any cell is (R)\n");
@@ -127,6 +130,7 @@ static int show_option(int c, const char *arg, struct show_cli *o)
 	case SO_FAIL: o->fail_on_regression = true; return 0;
 	case SO_COLUMNS: return show_columns_opt(arg, &o->cmp);
 	case SO_MIN_EFFECT: return show_double(arg, "min-effect", 0, 1000, &o->cmp.min_effect_pct);
+	case SO_TARGET: return show_double(arg, "target", 0.001, 1000, &o->cmp.target_pct);
 	case SO_ALPHA: return show_double(arg, "alpha", 1e-9, 0.5, &o->cmp.alpha);
 	case SO_COLOR: o->color = arg; return show_choice(arg, "color", colors);
 	case SO_RULE:
@@ -274,7 +278,8 @@ static int show_render(const struct show_cli *o, const struct cmp_set *set, cons
 int cmd_show(int argc, char **argv)
 {
 	struct show_cli o = { .cmp = { .alpha = STATS_DEFAULT_ALPHA,
-				      .min_effect_pct = STATS_DEFAULT_MIN_EFFECT_PCT }, .color = "auto" };
+				      .min_effect_pct = STATS_DEFAULT_MIN_EFFECT_PCT,
+				      .target_pct = STATS_DEFAULT_TARGET_PCT }, .color = "auto" };
 	struct cmp_set *set;
 	json_t *envs = NULL;
 	int ret = show_parse(argc + 1, argv - 1, &o);

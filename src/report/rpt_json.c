@@ -24,6 +24,36 @@ static void json_interval(json_t *j, double alpha, const char *prefix, double lo
 	json_object_set_new(j, key, json_num(high));
 }
 
+/* The samples flagged as outliers: [{session, value}], set aside from their session's level. */
+static json_t *json_outliers(const struct cmp_cell *cell)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < cell->n; i++)
+		if (cell->outlier && cell->outlier[i])
+			json_array_append_new(a, json_pack("{s:s, s:f}", "session", cell->uuids[cell->sessions[i]],
+							   "value", cell->values[i]));
+	return a;
+}
+
+/* The verdict and, for an undecided cell, what more data would decide it. */
+static void json_change(json_t *j, const struct stats_change *ch, double alpha)
+{
+	json_object_set_new(j, "change_pct", json_num(ch->pct));
+	json_interval(j, alpha, "change_", ch->ci_low, ch->ci_high);
+	json_object_set_new(j, "p_value", json_num(ch->p_value));
+	json_object_set_new(j, "verdict", json_string(stats_verdict_name(ch->verdict)));
+	if (ch->verdict == STATS_INSUFFICIENT && ch->why_insufficient)
+		json_object_set_new(j, "why", json_string(ch->why_insufficient));
+	json_object_set_new(j, "comparison", json_string(ch->paired ? "paired" : "independent"));
+	json_object_set_new(j, "decided", json_boolean(ch->decided));
+	if (ch->decided)
+		return;
+	json_object_set_new(j, "mde_pct", json_num(ch->mde_pct));
+	json_object_set_new(j, "sessions_needed",
+			    isfinite(ch->sessions_needed) ? json_integer((json_int_t)ch->sessions_needed) : json_null());
+}
+
 static json_t *json_cell(const struct cmp_set *s, size_t c, const struct cmp_cell *cell,
 			 const struct cmp_opts *o)
 {
@@ -43,14 +73,10 @@ static json_t *json_cell(const struct cmp_set *s, size_t c, const struct cmp_cel
 	json_interval(j, o->alpha, "", e->ci_low, e->ci_high);
 	rpt_level_key(o->alpha, "", "halfwidth_pct", key, sizeof(key));
 	json_object_set_new(j, key, json_num(stats_ci_halfwidth_pct(cell->st.mean, e)));
-	if (!cell->has_change)
-		return j;
-	json_object_set_new(j, "change_pct", json_num(cell->change.pct));
-	json_interval(j, o->alpha, "change_", cell->change.ci_low, cell->change.ci_high);
-	json_object_set_new(j, "p_value", json_num(cell->change.p_value));
-	json_object_set_new(j, "verdict", json_string(stats_verdict_name(cell->change.verdict)));
-	if (cell->change.verdict == STATS_INSUFFICIENT && cell->change.why_insufficient)
-		json_object_set_new(j, "why", json_string(cell->change.why_insufficient));
+	json_object_set_new(j, "level", json_num(cell->st.level));
+	json_object_set_new(j, "outliers", json_outliers(cell));
+	if (cell->has_change)
+		json_change(j, &cell->change, o->alpha);
 	return j;
 }
 
@@ -110,11 +136,12 @@ static int json_render_result(const struct rpt_result *r, const struct rpt_opts 
 	rpt_level_label(r->cmp->alpha, level, sizeof(level));
 	for (size_t b = 0; b < s->nblocks; b++)
 		json_array_append_new(blocks, json_block(r, b));
-	return json_write(json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:o}", "columns", rpt_axis_name(s->axis),
+	return json_write(json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:o}", "columns", rpt_axis_name(s->axis),
 				    "base", s->cols[s->base], "rule",
 				    r->cmp->rule == STATS_RULE_FASTPATH ? "fastpath" : "nested",
 				    "alpha", r->cmp->alpha, "confidence_level_pct", strtod(level, NULL),
-				    "min_effect_pct", r->cmp->min_effect_pct, "blocks", blocks),
+				    "min_effect_pct", r->cmp->min_effect_pct, "target_pct", r->cmp->target_pct,
+				    "blocks", blocks),
 			  out);
 }
 

@@ -21,7 +21,15 @@ const char *rpt_block_key(enum cmp_axis a)
 
 const struct stats_estimate *rpt_estimate(const struct cmp_cell *c, enum stats_rule rule)
 {
-	return rule == STATS_RULE_FASTPATH ? &c->st.pooled : &c->st.nested;
+	return rule == STATS_RULE_FASTPATH ? &c->st.pooled : &c->st.robust;
+}
+
+/* " o=N" when samples of the cell are flagged as outliers, else "". */
+static void show_outliers(const struct cmp_cell *c, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (c->st.outliers)
+		snprintf(buf, len, " o=%zu", c->st.outliers);
 }
 
 void rpt_level_label(double alpha, char *buf, size_t len)
@@ -53,6 +61,7 @@ struct show_opts {
 static void show_base_cell(const struct cmp_cell *c, const struct show_opts *o, char *buf, size_t len)
 {
 	double half = c->n ? stats_ci_halfwidth_pct(c->st.mean, rpt_estimate(c, o->cmp->rule)) : NAN;
+	char out[32];
 
 	if (!c->n) {
 		buf[0] = '\0';
@@ -62,11 +71,26 @@ static void show_base_cell(const struct cmp_cell *c, const struct show_opts *o, 
 		snprintf(buf, len, "%.2f", c->st.mean);
 		return;
 	}
+	show_outliers(c, out, sizeof(out));
 	if (isfinite(half))
-		snprintf(buf, len, "%.2f ±%.2f%% n=%zu/%zu cv=%.2f%%", c->st.mean, half, c->st.n, c->st.sessions,
-			 100.0 * c->st.cv);
+		snprintf(buf, len, "%.2f ±%.2f%% n=%zu/%zu cv=%.2f%%%s", c->st.mean, half, c->st.n, c->st.sessions,
+			 100.0 * c->st.cv, out);
 	else
-		snprintf(buf, len, "%.2f n=%zu/%zu", c->st.mean, c->st.n, c->st.sessions);
+		snprintf(buf, len, "%.2f n=%zu/%zu%s", c->st.mean, c->st.n, c->st.sessions, out);
+}
+
+/* " mde=X% need=N" for an undecided cell, what more data would decide it; "" otherwise. */
+static void show_plan(const struct stats_change *ch, char *buf, size_t len)
+{
+	int used = 0;
+
+	buf[0] = '\0';
+	if (ch->decided)
+		return;
+	if (isfinite(ch->mde_pct))
+		used = snprintf(buf, len, " mde=%.2f%%", ch->mde_pct);
+	if (isfinite(ch->sessions_needed) && used >= 0 && (size_t)used < len)
+		snprintf(buf + used, len - (size_t)used, " need=%.0f", ch->sessions_needed);
 }
 
 static const char *show_marker(enum stats_verdict v)
@@ -95,11 +119,16 @@ static void show_change_cell(const struct cmp_cell *c, const struct show_opts *o
 		*tone = RPT_TONE_REGRESSED;
 	used = snprintf(buf, len, "%s%+.2f%%", show_marker(ch->verdict), ch->pct);
 	if (o->stats && used > 0 && (size_t)used < len) {
+		char out[32], plan[64];
+
+		show_outliers(c, out, sizeof(out));
+		show_plan(ch, plan, sizeof(plan));
 		if (isfinite(ch->ci_low) && isfinite(ch->ci_high))
-			snprintf(buf + used, len - (size_t)used, " [%+.2f, %+.2f] n=%zu/%zu cv=%.2f%%",
-				 ch->ci_low, ch->ci_high, c->st.n, c->st.sessions, 100.0 * c->st.cv);
+			snprintf(buf + used, len - (size_t)used, " [%+.2f, %+.2f] n=%zu/%zu cv=%.2f%%%s%s",
+				 ch->ci_low, ch->ci_high, c->st.n, c->st.sessions, 100.0 * c->st.cv, out, plan);
 		else
-			snprintf(buf + used, len - (size_t)used, " n=%zu/%zu", c->st.n, c->st.sessions);
+			snprintf(buf + used, len - (size_t)used, " n=%zu/%zu%s%s", c->st.n, c->st.sessions, out,
+				 plan);
 	}
 }
 
@@ -136,6 +165,9 @@ static int show_columns(struct rpt_table *t, const struct cmp_set *s, const stru
 /* Collects what the legend must explain while rows are added. */
 struct show_notes {
 	int insufficient;
+	int compared, paired;	/* cells with a change; of those, paired by session */
+	int undecided, unknown;	/* undecided cells; of those, with no sessions_needed */
+	double need;		/* the most sessions_needed among the undecided */
 	char why[4][128];	/* distinct reasons, first few */
 	size_t nwhy;
 };
@@ -148,6 +180,19 @@ static void show_note_insufficient(struct show_notes *n, const char *why)
 			return;
 	if (n->nwhy < 4)
 		snprintf(n->why[n->nwhy++], sizeof(n->why[0]), "%s", why);
+}
+
+static void show_note_plan(struct show_notes *n, const struct stats_change *ch)
+{
+	n->compared++;
+	n->paired += ch->paired;
+	if (ch->decided)
+		return;
+	n->undecided++;
+	if (!isfinite(ch->sessions_needed))
+		n->unknown++;
+	else if (!(ch->sessions_needed <= n->need))
+		n->need = ch->sessions_needed;
 }
 
 /* A row being built: [block name,] Benchmark, Result Class, then one cell per column. */
@@ -218,6 +263,8 @@ static int show_row(struct rpt_table *t, const struct cmp_set *s, const struct c
 			*tone = RPT_TONE_NEUTRAL;
 		if (cell->has_change && cell->change.verdict == STATS_INSUFFICIENT)
 			show_note_insufficient(notes, cell->change.why_insufficient ?: "too few samples");
+		if (cell->has_change)
+			show_note_plan(notes, &cell->change);
 	}
 	return show_line_add(&l, t);
 }
@@ -238,6 +285,39 @@ static int show_geomean_row(struct rpt_table *t, const struct cmp_set *s, const 
 	return show_line_add(&l, t);
 }
 
+/* Which kind of comparison the table's cells are: paired within sessions, independent, or both. */
+static const char *show_kind(const struct show_notes *n)
+{
+	if (n->paired == n->compared)
+		return "Columns measured in the same sessions: each change is compared within each session"
+		       " (paired by session).";
+	if (!n->paired)
+		return "Columns measured in different sessions: each change is compared between independent"
+		       " sessions; a column needs 2 sessions or more for a verdict.";
+	return "Columns measured in the same sessions are compared within each session (paired), the others"
+	       " between independent sessions.";
+}
+
+/* One line: how many cells are undecided and what it would take. */
+static void show_undecided(struct rpt_table *t, const struct show_opts *o, const struct show_notes *n)
+{
+	char line[512];
+	int used;
+
+	if (o->cmp->rule != STATS_RULE_NESTED || !n->undecided)
+		return;
+	used = snprintf(line, sizeof(line), "Undecided: %d of %d cells", n->undecided, n->compared);
+	if (n->unknown < n->undecided)
+		used += snprintf(line + used, sizeof(line) - (size_t)used,
+				 "; detecting a %.10g%% change takes up to %.0f sessions per column",
+				 o->cmp->target_pct, n->need);
+	if (n->unknown)
+		snprintf(line + used, sizeof(line) - (size_t)used,
+			 "; %d with too few sessions to tell (clearpath calibrate measures the noise)", n->unknown);
+	snprintf(line + strlen(line), sizeof(line) - strlen(line), ".");
+	rpt_table_add_footer(t, line);
+}
+
 static void show_legend(struct rpt_table *t, const struct show_opts *o, const struct show_notes *n)
 {
 	char line[512], level[32];
@@ -254,14 +334,19 @@ static void show_legend(struct rpt_table *t, const struct show_opts *o, const st
 			 " and |change| >= %.2f%%; sessions are the unit of replication.",
 			 level, o->cmp->min_effect_pct);
 	rpt_table_add_footer(t, line);
+	if (o->cmp->rule == STATS_RULE_NESTED && n->compared)
+		rpt_table_add_footer(t, show_kind(n));
 	if (o->stats)
 		rpt_table_add_footer(t, "Cells: base mean ±CI half-width, or change [CI of the change, %]; "
-					"n=samples/sessions; cv=coefficient of variation.");
+					"n=samples/sessions; cv=coefficient of variation; o=outlier samples"
+					" (set aside); mde=smallest change this data detects; need=sessions per"
+					" column to detect the --target change.");
 	for (size_t i = 0; i < n->nwhy; i++) {
 		snprintf(line, sizeof(line), "No marker where there is too little data for a verdict: %s.",
 			 n->why[i]);
 		rpt_table_add_footer(t, line);
 	}
+	show_undecided(t, o, n);
 }
 
 /* One warning line per setting in which a column's sessions differ from the base's. */

@@ -7,6 +7,7 @@
 #              no marker, cesw mmap 1GB (I) only under --rule fastpath
 #   param.csv  one kernel, clear strategies -f default|x86-64-stosb|x86-64-movnti at two extents
 #   gaps.csv   'one-shot' has one memset sample only, 2MB mmap only under 'patched', a latency (ns)
+#   flat.csv   seed.csv with every sample equal to its cell's mean: no spread anywhere
 # The golden files are what users paste into mail: after UPDATE_GOLDEN=1 read them by eye.
 
 bats_require_minimum_version 1.5.0
@@ -18,7 +19,7 @@ WITH="next-20260821 with this patch"
 setup_file() {
 	local cp=${CLEARPATH:-./clearpath} fix="$BATS_TEST_DIRNAME/../fixtures/show"
 	# imported once: show only reads the stores
-	for f in seed param gaps; do
+	for f in seed param gaps flat; do
 		"$cp" import --store "$BATS_FILE_TMPDIR/$f.db" "$fix/$f.csv" >/dev/null
 	done
 }
@@ -145,6 +146,81 @@ assert d["rule"] == "nested" and c["verdict"] == "none", c
 assert c["change_ci95_low"] < 0 < c["change_ci95_high"], c'
 }
 
+# A copy of the seed store run through the SQL in $1 (python3's sqlite3: the test image has no sqlite3 CLI).
+edited_store() {
+	cp "$S/seed.db" "$D/edit.db"
+	python3 - "$D/edit.db" "$1" <<-'EOF'
+	import sqlite3, sys
+	db = sqlite3.connect(sys.argv[1])
+	db.executescript(sys.argv[2])
+	db.commit()
+	EOF
+}
+
+@test "show: identical samples (no spread) get no verdict, not one from rounding noise" {
+	run --separate-stderr "$CP" show --store "$S/flat.db"
+	[ "$status" -eq 0 ]
+	[ "$(grep -cE '\((I|R)\) [+-][0-9]' <<< "$output")" -eq 0 ]
+	[[ "$(row_of 'mmap -p 4KB' | tail -1)" =~ \|\ +-0\.85%\ \|$ ]]
+	[[ "$output" == *"No marker where there is too little data for a verdict: no spread in either column"* ]]
+	run --separate-stderr "$CP" show --store "$S/flat.db" --format json
+	json_check 'for b in d["blocks"]:
+    for r in b["results"]:
+        c = r["columns"][1]
+        assert c["verdict"] == "insufficient" and "no spread" in c["why"], c
+        assert c["decided"] is False, c'
+}
+
+@test "show: a column with one session gets no verdict, and says how many sessions it needs" {
+	# keep one of the patched kernel's four sessions
+	edited_store "DELETE FROM sample WHERE session_id IN (SELECT s.id FROM session s JOIN swprofile w
+	  ON w.id = s.swprofile_id WHERE w.name = '$WITH' AND s.uuid NOT LIKE '%000000000001');"
+	run --separate-stderr "$CP" show --store "$D/edit.db" --sut 'aws-*'
+	[ "$status" -eq 0 ]
+	[ "$(grep -cE '\((I|R)\) [+-][0-9]' <<< "$output")" -eq 0 ]
+	[[ "$output" == *"too little data for a verdict: fewer than 2 sessions in the compared column."* ]]
+	[[ "$output" == *$'\nUndecided: 3 of 3 cells; detecting a 1% change takes up to '*' sessions per column.'* ]]
+	run --separate-stderr "$CP" show --store "$D/edit.db" --sut 'aws-*' --format json
+	json_check 'for r in d["blocks"][0]["results"]:
+    c = r["columns"][1]
+    assert c["sessions"] == 1 and c["verdict"] == "insufficient", c
+    assert c["comparison"] == "independent" and c["mde_pct"] is None, c
+    assert isinstance(c["sessions_needed"], int) and c["sessions_needed"] >= 2, c'
+	# a bigger --target needs fewer sessions
+	run --separate-stderr "$CP" show --store "$D/edit.db" --sut 'aws-*' --format json --target 0.5
+	json_check 'assert d["target_pct"] == 0.5
+c = d["blocks"][0]["results"][1]["columns"][1]
+assert c["sessions_needed"] > 7, c'
+}
+
+@test "show: an outlier sample is flagged, set aside, and does not change the verdict" {
+	# one repeat of one patched memset session 20% low, as a compaction stall would leave it
+	edited_store "UPDATE sample SET value = value * 0.8 WHERE warmup = 0 AND iteration = 1 AND session_id =
+	  (SELECT s.id FROM session s WHERE s.uuid = '5eed0010-0000-4000-8000-000000000001') AND resultclass_id =
+	  (SELECT id FROM resultclass WHERE name LIKE 'memset%');"
+	run --separate-stderr "$CP" show --store "$D/edit.db" --sut 'aws-*' --stats
+	[ "$status" -eq 0 ]
+	[[ "$(row_of 'memset -k 1GB')" == *"(I) +"*" n=12/4 cv="*" o=1 |" ]]
+	run --separate-stderr "$CP" show --store "$D/edit.db" --sut 'aws-*' --format json
+	json_check 'c = d["blocks"][0]["results"][0]["columns"][1]
+assert c["verdict"] == "improvement", c
+assert len(c["outliers"]) == 1 and c["outliers"][0]["session"] == "5eed0010-0000-4000-8000-000000000001", c
+assert abs(c["change_pct"] - 1.92) < 0.1, c
+assert c["mean"] < 0.99 * c["level"], c'
+}
+
+@test "show: strategies of the same sessions are compared paired by session, and the legend says so" {
+	run --separate-stderr "$CP" show --store "$S/param.db" --columns param:f
+	[ "$status" -eq 0 ]
+	[[ "$output" == *$'\nColumns measured in the same sessions: each change is compared within each session (paired by session).'* ]]
+	run --separate-stderr "$CP" show --store "$S/param.db" --columns param:f --format json
+	json_check 'for r in d["blocks"][0]["results"]:
+    for c in r["columns"][1:]:
+        assert c["comparison"] == "paired", c'
+	run --separate-stderr "$CP" show
+	[ "$(grep -c '^Columns measured in different sessions: each change is compared between independent sessions' <<< "$output")" -eq 2 ]
+}
+
 @test "show: --sut GLOB keeps the matching SUT classes" {
 	run --separate-stderr "$CP" show --sut 'aws-*'
 	[ "$status" -eq 0 ]
@@ -250,8 +326,10 @@ assert c["change_ci95_low"] < 0 < c["change_ci95_high"], c'
 
 # Every key of every cell of the JSON document in $output that holds an interval.
 ci_keys() {
-	json_check 'print(" ".join(sorted({k for b in d["blocks"] for r in b["results"] for c in r["columns"]
-	                                 for k in c if "ci" in k})))'
+	# "ci" and a digit: "decided" is not an interval
+	json_check 'import re
+print(" ".join(sorted({k for b in d["blocks"] for r in b["results"] for c in r["columns"]
+	                                 for k in c if re.search(r"ci[0-9]", k)})))'
 }
 
 @test "show: JSON keys that name the confidence level follow --alpha" {

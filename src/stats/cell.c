@@ -142,13 +142,28 @@ static void stats_nested_estimate(const struct stats_anova *a, struct stats_cell
 	stats_satterthwaite(t, nt, a->df_b, &c->nested);
 }
 
-/* The mean and spread of the session levels: the estimate STATS_RULE_NESTED compares. */
-static void stats_robust_estimate(const double *levels, size_t k, struct stats_cell *c)
+/*
+ * The mean and spread of the session levels: the estimate STATS_RULE_NESTED
+ * compares.  Each level varies by the between-session part plus its own
+ * within-session noise, so Var(mean of levels) is at least
+ * sigma_w^2 * sum(1 / n_i) / k^2; when the levels agree more closely than
+ * that (as the ANOVA clamps a negative between-session component at 0), the
+ * within-session variance of the kept samples, with its df, stands in.
+ */
+static void stats_robust_estimate(const double *levels, size_t k, const struct stats_robust_sum *rs,
+				  struct stats_cell *c)
 {
+	double floor = rs->df_w > 0 ? rs->ssw / rs->df_w * rs->inv_n / (double)k : NAN;
+
 	c->level = gsl_stats_mean(levels, 1, k);
 	c->var_sessions = k > 1 ? gsl_stats_variance_m(levels, 1, k, c->level) : NAN;
 	c->robust.var_mean = k > 1 ? c->var_sessions / (double)k : NAN;
 	c->robust.df = k > 1 ? (double)(k - 1) : 0;
+	if (k > 1 && c->robust.var_mean < floor / (double)k) {
+		c->robust.var_mean = floor / (double)k;
+		c->robust.df = rs->df_w;
+		c->var_sessions = floor;	/* for planning: one session's level varies at least this much */
+	}
 }
 
 int stats_check_input(const struct stats_sample_set *s, double alpha)
@@ -178,6 +193,7 @@ int stats_cell_compute(const struct stats_sample_set *s, double alpha, struct st
 	struct stats_obs *obs = NULL;
 	double *sorted = NULL, *levels = NULL;
 	int *ids = NULL;
+	struct stats_robust_sum rs;
 	struct stats_anova a;
 	struct stats_cell c;
 	int ret;
@@ -205,10 +221,11 @@ int stats_cell_compute(const struct stats_sample_set *s, double alpha, struct st
 	c.sessions = a.k;
 	stats_pooled_estimate(c.stddev, s->n, &c.pooled);
 	stats_nested_estimate(&a, &c);
-	ret = stats_robust_levels(s, ids, levels, NULL, &c.outliers);
+	ret = stats_robust_levels(s, ids, levels, NULL, &rs);
 	if (ret < 0)
 		goto out;
-	stats_robust_estimate(levels, (size_t)ret, &c);
+	c.outliers = rs.outliers;
+	stats_robust_estimate(levels, (size_t)ret, &rs, &c);
 	stats_estimate_interval(&c.pooled, c.mean, alpha);
 	stats_estimate_interval(&c.nested, c.mean, alpha);
 	stats_estimate_interval(&c.robust, c.level, alpha);

@@ -14,12 +14,20 @@ void stats_estimate_interval(struct stats_estimate *e, double mean, double alpha
 /* 0 when @s has values, n > 0, all finite, and alpha is in (0, 1); else -EINVAL. */
 int stats_check_input(const struct stats_sample_set *s, double alpha);
 
+/* What stats_robust_levels() found besides the levels. */
+struct stats_robust_sum {
+	size_t outliers;	/* samples flagged */
+	double ssw, df_w;	/* kept samples: squares about their session's level, and their df */
+	double inv_n;		/* sum over sessions of 1 / (samples kept) */
+};
+
 /*
  * Each session's level into @ids/@levels (sessions in ascending id order,
  * both arrays of @s->n entries), outlier flags into @flags (may be NULL) in
- * @s's order, their count into *@outliers.  Returns the number of sessions,
- * or -ENOMEM.  @s must have passed stats_check_input().
+ * @s's order, the rest into *@sum.  Returns the number of sessions, or
+ * -ENOMEM.  @s must have passed stats_check_input().
  */
-int stats_robust_levels(const struct stats_sample_set *s, int *ids, double *levels, bool *flags, size_t *outliers);
+int stats_robust_levels(const struct stats_sample_set *s, int *ids, double *levels, bool *flags,
+			struct stats_robust_sum *sum);
 
 #endif

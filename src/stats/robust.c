@@ -94,9 +94,9 @@ static bool stats_is_outlier(double v, double med, double sigma)
  * wild; sessions of fewer than 3 cannot say which sample is, and keep all.
  */
 static double stats_session_level(const struct stats_robs *o, size_t i, size_t j, double sigma, bool *flags,
-				  size_t *outliers)
+				  struct stats_robust_sum *rs)
 {
-	double med = stats_run_median(o, i, j), sum = 0;
+	double med = stats_run_median(o, i, j), sum = 0, level;
 	size_t kept = 0;
 
 	for (size_t t = i; t < j; t++) {
@@ -104,23 +104,35 @@ static double stats_session_level(const struct stats_robs *o, size_t i, size_t j
 
 		if (flags)
 			flags[o[t].idx] = wild;
-		*outliers += wild;
+		rs->outliers += wild;
 		if (!wild) {
 			sum += o[t].value;
 			kept++;
 		}
 	}
 	/* the median itself is never wild (residual 0), so kept > 0 for odd sessions */
-	return kept ? sum / (double)kept : med;
+	if (!kept)
+		return med;
+	level = sum / (double)kept;
+	for (size_t t = i; t < j; t++)
+		if (!flags || !flags[o[t].idx])
+			rs->ssw += (o[t].value - level) * (o[t].value - level);
+	rs->df_w += (double)(kept - 1);
+	rs->inv_n += 1 / (double)kept;
+	return level;
 }
 
-int stats_robust_levels(const struct stats_sample_set *s, int *ids, double *levels, bool *flags, size_t *outliers)
+int stats_robust_levels(const struct stats_sample_set *s, int *ids, double *levels, bool *flags,
+			struct stats_robust_sum *sum)
 {
 	struct stats_robs *o = malloc(s->n * sizeof(*o));
 	double *res = malloc(s->n * sizeof(*res)), sigma;
+	bool *fl = flags ? flags : malloc(s->n * sizeof(*fl));
 	size_t k = 0;
 
-	if (!o || !res) {
+	if (!o || !res || !fl) {
+		if (!flags)
+			free(fl);
 		free(o);
 		free(res);
 		return -ENOMEM;
@@ -129,38 +141,40 @@ int stats_robust_levels(const struct stats_sample_set *s, int *ids, double *leve
 		o[i] = (struct stats_robs){ s->session ? s->session[i] : 0, i, s->values[i] };
 	qsort(o, s->n, sizeof(*o), stats_robs_cmp);
 	sigma = stats_within_scale(o, s->n, res);
-	*outliers = 0;
+	*sum = (struct stats_robust_sum){ 0 };
 	for (size_t i = 0, j; i < s->n; i = j, k++) {
 		j = stats_run_end(o, s->n, i);
 		ids[k] = o[i].session;
-		levels[k] = stats_session_level(o, i, j, sigma, flags, outliers);
+		levels[k] = stats_session_level(o, i, j, sigma, fl, sum);
 	}
 	free(o);
 	free(res);
+	if (!flags)
+		free(fl);
 	return (int)k;
 }
 
 int stats_session_levels(const struct stats_sample_set *s, int *ids, double *levels)
 {
-	size_t outliers;
+	struct stats_robust_sum sum;
 
 	if (!ids || !levels || stats_check_input(s, 0.5))
 		return -EINVAL;
-	return stats_robust_levels(s, ids, levels, NULL, &outliers);
+	return stats_robust_levels(s, ids, levels, NULL, &sum);
 }
 
 int stats_outliers(const struct stats_sample_set *s, bool *flags)
 {
 	double *levels;
 	int *ids, ret;
-	size_t outliers = 0;
+	struct stats_robust_sum sum = { 0 };
 
 	if (stats_check_input(s, 0.5))
 		return -EINVAL;
 	levels = malloc(s->n * sizeof(*levels));
 	ids = malloc(s->n * sizeof(*ids));
-	ret = levels && ids ? stats_robust_levels(s, ids, levels, flags, &outliers) : -ENOMEM;
+	ret = levels && ids ? stats_robust_levels(s, ids, levels, flags, &sum) : -ENOMEM;
 	free(levels);
 	free(ids);
-	return ret < 0 ? ret : (int)outliers;
+	return ret < 0 ? ret : (int)sum.outliers;
 }

@@ -43,11 +43,15 @@ static void add_cell(struct cmp_set *s, const struct cmp_opts *o, const char *su
 		     const char *started, const char *suite, const char *rclass, double mean)
 {
 	static const double dz[2][3] = { { -0.010, 0.002, 0.008 }, { -0.004, 0.001, 0.003 } };
-	const char *uuids[2] = { UUID_A, UUID_B };
+	char uuid[40];
 
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < 2; k++) {
+		/* a session runs one kernel on one machine: its own UUID per (sut, swprofile) */
+		snprintf(uuid, sizeof(uuid), "%02x%02x0000-0000-4000-8000-00000000000%d", (unsigned char)sut[0],
+			 (unsigned char)swp[strlen(swp) - 1], k + 1);
 		for (int i = 0; i < 3; i++)
-			add(s, o, sut, swp, uuids[k], started, suite, rclass, mean * (1 + dz[k][i]));
+			add(s, o, sut, swp, uuid, started, suite, rclass, mean * (1 + dz[k][i]));
+	}
 }
 
 /* @got within 0.01 of @want_pct. */
@@ -414,7 +418,8 @@ static void test_sessions_per_cell(void **state)
 	c = &find_row(&s->blocks[0], MEMSET)->cells[0];
 	assert_int_equal(c->n, 7);
 	assert_int_equal(c->nuuids, 3);
-	assert_string_equal(c->uuids[0], UUID_A);
+	/* add_cell's first session of (aws..., base): 'a' and 'e' in hex */
+	assert_string_equal(c->uuids[0], "61650000-0000-4000-8000-000000000001");
 	assert_string_equal(c->uuids[2], UUID_C);
 	assert_int_equal(c->sessions[0], 0);
 	assert_int_equal(c->sessions[3], 1);

@@ -163,7 +163,11 @@ int machine_mem_available(uint64_t *bytes)
 	return sysfs_mem_available(bytes);
 }
 
-/* Base pages: MemAvailable, less what the rest of the system keeps. */
+/*
+ * Base pages: MemAvailable, less what the rest of the system keeps.  A
+ * kernel without MemAvailable (before 3.14) cannot be judged: the need
+ * passes, marked MACHINE_UNREADABLE so callers can say it was not checked.
+ */
 static bool machine_fit_memory(struct machine_fit *fit)
 {
 	int ret = machine_mem_available(&fit->avail);
@@ -171,9 +175,10 @@ static bool machine_fit_memory(struct machine_fit *fit)
 	if (ret) {
 		fit->verdict = MACHINE_UNREADABLE;
 		fit->err = ret;
-	} else if (fit->avail < MACHINE_RESERVE || fit->bytes > fit->avail - MACHINE_RESERVE) {
-		fit->verdict = MACHINE_SHORT_MEMORY;
+		return true;
 	}
+	if (fit->avail < MACHINE_RESERVE || fit->bytes > fit->avail - MACHINE_RESERVE)
+		fit->verdict = MACHINE_SHORT_MEMORY;
 	return fit->verdict == MACHINE_FITS;
 }
 
@@ -345,12 +350,9 @@ int machine_fit_explain(const struct machine_fit *fit, const char *who, const ch
 		return machine_explain_memory(fit, who, advice, say);
 	case MACHINE_POOL_SHORT:
 		return machine_explain_short(fit, who, advice, say);
-	case MACHINE_UNREADABLE:
-		if (fit->page == fit->base)
-			say("cannot read MemAvailable from /proc/meminfo: %s", strerror(-fit->err));
-		else
-			say("cannot read the %s hugetlb pool: %s", size_format(fit->page, pg, sizeof(pg)),
-			    strerror(-fit->err));
+	case MACHINE_UNREADABLE:	/* only pools: unreadable MemAvailable passes */
+		say("cannot read the %s hugetlb pool: %s", size_format(fit->page, pg, sizeof(pg)),
+		    strerror(-fit->err));
 		return EXIT_RESOURCE;
 	default:
 		return machine_explain_absent(fit, who, advice, say);

@@ -87,7 +87,9 @@ struct machine_fit {
 
 /*
  * Judge @bytes in pages of @page (the base page or a hugetlb size) against
- * this machine, filling @fit.  Returns true when it fits.
+ * this machine, filling @fit.  Returns true when it fits, and when base
+ * pages cannot be judged because the kernel has no MemAvailable (verdict
+ * MACHINE_UNREADABLE: say the size was not checked).
  */
 bool machine_fit(uint64_t bytes, uint64_t page, struct machine_fit *fit);
 

@@ -38,10 +38,9 @@ static int mem_check_fit(uint64_t bytes, uint64_t page)
 {
 	struct machine_fit fit;
 
-	if (machine_fit(bytes, page, &fit))
-		return 0;
-	if (fit.verdict == MACHINE_UNREADABLE && fit.page == fit.base) {
-		log_warn("cannot read MemAvailable from /proc/meminfo; not checking the size");
+	if (machine_fit(bytes, page, &fit)) {
+		if (fit.verdict == MACHINE_UNREADABLE)
+			log_warn("cannot read MemAvailable from /proc/meminfo; not checking the size");
 		return 0;
 	}
 	return machine_fit_explain(&fit, "this run", fit.verdict == MACHINE_SHORT_MEMORY ?
@@ -239,7 +238,7 @@ bool wl_mem_hugetlb_fits(uint64_t bytes, uint64_t page)
 {
 	struct machine_fit fit;
 
-	return machine_fit(bytes, page, &fit);
+	return machine_fit(bytes, page, &fit) && fit.verdict == MACHINE_FITS;
 }
 
 void wl_mem_thp_mode(char *buf, size_t len)

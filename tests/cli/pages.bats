@@ -123,3 +123,13 @@ setup() {
 	run "$CP" plan validate "$P/req.yaml"
 	[ "$status" -eq 0 ]
 }
+
+@test "a kernel without MemAvailable: plan and workload apply the same rule (run, unchecked, with a warning)" {
+	printf 'defaults: {warmups: 0, repeats: 1, sessions: 1}\nbenchmarks:\n  - mem memset -s 1MB -f default\n' > "$P/tiny.yaml"
+	CLEARPATH_SYSROOT=$FIX/old-arm64 run --separate-stderr "$CP" plan run --quiet --store "$P/t.db" "$P/tiny.yaml"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"cannot read MemAvailable from /proc/meminfo; not checking the size"* ]]
+	CLEARPATH_SYSROOT=$FIX/old-arm64 run --separate-stderr "$CP" bench mem memset -s 1MB -f default
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"not checking the size"* ]]
+}

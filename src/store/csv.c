@@ -91,6 +91,12 @@ static int malformed(struct csv_error *err, long line, long column, const char *
 	return -EINVAL;
 }
 
+/* A NUL byte would silently end the field's C string: a text file has none. */
+static int nul_byte(const struct csv_reader *r, struct csv_error *err, long column)
+{
+	return malformed(err, r->line, column, "a NUL byte inside a field (not a text file)");
+}
+
 /* getc that counts lines, so errors can say where they are. */
 static int next_char(struct csv_reader *r)
 {
@@ -114,6 +120,8 @@ static int read_quoted(struct csv_reader *r, struct fieldbuf *b, long line, long
 
 		if (c == EOF)
 			return malformed(err, line, column, "unterminated quoted field");
+		if (c == '\0')
+			return nul_byte(r, err, column);
 		if (c == '"') {
 			c = next_char(r);
 			if (c != '"') {
@@ -139,6 +147,8 @@ static int read_plain(struct csv_reader *r, struct fieldbuf *b, int c, long colu
 		if (c == '"')
 			return malformed(err, r->line, column,
 					 "quote inside an unquoted field (quote the whole field)");
+		if (c == '\0')
+			return nul_byte(r, err, column);
 		ret = fieldbuf_put(b, (char)c);
 		if (ret)
 			return ret;

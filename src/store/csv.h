@@ -32,7 +32,7 @@ void csv_reader_init(struct csv_reader *r, FILE *f);
  * unquoted ("" inside quotes becomes ").  Records end with LF or CRLF;
  * quoted fields may contain commas, quotes and newlines.  Returns 1 when a
  * record was read, 0 at end of file, -EINVAL when the input is malformed
- * (a quote inside an unquoted field, junk after a closing quote, an
+ * (a quote inside an unquoted field, a NUL byte, junk after a closing quote, an
  * unterminated quoted field; *@err names line and column), -ENOMEM, or -EIO
  * when reading failed.
  */

@@ -184,12 +184,60 @@ struct import_row {
 	double value;
 };
 
+/* Whether @s is a plain decimal number: [-]digits[.digits][e[+-]digits], nothing else (no 0x, spaces, inf). */
+static bool is_decimal(const char *s)
+{
+	size_t digits;
+
+	s += *s == '-';
+	digits = strspn(s, "0123456789");
+	s += digits;
+	if (*s == '.') {
+		size_t frac = strspn(s + 1, "0123456789");
+
+		digits += frac;
+		s += 1 + frac;
+	}
+	if (!digits)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		s += *s == '-' || *s == '+';
+		if (!strspn(s, "0123456789"))
+			return false;
+		s += strspn(s, "0123456789");
+	}
+	return !*s;
+}
+
+/* Whether @s is a UTC time as the store writes it: YYYY-MM-DDTHH:MM:SS[.fraction]Z. */
+static bool is_timestamp(const char *s)
+{
+	static const char shape[] = "dddd-dd-ddTdd:dd:dd";
+	int mon, day, hour, min, sec;
+
+	for (size_t i = 0; i < sizeof(shape) - 1; i++)
+		if (shape[i] == 'd' ? s[i] < '0' || s[i] > '9' : s[i] != shape[i])
+			return false;
+	if (sscanf(s + 5, "%2d-%2d", &mon, &day) != 2 || sscanf(s + 11, "%2d:%2d:%2d", &hour, &min, &sec) != 3 ||
+	    mon < 1 || mon > 12 || day < 1 || day > 31 || hour > 23 || min > 59 || sec > 60)
+		return false;
+	s += sizeof(shape) - 1;
+	if (*s == '.' && strspn(s + 1, "0123456789"))
+		s += 1 + strspn(s + 1, "0123456789");
+	return !strcmp(s, "Z");
+}
+
 static int parse_row(const struct import_ctx *c, struct import_row *r)
 {
 	char *end;
 	long it;
 	int ret;
 
+	if (c->rec->n == 1 && !*c->rec->field[0]) {
+		log_err("%s: line %ld is blank", c->name, c->rec->line);
+		return -EINVAL;
+	}
 	if (c->rec->n != NCOLS)
 		return bad_field(c, c->rec->n < NCOLS ? (int)c->rec->n : NCOLS - 1,
 				 "expected %d columns, found %zu", NCOLS, c->rec->n);
@@ -213,14 +261,24 @@ static int parse_row(const struct import_ctx *c, struct import_row *r)
 		return ret;
 	errno = 0;
 	it = strtol(r->field[COL_ITERATION], &end, 10);
-	if (errno || *end || it < 0 || it > 1000000000)
+	if (strspn(r->field[COL_ITERATION], "0123456789") != strlen(r->field[COL_ITERATION]) || errno ||
+	    *end || it > 1000000000)
 		return bad_field(c, COL_ITERATION, "'%s' is not an iteration number",
 				 r->field[COL_ITERATION]);
 	r->iteration = (int)it;
+	/*
+	 * A decimal number, as export writes it.  Underflow (ERANGE towards 0)
+	 * is fine: export writes subnormals like 1e-310, and they must come back.
+	 */
 	errno = 0;
 	r->value = strtod(r->field[COL_VALUE], &end);
-	if (errno || *end || !isfinite(r->value))
+	if (!is_decimal(r->field[COL_VALUE]) || *end || !isfinite(r->value) ||
+	    (errno == ERANGE && fabs(r->value) > 1))
 		return bad_field(c, COL_VALUE, "'%s' is not a finite number", r->field[COL_VALUE]);
+	for (int i = COL_STARTED; i <= COL_TIME; i++)
+		if (!is_timestamp(r->field[i]))
+			return bad_field(c, i, "'%s' is not a UTC time like 2026-08-22T08:00:00.000000Z",
+					 r->field[i]);
 	return 0;
 }
 
@@ -335,6 +393,17 @@ static int check_header(const struct import_ctx *c)
 	return 0;
 }
 
+/* Whether @in starts (after blanks) with '[' or '{'; what it read is pushed back. */
+static bool looks_like_json(FILE *in)
+{
+	int c = getc(in);
+
+	if (c == EOF)
+		return false;
+	ungetc(c, in);
+	return c == '[' || c == '{';
+}
+
 int store_import_csv(struct store *st, FILE *in, const char *name)
 {
 	struct csv_record rec = { 0 };
@@ -345,6 +414,11 @@ int store_import_csv(struct store *st, FILE *in, const char *name)
 	int ret, got;
 
 	csv_reader_init(&r, in);
+	if (looks_like_json(in)) {
+		log_err("%s looks like JSON: import reads CSV (clearpath export form)", name);
+		log_hint("export it with --format csv (the default)");
+		return -EINVAL;
+	}
 	ret = store_tx_begin(st);
 	if (ret)
 		return ret;

@@ -177,3 +177,43 @@ as_nobody() {
 d = json.load(sys.stdin)
 assert len(d[0]["benchmark"]) == 2005 + 1 + 5010, len(d[0]["benchmark"])'
 }
+
+@test "import: strict fields: no NUL, hex, padded numbers or free-form times; a blank line is named" {
+	T=2026-08-22T08:00:00.000000Z
+	bad() {	# $1: the data line, $2: what the refusal says
+		printf '%s\n%s\n' "$HEADER" "$1" > "$D/bad.csv"
+		run --separate-stderr "$CP" import --store "$D/s.db" "$D/bad.csv"
+		refused 2 "$2" "nothing from"
+	}
+	bad "box,base,5eed0000-0000-4000-8000-000000000001,mem/x,v,s,1,0,0,0x10,$T,$T" "column 10 (value): '0x10' is not a finite number"
+	bad "box,base,5eed0000-0000-4000-8000-000000000001,mem/x,v,s,1,0,0,\" 5\",$T,$T" "column 10 (value): ' 5' is not a finite number"
+	bad "box,base,5eed0000-0000-4000-8000-000000000001,mem/x,v,s,1,0,0,inf,$T,$T" "'inf' is not a finite number"
+	bad "box,base,5eed0000-0000-4000-8000-000000000001,mem/x,v,s,1,+1,0,5,$T,$T" "column 8 (iteration): '+1' is not an iteration number"
+	bad "box,base,5eed0000-0000-4000-8000-000000000001,mem/x,v,s,1,0,0,5,yesterday,$T" "column 11 (session_started): 'yesterday' is not a UTC time"
+	bad "box,base,5eed0000-0000-4000-8000-000000000001,mem/x,v,s,1,0,0,5,$T,2026-13-01T00:00:00Z" "column 12 (sample_time): '2026-13-01T00:00:00Z' is not a UTC time"
+	printf '%s\n\n%s\n' "$HEADER" "$ROW" > "$D/blank.csv"
+	run --separate-stderr "$CP" import --store "$D/s.db" "$D/blank.csv"
+	refused 2 "blank.csv: line 2 is blank"
+	printf '%s\nbox\0evil,base,5eed0000-0000-4000-8000-000000000001,mem/x,v,s,1,0,0,5,%s,%s\n' "$HEADER" $T $T > "$D/nul.csv"
+	run --separate-stderr "$CP" import --store "$D/s.db" "$D/nul.csv"
+	refused 2 "nul.csv: line 2, column 1: a NUL byte inside a field"
+	[ ! -e "$D/s.db" ]
+}
+
+@test "import: a subnormal value round-trips through export and import" {
+	printf '%s\nbox,base,5eed0000-0000-4000-8000-000000000001,mem/x,v,s,1,0,0,1e-310,2026-08-22T08:00:00.000000Z,2026-08-22T08:00:01Z\n' "$HEADER" > "$D/tiny.csv"
+	"$CP" import --store "$D/a.db" "$D/tiny.csv"
+	"$CP" export --store "$D/a.db" "$D/a.csv"
+	"$CP" import --store "$D/b.db" "$D/a.csv"
+	"$CP" export --store "$D/b.db" "$D/b.csv"
+	cmp "$D/a.csv" "$D/b.csv"
+	[ "$(sql "$D/b.db" "SELECT value > 0 AND value < 1e-300 FROM sample")" = 1 ]
+}
+
+@test "import: a JSON export is named as such" {
+	one_row_store "$D/a.db"
+	"$CP" export --store "$D/a.db" --format json "$D/x.json"
+	run --separate-stderr "$CP" import --store "$D/b.db" "$D/x.json"
+	refused 2 "x.json looks like JSON: import reads CSV (clearpath export form)" "--format csv"
+	[[ "$stderr" != *"header says"* ]]
+}

@@ -79,7 +79,7 @@ run: deps
 	@$(MAKE) --no-print-directory clearpath
 	@mkdir -p $(dir $(RUN_STORE)) && rm -f $(RUN_STORE) $(RUN_STORE)-wal $(RUN_STORE)-shm
 	-./clearpath doctor
-	@echo "running plans/quick.yaml (about two minutes; per-session summaries in build/run/plan.log)"
+	@echo "running plans/quick.yaml (4 sessions, about three minutes; per-session summaries in build/run/plan.log)"
 	./clearpath plan run --store $(RUN_STORE) plans/quick.yaml > build/run/plan.log
 	./clearpath show --store $(RUN_STORE) --columns param:f --base default --benchmark 'mem/clear'
 	./clearpath show --store $(RUN_STORE) --columns param:f --base default --benchmark 'mem/memset'

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DOCTOR_WIDTH 100	/* columns of a text report line, wrapped beyond */
+
 /* The order is the order of the output: frequency, memory, noise, counters. */
 static const struct doctor_check doctor_checks[] = {
 	{ "cpu.governor", doctor_check_governor },
@@ -149,15 +151,48 @@ const char *doctor_status_name(enum doctor_status st)
 	return st <= DOCTOR_FAIL ? names[st] : "????";
 }
 
+/*
+ * Print @head (@indent columns wide) then @text's words, wrapped so no line
+ * passes DOCTOR_WIDTH; continuation lines start at column @indent.  Bytes
+ * count as columns (the text is ASCII; anything else only wraps earlier).  A
+ * word wider than a line gets a line of its own rather than being cut.
+ */
+static void doctor_wrap(FILE *out, const char *head, size_t indent, const char *text)
+{
+	size_t col = indent;
+
+	fputs(head, out);
+	for (const char *w = text; *w;) {
+		size_t len = strcspn(w, " ");
+
+		if (col > indent && col + 1 + len > DOCTOR_WIDTH) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(w, 1, len, out);
+		col += len;
+		w += len;
+		w += strspn(w, " ");
+	}
+	fputc('\n', out);
+}
+
 void doctor_report_text(const struct doctor_report *rep, FILE *out)
 {
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct doctor_result *r = &rep->items[i];
+		char head[64], text[sizeof(r->value) + sizeof(r->detail) + 2];
 
-		fprintf(out, "%s  %-20s %s%s%s\n", doctor_status_name(r->status), r->check, r->value,
-			r->detail[0] ? ": " : "", r->detail);
-		if (r->fix[0])
-			fprintf(out, "      %-20s fix: %s\n", "", r->fix);
+		snprintf(head, sizeof(head), "%s  %-20s ", doctor_status_name(r->status), r->check);
+		snprintf(text, sizeof(text), "%s%s%s", r->value, r->detail[0] ? ": " : "", r->detail);
+		doctor_wrap(out, head, strlen(head), text);
+		if (r->fix[0]) {
+			snprintf(head, sizeof(head), "      %-20s fix: ", "");
+			doctor_wrap(out, head, strlen(head), r->fix);
+		}
 	}
 }
 

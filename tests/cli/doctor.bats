@@ -1,15 +1,25 @@
 #!/usr/bin/env bats
 # doctor.bats: `clearpath doctor` on this machine, on the fixture trees, and --fix (for real only as root).
 
+load helpers
+
 setup() {
 	CP=${CLEARPATH:-./clearpath}
 	FIXTURES=$(cd "$BATS_TEST_DIRNAME/../fixtures/doctor" && pwd)
 	POOL=/sys/kernel/mm/hugepages/hugepages-2048kB
 }
 
-# Every output line is a check line or the fix line under one.
+# Every output line is a check line, the fix line under one, or one of theirs wrapped (at most
+# 100 columns); a PASS has nothing to fix.
 only_check_lines() {
-	! printf '%s\n' "$1" | grep -vE '^(PASS|WARN|FAIL)  [a-zA-Z0-9.-]+ +|^ +fix: '
+	! printf '%s\n' "$1" | grep -vE '^(PASS|WARN|FAIL)  [a-zA-Z0-9.-]+ +|^ {27}fix: |^ {27}[^ ]|^ {32}[^ ]'
+	! printf '%s\n' "$1" | grep -E '^.{101}'
+	! printf '%s\n' "$1" | awk '/^(PASS|WARN|FAIL)  /{st = $1} /^ +fix: / && st == "PASS"' | grep .
+}
+
+# The report without the checks named by the regex $2 (their wrapped lines too).
+without_checks() {
+	printf '%s\n' "$1" | awk -v re="$2" '/^(PASS|WARN|FAIL)  /{skip = ($2 ~ re)} !skip'
 }
 
 @test "doctor checks this machine: one line per check, exit 0 or 3" {
@@ -37,28 +47,38 @@ only_check_lines() {
 	# perf.* and numa's policy are probed live, so they stay out of the comparison
 	CLEARPATH_SYSROOT=$FIXTURES/vm run "$CP" doctor
 	[ "$status" -eq 0 ]
-	diff -u - <(printf '%s\n' "$output" | grep -vE '^(PASS|WARN|FAIL)  (perf\.|numa)') <<'OUT'
-PASS  cpu.governor         not exposed: a virtual machine: the host controls the frequency; compare only runs on the same host type
-PASS  cpu.boost            not exposed: a virtual machine: the host controls boost/turbo; compare only runs on the same host type
-WARN  thp                  enabled=madvise defrag=always: defrag 'always' stalls THP faults on compaction, so fault times vary with fragmentation
+	only_check_lines "$output"
+	diff -u - <(without_checks "$output" '^(perf[.]|numa)') <<'OUT'
+PASS  cpu.governor         not exposed: a virtual machine: the host controls the frequency; compare
+                           only runs on the same host type
+PASS  cpu.boost            not exposed: a virtual machine: the host controls boost/turbo; compare
+                           only runs on the same host type
+WARN  thp                  enabled=madvise defrag=always: defrag 'always' stalls THP faults on
+                           compaction, so fault times vary with fragmentation
                            fix: echo madvise > /sys/kernel/mm/transparent_hugepage/defrag
 PASS  hugetlb.2MB          total 0, free 0: no free pages: -p 2MB runs need pages reserved first
-                           fix: clearpath doctor --fix --hugepages 2MB:N
-WARN  hugetlb.1GB-support  not supported: the CPU lacks the pdpe1gb flag (or the hypervisor hides it)
+                           ('doctor --fix --hugepages 2MB:N')
+WARN  hugetlb.1GB-support  not supported: the CPU lacks the pdpe1gb flag (or the hypervisor hides
+                           it)
                            fix: ask for a VM type that passes pdpe1gb through (e.g. -cpu host)
 PASS  memory               MemAvailable 3.0GB: keep -s well below this
 PASS  swap                 none: no swap device
 PASS  load                 0.00 on 2 CPUs: the machine is mostly idle
 PASS  busy-processes       none visible: no process used 5% or more of a CPU over 200 ms
-WARN  virtualisation       QEMU Standard PC (Q35 + ICH9, 2009): a virtual machine: the host decides frequency, THP backing and neighbours, so expect more noise
-                           fix: compare only runs made on the same instance type; prefer bare metal for final numbers
-PASS  isolation            none: fine for memory clearing; isolcpus=/nohz_full= on a spare CPU would cut scheduler noise further
+WARN  virtualisation       QEMU Standard PC (Q35 + ICH9, 2009): a virtual machine: the host decides
+                           frequency, THP backing and neighbours, so expect more noise
+                           fix: compare only runs made on the same instance type; prefer bare metal
+                                for final numbers
+PASS  isolation            none: fine for memory clearing; isolcpus=/nohz_full= on a spare CPU would
+                           cut scheduler noise further
 OUT
 }
 
 @test "doctor on the x86 fixture: powersave, turbo and THP always are warnings" {
 	CLEARPATH_SYSROOT=$FIXTURES/x86-metal run "$CP" doctor
 	[ "$status" -eq 0 ]
+	only_check_lines "$output"
+	output=$(unwrapped "$output")
 	[[ "$output" == *"WARN  cpu.governor         powersave (0/4 CPUs on performance)"* ]]
 	[[ "$output" == *"echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo"* ]]
 	[[ "$output" == *"WARN  thp                  enabled=always defrag=madvise: with 'always', -p 4KB mmap results measure THP faults"* ]]
@@ -69,6 +89,8 @@ OUT
 @test "doctor on the arm64 fixture: 1GB pages depend on the base page size" {
 	CLEARPATH_SYSROOT=$FIXTURES/arm64-metal run "$CP" doctor
 	[ "$status" -eq 0 ]
+	only_check_lines "$output"
+	output=$(unwrapped "$output")
 	[[ "$output" == *"PASS  hugetlb.512MB"* ]]
 	[[ "$output" == *"WARN  hugetlb.1GB-support  not offered: arm64 has 1GB pages only in kernels built with 4KB or 16KB base pages"* ]]
 	[[ "$output" == *"WARN  load                 6.50 on 4 CPUs"* ]]

@@ -35,3 +35,9 @@ for row in sqlite3.connect(sys.argv[1], isolation_level=None).execute(sys.argv[2
     print("|".join(str(c) for c in row))
 PY
 }
+
+# unwrapped TEXT: a doctor report with each wrapped line joined back to the line it continues.
+unwrapped() {
+	printf '%s\n' "$1" | awk '/^ / && !/^ +fix: / {sub(/^ +/, ""); line = line " " $0; next}
+		{if (NR > 1) print line; line = $0} END {print line}'
+}

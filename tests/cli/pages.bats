@@ -63,12 +63,14 @@ setup() {
 @test "doctor on a 64KB-page kernel lists its pools and says why there is no 1GB pool" {
 	CLEARPATH_SYSROOT=$FIX/arm64-64k run "$CP" doctor
 	[ "$status" -eq 0 ]
+	output=$(unwrapped "$output")	# doctor wraps at 100 columns
 	[[ "$output" == *"-p 64KB results are 64KB faults"* ]]
 	[[ "$output" == *"PASS  hugetlb.512MB        total 4, free 4: -p 512MB runs can use up to 4 pages"* ]]
 	[[ "$output" == *"PASS  hugetlb.16GB         total 0, free 0"* ]]
 	[[ "$output" == *"WARN  hugetlb.1GB-support  not offered: this kernel has 64KB base pages, whose hugetlb sizes are 2MB, 512MB and 16GB"* ]]
 	CLEARPATH_SYSROOT=$FIX/arm64-16k run "$CP" doctor --hugepages 32MB:2
 	[ "$status" -eq 3 ]
+	output=$(unwrapped "$output")
 	[[ "$output" == *"FAIL  hugetlb.32MB         total 0, free 0: the runs need 2 free 32MB pages"* ]]
 	[[ "$output" == *"echo 2 > /sys/kernel/mm/hugepages/hugepages-32768kB/nr_hugepages"* ]]
 	[[ "$output" == *"PASS  hugetlb.1GB-support  supported"* ]]

@@ -258,14 +258,14 @@ static void test_json_and_text(void **state)
 		assert_int_equal(json_object_size(o), 5);
 	}
 	json_decref(arr);
-	/* one status line per check, plus a "fix:" line for each that has a fix */
+	/* one status line per check, a "fix:" line for each that has a fix, their wrapped rest indented */
 	f = open_memstream(&text, &len);
 	doctor_report_text(&rep, f);
 	fclose(f);
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
 		if (!strncmp(line, "PASS  ", 6) || !strncmp(line, "WARN  ", 6) || !strncmp(line, "FAIL  ", 6))
 			lines++;
-		else if (!strstr(line, " fix: "))
+		else if (strlen(line) > 100 || strspn(line, " ") < 27)
 			fail_msg("unexpected line '%s'", line);
 	assert_int_equal(lines, rep.n);
 	free(text);

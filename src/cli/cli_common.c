@@ -1,6 +1,7 @@
 /* cli_common: the options `run` and `plan run` share, parsed in one place. */
 #include "cli/cli_common.h"
 #include "harness/harness.h"
+#include "store/store.h"
 #include "util/log.h"
 
 #include <stdlib.h>
@@ -30,6 +31,11 @@ int cli_number(const char *arg, const char *name, unsigned min, unsigned *out)
 
 int cli_harness_option(int c, const char *arg, struct harness_opts *h)
 {
+	/* Refused before anything is created: the store takes UTF-8 names only. */
+	if ((c == CLI_SWPROFILE || c == CLI_SUT) && !store_utf8_valid(arg)) {
+		log_err("invalid value for --%s: not valid UTF-8", c == CLI_SUT ? "sut" : "swprofile");
+		return EXIT_USAGE;
+	}
 	switch (c) {
 	case CLI_SWPROFILE: h->swprofile = arg; return 0;
 	case CLI_SUT: h->sut = arg; return 0;

@@ -210,8 +210,11 @@ static json_t *show_envs(struct store *st)
 	json_t *sessions = NULL, *envs = json_object(), *s;
 	size_t i;
 
-	if (!envs || store_list_sessions(st, &sessions))
-		return envs;
+	/* NULL on failure (logged): show must not go on and exit 0 after an error */
+	if (!envs || store_list_sessions(st, &sessions)) {
+		json_decref(envs);
+		return NULL;
+	}
 	json_array_foreach(sessions, i, s) {
 		const char *uuid = json_string_value(json_object_get(s, "uuid"));
 		json_t *env = json_object_get(s, "environment");
@@ -238,7 +241,7 @@ static int show_load(const struct show_cli *o, struct cmp_set *set, json_t **env
 		log_err("cannot read the samples: %s", strerror(-ret));
 		return EXIT_RESOURCE;
 	}
-	return 0;
+	return *envs ? 0 : EXIT_RESOURCE;
 }
 
 /* Per block, the settings in which a column differs from the base (NULL entries when out of memory). */

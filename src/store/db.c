@@ -288,3 +288,73 @@ out:
 	json_decref(j);
 	return out;
 }
+
+/* Length of the valid UTF-8 sequence at @s, or 0 when it is not one. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	unsigned cp, n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (unsigned i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+bool store_utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = utf8_seq(p);
+
+		if (!n)
+			return false;
+		p += n;
+	}
+	return true;
+}
+
+json_t *store_json_text(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *copy, *q;
+	json_t *j;
+
+	if (store_utf8_valid(s))
+		return json_string(s);
+	copy = malloc(3 * strlen(s) + 1);
+	if (!copy)
+		return NULL;
+	for (q = copy; *p;) {
+		size_t n = utf8_seq(p);
+
+		if (n) {
+			memcpy(q, p, n);
+			q += n;
+			p += n;
+		} else {
+			memcpy(q, "\xef\xbf\xbd", 3);	/* U+FFFD REPLACEMENT CHARACTER */
+			q += 3;
+			p++;
+		}
+	}
+	*q = '\0';
+	j = json_string(copy);
+	free(copy);
+	return j;
+}

@@ -3,6 +3,7 @@
 #define CLEARPATH_STORE_DB_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <sqlite3.h>
@@ -67,6 +68,13 @@ int store_get_or_create(struct store *st, int64_t *id, const char *insert, const
 
 /* Write the current UTC time as "YYYY-MM-DDTHH:MM:SS.ffffffZ" into @buf. */
 void store_now(char buf[STORE_TIME_LEN + 1]);
+
+/*
+ * json_string(@s), or for a string that is not valid UTF-8 (a row written
+ * before names were checked) the same with each bad byte as U+FFFD, so a
+ * listing or export still works.  NULL only when memory runs out.
+ */
+json_t *store_json_text(const char *s);
 
 /* Whether @s is a canonical lower- or upper-case 8-4-4-4-12 hex UUID. */
 int store_uuid_valid(const char *s);

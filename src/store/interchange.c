@@ -102,7 +102,7 @@ static int export_json_row(const struct store_row *row, void *arg)
 		else if (i == COL_VALUE)
 			v = json_real(row->value);
 		else
-			v = json_string(t.field[i]);
+			v = store_json_text(t.field[i]);
 		if (json_object_set_new(obj, col_name[i], v))
 			goto out;
 	}
@@ -245,6 +245,8 @@ static int parse_row(const struct import_ctx *c, struct import_row *r)
 		r->field[i] = c->rec->field[i];
 		if (!*r->field[i])
 			return bad_field(c, i, "empty");
+		if (!store_utf8_valid(r->field[i]))
+			return bad_field(c, i, "not valid UTF-8");
 	}
 	if (!store_uuid_valid(r->field[COL_SESSION]))
 		return bad_field(c, COL_SESSION, "'%s' is not a UUID", r->field[COL_SESSION]);
@@ -485,6 +487,33 @@ static const char *const merge_sql[] = {
 	" JOIN main.benchmark mb ON mb.suite = b.suite AND mb.params = b.params",
 };
 
+/* Refuse a source holding a name that is not UTF-8 (written before names were checked). */
+static int merge_check_names(struct store *dst)
+{
+	sqlite3_stmt *stmt;
+	int ret, rc;
+
+	ret = store_prepare(dst, &stmt, "SELECT name FROM src.sut UNION ALL SELECT name FROM src.swprofile"
+			    " UNION ALL SELECT suite FROM src.benchmark UNION ALL SELECT params FROM src.benchmark"
+			    " UNION ALL SELECT name FROM src.resultclass UNION ALL SELECT unit FROM src.resultclass",
+			    NULL);
+	if (ret)
+		return ret;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(stmt, 0);
+
+		if (name && !store_utf8_valid(name)) {
+			log_err("the store to merge holds a name that is not valid UTF-8, which clearpath does not take");
+			ret = -EINVAL;
+			break;
+		}
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = store_sql_fail(dst, rc, "checking the names to merge");
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
 static int merge_attached(struct store *dst, int *added)
 {
 	int64_t n = 0;
@@ -492,6 +521,7 @@ static int merge_attached(struct store *dst, int *added)
 
 	if (ret)
 		return ret;
+	ret = merge_check_names(dst);
 	for (size_t i = 0; !ret && i < sizeof(merge_sql) / sizeof(merge_sql[0]); i++)
 		ret = store_exec(dst, merge_sql[i], NULL);
 	if (!ret)

@@ -9,11 +9,15 @@
 
 #include "util/log.h"
 
+/* A name the store takes: not empty, and UTF-8 (so listings, JSON and terminals can carry it). */
 static int require(const char *value, const char *what)
 {
-	if (value && *value)
+	if (value && *value && store_utf8_valid(value))
 		return 0;
-	log_err("%s must not be empty", what);
+	if (value && *value)
+		log_err("%s is not valid UTF-8", what);
+	else
+		log_err("%s must not be empty", what);
 	return -EINVAL;
 }
 
@@ -207,6 +211,10 @@ int store_benchmark_get(struct store *st, const char *suite, const char *params,
 	if (ret)
 		return ret;
 	/* The export writes "suite params" in one column and splits at the first space. */
+	if (params && *params && !store_utf8_valid(params)) {
+		log_err("benchmark parameters are not valid UTF-8");
+		return -EINVAL;
+	}
 	if (strpbrk(suite, " \t\r\n")) {
 		log_err("benchmark suite '%s' must not contain whitespace", suite);
 		return -EINVAL;

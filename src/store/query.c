@@ -109,7 +109,7 @@ static json_t *column_json(sqlite3_stmt *stmt, int i)
 		if (j)
 			return j;
 	}
-	return json_string(col_text(stmt, i));
+	return store_json_text(col_text(stmt, i));
 }
 
 /* Run @sql and return its rows as a JSON array of objects keyed by column name. */

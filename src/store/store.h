@@ -20,6 +20,13 @@
  *            (resource errors: earlier committed samples stay intact)
  */
 
+/*
+ * Whether the NUL-terminated @s is valid UTF-8 (no overlong forms, surrogates
+ * or code points past U+10FFFF: what JSON and terminals accept).  The rule for
+ * every name the store takes: anything else is refused (-EINVAL, exit 2).
+ */
+bool store_utf8_valid(const char *s);
+
 /* An open store; one per process or thread (SQLite connections are not shared). */
 struct store;
 

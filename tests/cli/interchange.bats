@@ -217,3 +217,36 @@ assert len(d[0]["benchmark"]) == 2005 + 1 + 5010, len(d[0]["benchmark"])'
 	refused 2 "x.json looks like JSON: import reads CSV (clearpath export form)" "--format csv"
 	[[ "$stderr" != *"header says"* ]]
 }
+
+@test "UTF-8: a name that is not UTF-8 is refused at every entry; an old bad row is still listed" {
+	MEMSET=(mem memset -s 1MB -l 1 -f default)
+	run --separate-stderr "$CP" run --quiet --sut $'box\xff' -- "${MEMSET[@]}"
+	refused 2 "invalid value for --sut: not valid UTF-8"
+	run --separate-stderr "$CP" run --quiet --swprofile $'p\xff' -- "${MEMSET[@]}"
+	refused 2 "invalid value for --swprofile: not valid UTF-8"
+	[ ! -e "$CLEARPATH_STORE" ]
+	printf '%s\n%s\n' "$HEADER" "${ROW/box/$'box\xff'}" > "$D/bad.csv"
+	run --separate-stderr "$CP" import --store "$D/s.db" "$D/bad.csv"
+	refused 2 "line 2, column 1 (sut): not valid UTF-8" "nothing from"
+	[ ! -e "$D/s.db" ]
+	# a store written before the rule: every reader copes, import and merge refuse it whole
+	one_row_store "$D/old.db"
+	python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()' \
+		"$D/old.db" "UPDATE sut SET name = CAST(X'626f78ff' AS TEXT)"
+	for k in suts swprofiles sessions benchmarks; do
+		run --separate-stderr "$CP" list "$k" --store "$D/old.db" --format json
+		[ "$status" -eq 0 ] && [ -z "$stderr" ]
+		json_check 'assert len(d) == 1'
+	done
+	run --separate-stderr "$CP" export --store "$D/old.db" --format json -
+	[ "$status" -eq 0 ]
+	json_check 'assert d[0]["sut"] == "box\ufffd", d'
+	run --separate-stderr "$CP" show --store "$D/old.db"
+	[ "$status" -eq 0 ] && [ -z "$stderr" ]
+	"$CP" export --store "$D/old.db" "$D/old.csv"
+	run --separate-stderr "$CP" import --store "$D/s.db" "$D/old.csv"
+	refused 2 "column 1 (sut): not valid UTF-8"
+	run --separate-stderr "$CP" merge --into "$D/m.db" "$D/old.db"
+	refused 2 "not valid UTF-8" "nothing from $D/old.db was merged"
+	[ ! -e "$D/m.db" ] && [ ! -e "$D/s.db" ]
+}

@@ -43,7 +43,7 @@ static bool machine_in(const uint64_t *set, size_t n, uint64_t v)
 	return false;
 }
 
-uint64_t machine_base_page(void)
+static uint64_t machine_read_base_page(void)
 {
 	char line[64];
 	uint64_t kb;
@@ -55,6 +55,24 @@ uint64_t machine_base_page(void)
 		return kb * KB;
 	sc = sysconf(_SC_PAGESIZE);
 	return sc > 0 ? (uint64_t)sc : 4 * KB;
+}
+
+uint64_t machine_base_page(void)
+{
+	/*
+	 * Read once per sysfs root: mmap's timed region maps through
+	 * wl_mem_map(), which asks whether a page is the base page, and must
+	 * not read procfs there.  Threads of one run read it before they start.
+	 */
+	static uint64_t cached;
+	static unsigned cached_gen;
+	unsigned gen = sysfs_root_generation();
+
+	if (!cached || cached_gen != gen) {
+		cached = machine_read_base_page();
+		cached_gen = sysfs_root_generation();	/* the first read may have set the root */
+	}
+	return cached;
 }
 
 static int machine_u64_cmp(const void *a, const void *b)

@@ -10,11 +10,18 @@
 
 static char sysfs_root[512];
 static int sysfs_root_init;
+static unsigned sysfs_root_gen = 1;
 
 void sysfs_set_root(const char *root)
 {
 	snprintf(sysfs_root, sizeof(sysfs_root), "%s", root ? root : "");
 	sysfs_root_init = 1;
+	sysfs_root_gen++;
+}
+
+unsigned sysfs_root_generation(void)
+{
+	return sysfs_root_gen;
 }
 
 /* @path under the root; $CLEARPATH_SYSROOT is read the first time unless a test set the root. */

@@ -12,6 +12,13 @@
  */
 void sysfs_set_root(const char *root);
 
+/*
+ * How many times the root has been set: a value read through the root may be
+ * cached for as long as this does not change (machine/'s base page, read on
+ * the timed path of mmap).
+ */
+unsigned sysfs_root_generation(void);
+
 /* Read the first line of @path (without newline) into @buf.  0 or -errno. */
 int sysfs_read_line(const char *path, char *buf, size_t len);
 /* Read an unsigned decimal from @path.  0 or -errno (-EINVAL when not a number). */

@@ -9,6 +9,9 @@
 #include "fixture.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define KB (1ULL << 10)
@@ -27,6 +30,35 @@ static void test_base_page(void **state)
 	assert_int_equal(machine_base_page(), 16 * KB);
 	fixture_use_root("vm-x86");	/* no smaps: the real system's page size */
 	assert_int_equal(machine_base_page(), (uint64_t)sysconf(_SC_PAGESIZE));
+}
+
+/* Read once per root, never again on the way (mmap's timed region asks on every map). */
+static void test_base_page_cached(void **state)
+{
+	char dir[] = "/tmp/test_machine.XXXXXX", path[256];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/proc", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/proc/self", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/proc/self/smaps", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("KernelPageSize:       64 kB\n", f);
+	fclose(f);
+	sysfs_set_root(dir);
+	assert_int_equal(machine_base_page(), 64 * KB);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(machine_base_page(), 64 * KB);	/* not read again */
+	sysfs_set_root(dir);				/* a new root is read afresh */
+	assert_int_equal(machine_base_page(), (uint64_t)sysconf(_SC_PAGESIZE));
+	snprintf(path, sizeof(path), "%s/proc/self", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/proc", dir);
+	rmdir(path);
+	rmdir(dir);
 }
 
 static void test_huge_sizes(void **state)
@@ -153,6 +185,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_base_page, fixture_reset_root),
+		cmocka_unit_test_teardown(test_base_page_cached, fixture_reset_root),
 		cmocka_unit_test_teardown(test_huge_sizes, fixture_reset_root),
 		cmocka_unit_test_teardown(test_plausible, fixture_reset_root),
 		cmocka_unit_test_teardown(test_thp_size, fixture_reset_root),

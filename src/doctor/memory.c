@@ -162,7 +162,7 @@ int doctor_check_memory(const struct doctor_ctx *ctx, struct doctor_report *rep)
 	doctor_human(need, need_s, sizeof(need_s));
 	if (!fits)
 		return doctor_add(rep, "memory", DOCTOR_FAIL, value, "free memory, or use a smaller -s",
-				  "the runs need %s, and %llu MB stay free for the rest of the system", need_s,
+				  "the runs need %s, and %lluMB stay free for the rest of the system", need_s,
 				  (unsigned long long)(MACHINE_RESERVE >> 20));
 	if (need)
 		return doctor_add(rep, "memory", DOCTOR_PASS, value, NULL, "enough for the %s the runs need",

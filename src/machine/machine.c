@@ -296,7 +296,7 @@ static int machine_explain_memory(const struct machine_fit *fit, const char *who
 	char need[32], have[32];
 
 	/* the need is what was asked for, exactly; MemAvailable is a measurement */
-	say("%s needs %s of memory but only %s is available (MemAvailable, less %llu MB kept free)", who,
+	say("%s needs %s of memory but only %s is available (MemAvailable, less %lluMB kept free)", who,
 	    size_format(fit->bytes, need, sizeof(need)), machine_human(fit->avail, have, sizeof(have)),
 	    (unsigned long long)(MACHINE_RESERVE >> 20));
 	machine_hint("free memory first", advice);

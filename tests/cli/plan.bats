@@ -50,7 +50,7 @@ setup() {
 @test "show warns when the plan does not fit and points at --scale auto" {
 	CLEARPATH_SYSROOT=tests/fixtures/sysroot run "$CP" plan show "$F/scale.yaml"
 	[ "$status" -eq 0 ]
-	echo "$output" | grep -F "warning: benchmark 'memset -k 4KB -f default -s 16GB' needs 16GB of memory but only 1GB is available (MemAvailable, less 64 MB kept free)"
+	echo "$output" | grep -F "warning: benchmark 'memset -k 4KB -f default -s 16GB' needs 16GB of memory but only 1GB is available (MemAvailable, less 64MB kept free)"
 	echo "$output" | grep -F "plan show --scale auto $F/scale.yaml"
 }
 

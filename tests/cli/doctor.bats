@@ -132,6 +132,12 @@ OUT
 	[[ "$output" == *"FAIL  hugetlb.1GB"* ]]
 }
 
+@test "doctor --for a plan with a 70-character unknown key refuses it cleanly (once read out of bounds)" {
+	run "$CP" doctor --for "$BATS_TEST_DIRNAME/../fixtures/plans/long-key.yaml"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"long-key.yaml:3:1: an unknown key (70 characters, not shown) in a plan; valid keys: name,"* ]]
+}
+
 @test "doctor --fix writes into a fixture copy and prints how to undo each change" {
 	cp -R "$FIXTURES/x86-metal/." "$BATS_TEST_TMPDIR/"
 	CLEARPATH_SYSROOT=$BATS_TEST_TMPDIR run "$CP" doctor --fix --hugepages 2MB:20

@@ -19,6 +19,7 @@ static const struct command commands[] = {
 	{ "doctor", cmd_doctor, "is this machine fit to measure? clearpath doctor [--fix] [--format json]" },
 	{ "bench", cmd_bench, "run one workload, perf bench style: clearpath bench mem mmap -p 2MB -s 1GB" },
 	{ "run", cmd_run, "warmups, repeats and sessions of one bench command line, into the store" },
+	{ "calibrate", cmd_calibrate, "how noisy is this machine? sessions a 1% change needs: clearpath calibrate PLAN" },
 	{ "plan", cmd_plan, "check, show and run a measurement plan: clearpath plan run plans/quick.yaml" },
 	{ "show", cmd_show, "the comparison table: base means and % changes with (I)/(R) verdicts" },
 	{ "list", cmd_list, "what the store holds: suts, swprofiles, benchmarks or sessions" },
@@ -34,7 +35,7 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: clearpath <command> [options]\n\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nexit codes: 0 ok, 1 internal error, 2 usage error, 3 resource unavailable, 4 regression found\n");
 }
 

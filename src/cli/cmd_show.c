@@ -200,8 +200,12 @@ static int show_collect(const struct store_row *row, void *arg)
 		row->sut, row->swprofile, row->session, row->session_started, row->suite,
 		row->resultclass, row->unit, row->higher_is_better, row->value,
 	};
+	int ret = cmp_add(ctx[0], ctx[1], &x);
 
-	return cmp_add(ctx[0], ctx[1], &x) ? -ENOMEM : 0;
+	/* the machine's noise floor, kept apart from the comparison */
+	if (!ret && ctx[2] && cmp_is_calibration(row->swprofile))
+		ret = cmp_add(ctx[2], ctx[3], &x);
+	return ret ? -ENOMEM : 0;
 }
 
 /* Session UUID -> environment snapshot, for the settings warnings. */
@@ -226,10 +230,12 @@ static json_t *show_envs(struct store *st)
 	return envs;
 }
 
-static int show_load(const struct show_cli *o, struct cmp_set *set, json_t **envs)
+/* The comparison into @set and, when @cal is not NULL, the calibration runs into @cal. */
+static int show_load(const struct show_cli *o, struct cmp_set *set, struct cmp_set *cal,
+		     const struct cmp_opts *calo, json_t **envs)
 {
 	struct store *st = NULL;
-	void *ctx[2] = { set, (void *)&o->cmp };
+	void *ctx[4] = { set, (void *)&o->cmp, cal, (void *)calo };
 	int ret = store_url_open_existing(o->store_url, &st);
 
 	if (ret)
@@ -242,6 +248,18 @@ static int show_load(const struct show_cli *o, struct cmp_set *set, json_t **env
 		return EXIT_RESOURCE;
 	}
 	return *envs ? 0 : EXIT_RESOURCE;
+}
+
+/* The calibration cells: as the comparison's, only for calibration swprofiles. */
+static struct cmp_opts show_cal_opts(const struct cmp_opts *o)
+{
+	struct cmp_opts c = *o;
+
+	c.swprofiles = NULL;
+	c.nswprofiles = 0;
+	c.base = NULL;
+	c.calibration_only = true;
+	return c;
 }
 
 /* Per block, the settings in which a column differs from the base (NULL entries when out of memory). */
@@ -283,23 +301,34 @@ int cmd_show(int argc, char **argv)
 	struct show_cli o = { .cmp = { .alpha = STATS_DEFAULT_ALPHA,
 				      .min_effect_pct = STATS_DEFAULT_MIN_EFFECT_PCT,
 				      .target_pct = STATS_DEFAULT_TARGET_PCT }, .color = "auto" };
-	struct cmp_set *set;
+	struct cmp_set *set, *cal = NULL;
+	struct cmp_opts calo;
 	json_t *envs = NULL;
 	int ret = show_parse(argc + 1, argv - 1, &o);
 
 	if (ret)
 		return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
+	calo = show_cal_opts(&o.cmp);
 	set = cmp_new(&o.cmp);
+	/* the noise floor is for --stats and JSON readers, and only where columns are kernels */
+	if (set && (o.stats || !strcmp(o.format, "json")) && o.cmp.axis == CMP_BY_SWPROFILE &&
+	    !(cal = cmp_new(&calo)))
+		ret = EXIT_INTERNAL;
 	if (!set)
 		return EXIT_INTERNAL;
-	ret = show_load(&o, set, &envs);
+	if (!ret)
+		ret = show_load(&o, set, cal, &calo, &envs);
 	if (!ret)
 		ret = cmp_finish(set, &o.cmp);
+	/* no calibration samples is the usual case, not an error */
+	if (!ret && cal && cal->samples && !cmp_finish(cal, &calo))
+		cmp_attach_floor(set, cal, &o.cmp);
 	if (!ret)
 		ret = show_render(&o, set, envs);
 	if (!ret && o.fail_on_regression && cmp_count_verdicts(set, STATS_REGRESSION))
 		ret = EXIT_REGRESSION;
 	cmp_free(set);
+	cmp_free(cal);
 	json_decref(envs);
 	return ret;
 }

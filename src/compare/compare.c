@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,10 +192,20 @@ static int cmp_swp_note(struct cmp_set_priv *p, const char *name)
 	return 0;
 }
 
+bool cmp_is_calibration(const char *swprofile)
+{
+	size_t n = strlen(swprofile), k = strlen(CMP_CALIBRATION_SUFFIX);
+
+	return n >= k && !strcmp(swprofile + n - k, CMP_CALIBRATION_SUFFIX);
+}
+
 /* 1 when @o's filters keep @x, 0 when they do not, -ENOMEM. */
 static int cmp_wanted(struct cmp_set_priv *p, const struct cmp_opts *o, const struct cmp_sample *x)
 {
 	bool sw_ok = !o->swprofiles;
+
+	if (!o->swprofiles && cmp_is_calibration(x->swprofile) != o->calibration_only)
+		return 0;
 
 	if (o->sut_glob && fnmatch(o->sut_glob, x->sut, 0))
 		return 0;
@@ -606,4 +617,56 @@ int cmp_finish(struct cmp_set *s, const struct cmp_opts *o)
 		if ((ret = cmp_geomean(s, &s->blocks[b])))
 			return ret;
 	return 0;
+}
+
+static const struct cmp_row *cmp_find_row(const struct cmp_block *b, const struct cmp_row *like)
+{
+	for (size_t r = 0; r < b->nrows; r++)
+		if (!strcmp(b->rows[r].bench, like->bench) && !strcmp(b->rows[r].rclass, like->rclass) &&
+		    !strcmp(b->rows[r].unit, like->unit))
+			return &b->rows[r];
+	return NULL;
+}
+
+/* The calibration cell of @row with the most sessions, or NULL. */
+static const struct cmp_cell *cmp_best_cell(const struct cmp_set *cal, const struct cmp_row *row)
+{
+	const struct cmp_cell *best = NULL;
+
+	for (size_t c = 0; c < cal->ncols; c++)
+		if (row->cells[c].n && (!best || row->cells[c].st.sessions > best->st.sessions))
+			best = &row->cells[c];
+	return best;
+}
+
+void cmp_floor_of(const struct stats_cell *c, double alpha, double target_pct, struct cmp_floor *f)
+{
+	double rsd = c->level > 0 ? sqrt(c->var_sessions) / c->level : NAN;
+
+	f->sessions = c->sessions;
+	f->between_pct = c->mean ? 100 * sqrt(c->var_between) / fabs(c->mean) : NAN;
+	f->within_pct = c->mean ? 100 * sqrt(c->var_within) / fabs(c->mean) : NAN;
+	f->mde4_pct = stats_mde_independent(rsd, 4, alpha);
+	f->sessions_needed = stats_sessions_independent(rsd, target_pct, alpha);
+}
+
+void cmp_attach_floor(struct cmp_set *s, const struct cmp_set *cal, const struct cmp_opts *o)
+{
+	if (!s || !cal || s->axis != CMP_BY_SWPROFILE || cal->axis != CMP_BY_SWPROFILE)
+		return;
+	for (size_t b = 0; b < s->nblocks; b++)
+		for (size_t cb = 0; cb < cal->nblocks; cb++) {
+			if (strcmp(s->blocks[b].name, cal->blocks[cb].name))
+				continue;
+			for (size_t r = 0; r < s->blocks[b].nrows; r++) {
+				struct cmp_row *row = &s->blocks[b].rows[r];
+				const struct cmp_row *cr = cmp_find_row(&cal->blocks[cb], row);
+				const struct cmp_cell *cell = cr ? cmp_best_cell(cal, cr) : NULL;
+
+				if (cell) {
+					cmp_floor_of(&cell->st, o->alpha, o->target_pct, &row->floor);
+					row->has_floor = true;
+				}
+			}
+		}
 }

@@ -26,7 +26,19 @@ struct cmp_opts {
 	double alpha;
 	double min_effect_pct;
 	double target_pct;	/* the change sessions_needed plans for (STATS_DEFAULT_TARGET_PCT) */
+	/*
+	 * Calibration swprofiles (CMP_CALIBRATION_SUFFIX, written by clearpath
+	 * calibrate) are the machine's noise floor, not a kernel to compare:
+	 * left out unless named in swprofiles, or the only ones kept with
+	 * calibration_only.
+	 */
+	bool calibration_only;
 };
+
+#define CMP_CALIBRATION_SUFFIX " (calibration)"
+
+/* Whether @swprofile names a calibration run. */
+bool cmp_is_calibration(const char *swprofile);
 
 struct cmp_cell {
 	size_t n, cap;
@@ -45,12 +57,26 @@ struct cmp_cell {
 	bool has_change;
 };
 
+/* A result class's noise on this machine, from a calibration cell (percent of the mean). */
+struct cmp_floor {
+	size_t sessions;
+	double between_pct, within_pct;	/* sd between sessions and between repeats of a session */
+	double mde4_pct;		/* smallest change 4 sessions per column detect (80% power) */
+	double sessions_needed;		/* sessions per column for a target_pct change */
+};
+
+/* The floor of calibration cell @c, at level 1 - @alpha, planning for @target_pct.  NAN where unknown. */
+void cmp_floor_of(const struct stats_cell *c, double alpha, double target_pct, struct cmp_floor *f);
+
 struct cmp_row {
 	char *bench;		/* the Benchmark column: the suite's collection ("mem") */
 	char *rclass;		/* the result class name without the unit */
 	char *unit;
 	bool higher_is_better;
 	struct cmp_cell *cells;	/* one per column */
+	/* The machine's noise floor for this result class (cmp_attach_floor), valid when has_floor. */
+	struct cmp_floor floor;
+	bool has_floor;
 };
 
 struct cmp_block {
@@ -105,5 +131,13 @@ int cmp_finish(struct cmp_set *s, const struct cmp_opts *o);
 
 /* How many cells of @s (after cmp_finish()) have the verdict @v. */
 size_t cmp_count_verdicts(const struct cmp_set *s, enum stats_verdict v);
+
+/*
+ * For every row of @s whose block (SUT class, by swprofile columns) and
+ * result class @cal (a finished calibration_only set) also has, copy the
+ * calibration cell's floor (the one with the most sessions) into row->floor,
+ * at @o's alpha and target.  Never fails.
+ */
+void cmp_attach_floor(struct cmp_set *s, const struct cmp_set *cal, const struct cmp_opts *o);
 
 #endif

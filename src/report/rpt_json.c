@@ -80,6 +80,15 @@ static json_t *json_cell(const struct cmp_set *s, size_t c, const struct cmp_cel
 	return j;
 }
 
+/* A result class's noise on this machine (clearpath calibrate). */
+static json_t *json_floor(const struct cmp_floor *f)
+{
+	return json_pack("{s:I, s:o, s:o, s:o, s:o}", "sessions", (json_int_t)f->sessions, "between_session_pct",
+			 json_num(f->between_pct), "within_session_pct", json_num(f->within_pct), "mde_4_sessions_pct",
+			 json_num(f->mde4_pct), "sessions_needed",
+			 isfinite(f->sessions_needed) ? json_integer((json_int_t)f->sessions_needed) : json_null());
+}
+
 /* The geomean row: one entry per column, change_pct null for the base and where no row has a ratio. */
 static json_t *json_geomean(const struct cmp_set *s, const struct cmp_block *blk)
 {
@@ -104,10 +113,13 @@ static json_t *json_block(const struct rpt_result *r, size_t b)
 
 		for (size_t c = 0; c < s->ncols; c++)
 			json_array_append_new(cols, json_cell(s, c, &row->cells[c], r->cmp));
-		json_array_append_new(results, json_pack("{s:s, s:s, s:s, s:b, s:o}", "benchmark", row->bench,
-							 "resultclass", row->rclass, "unit", row->unit,
-							 "higher_is_better", row->higher_is_better,
-							 "columns", cols));
+		json_t *res = json_pack("{s:s, s:s, s:s, s:b, s:o}", "benchmark", row->bench, "resultclass",
+					row->rclass, "unit", row->unit, "higher_is_better", row->higher_is_better,
+					"columns", cols);
+
+		if (row->has_floor)
+			json_object_set_new(res, "noise_floor", json_floor(&row->floor));
+		json_array_append_new(results, res);
 	}
 	return json_pack("{s:s, s:o, s:o, s:O}", rpt_block_key(s->axis), blk->name, "results", results,
 			 "geomean", json_geomean(s, blk), "settings_differ", differ ? differ : json_array());

@@ -298,6 +298,34 @@ static const char *show_kind(const struct show_notes *n)
 	       " between independent sessions.";
 }
 
+/* Under --stats, one line per result class the machine's noise floor is known for (clearpath calibrate). */
+static void show_floors(struct rpt_table *t, const struct cmp_block *blk, const struct show_opts *o)
+{
+	char line[1600];
+
+	for (size_t r = 0; o->stats && r < blk->nrows; r++) {
+		const struct cmp_row *row = &blk->rows[r];
+		const struct cmp_floor *f = &row->floor;
+		int used;
+
+		if (!row->has_floor)
+			continue;
+		used = snprintf(line, sizeof(line),
+				"Noise floor of %s (clearpath calibrate, %zu sessions): sessions differ by %.2f%%, "
+				"repeats by %.2f%%", row->rclass, f->sessions, f->between_pct, f->within_pct);
+		if (used > 0 && (size_t)used < sizeof(line))
+			used += isfinite(f->mde4_pct)
+					? snprintf(line + used, sizeof(line) - (size_t)used,
+						   "; 4 sessions per column detect %.2f%%", f->mde4_pct)
+					: snprintf(line + used, sizeof(line) - (size_t)used, "; no spread to plan with");
+		if (isfinite(f->sessions_needed) && used > 0 && (size_t)used < sizeof(line))
+			snprintf(line + used, sizeof(line) - (size_t)used, ", %.10g%% takes %.0f", o->cmp->target_pct,
+				 f->sessions_needed);
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), ".");
+		rpt_table_add_footer(t, line);
+	}
+}
+
 /* One line: how many cells are undecided and what it would take. */
 static void show_undecided(struct rpt_table *t, const struct show_opts *o, const struct show_notes *n)
 {
@@ -313,7 +341,8 @@ static void show_undecided(struct rpt_table *t, const struct show_opts *o, const
 				 o->cmp->target_pct, n->need);
 	if (n->unknown)
 		snprintf(line + used, sizeof(line) - (size_t)used,
-			 "; %d with too few sessions to tell (clearpath calibrate measures the noise)", n->unknown);
+			 "; %d the data cannot plan for (no spread, or too few sessions: clearpath calibrate"
+			 " measures the noise)", n->unknown);
 	snprintf(line + strlen(line), sizeof(line) - strlen(line), ".");
 	rpt_table_add_footer(t, line);
 }
@@ -382,6 +411,7 @@ static int show_block_rows(struct rpt_table *t, const struct cmp_set *s, size_t 
 		ret = show_geomean_row(t, s, blk, o);
 	if (!ret) {
 		show_legend(t, o, &notes);
+		show_floors(t, blk, o);
 		if (o->settings_differ)
 			show_env_footers(o->settings_differ[b], t);
 	}

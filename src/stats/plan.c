@@ -59,3 +59,19 @@ void stats_plan(struct stats_change *ch, double alpha, double target_pct)
 		ch->mde_pct = stats_power_factor(alpha, ch->df) * ch->se_pct;
 	ch->sessions_needed = stats_sessions_needed(ch, alpha, target_pct);
 }
+
+double stats_mde_independent(double rsd, size_t sessions, double alpha)
+{
+	double df = 2 * ((double)sessions - 1);
+
+	if (!(rsd > 0) || !isfinite(rsd) || sessions < 2 || !(alpha > 0 && alpha < 1))
+		return NAN;
+	return stats_power_factor(alpha, df) * 100 * rsd * sqrt(2 / (double)sessions);
+}
+
+double stats_sessions_independent(double rsd, double target_pct, double alpha)
+{
+	if (!(target_pct > 0) || !(alpha > 0 && alpha < 1))
+		return NAN;
+	return stats_sessions_for(100 * rsd * sqrt(2), target_pct, alpha, 2);
+}

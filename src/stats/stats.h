@@ -202,6 +202,18 @@ int stats_compare_paired(const double *base, const double *other, size_t k, bool
  */
 void stats_plan(struct stats_change *ch, double alpha, double target_pct);
 
+/*
+ * Planning before any comparison (clearpath calibrate): two columns measured
+ * in different sessions, each session's level with relative sd @rsd.
+ * stats_mde_independent: the smallest change, in per cent, that @sessions
+ * sessions per column detect with STATS_POWER at level 1 - @alpha.
+ * stats_sessions_independent: the sessions per column that detect
+ * @target_pct.  NAN when the inputs cannot say (rsd not finite and > 0,
+ * fewer than 2 sessions).
+ */
+double stats_mde_independent(double rsd, size_t sessions, double alpha);
+double stats_sessions_independent(double rsd, double target_pct, double alpha);
+
 /* "improvement" | "regression" | "none" | "insufficient"; "?" for an unknown value. */
 const char *stats_verdict_name(enum stats_verdict v);
 

@@ -520,6 +520,12 @@ static void test_plan_independent(void **state)
 	stats_plan(&ch, 0.05, 1);
 	assert_near(ch.sessions_needed, n, 0);
 	assert_true(isnan(ch.mde_pct));
+	/* planning before a comparison gives the same answer from the same spread */
+	assert_near(stats_sessions_independent(0.02, 1, 0.05), n, 0);
+	assert_near(stats_mde_independent(0.02, 4, 0.05),
+		    (gsl_cdf_tdist_Pinv(0.975, 6) + gsl_cdf_tdist_Pinv(0.8, 6)) * 2 * sqrt(0.5), 1e-9);
+	assert_true(isnan(stats_mde_independent(0.02, 1, 0.05)));
+	assert_true(isnan(stats_sessions_independent(0, 1, 0.05)));
 	/* an interval within +-target decides "no change that large" */
 	b = cell_made(100, 1e-4, 11);
 	o = cell_made(100.1, 1e-4, 11);

@@ -224,6 +224,13 @@ assert len(d[0]["benchmark"]) == 2005 + 1 + 5010, len(d[0]["benchmark"])'
 	refused 2 "invalid value for --sut: not valid UTF-8"
 	run --separate-stderr "$CP" run --quiet --swprofile $'p\xff' -- "${MEMSET[@]}"
 	refused 2 "invalid value for --swprofile: not valid UTF-8"
+	# plan files: raw bytes are a YAML error (an escape like "\xff" is U+00FF, valid UTF-8)
+	printf 'name: t\xff\nbenchmarks:\n  - mem memset -f default -s 1MB\n' > "$D/bad.yaml"
+	run --separate-stderr "$CP" plan run "$D/bad.yaml"
+	refused 2 "invalid leading UTF-8 octet"
+	printf 'name: t\nbenchmarks:\n  - mem memset -f default -s 1MB\n' > "$D/ok.yaml"
+	run --separate-stderr "$CP" plan run --swprofile $'p\xff' "$D/ok.yaml"
+	refused 2 "invalid value for --swprofile: not valid UTF-8"
 	[ ! -e "$CLEARPATH_STORE" ]
 	printf '%s\n%s\n' "$HEADER" "${ROW/box/$'box\xff'}" > "$D/bad.csv"
 	run --separate-stderr "$CP" import --store "$D/s.db" "$D/bad.csv"

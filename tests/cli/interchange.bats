@@ -16,11 +16,9 @@ setup() {
 	ROW="box,base,5eed0000-0000-4000-8000-000000000001,mem/memset -s 4MB,memset,bytes/sec,1,0,0,5,2026-08-22T08:00:00.000000Z,2026-08-22T08:00:01.000000Z"
 }
 
-# Print the rows of SQL query $2 on database $1, fields joined by '|'.
+# Print the rows of SQL query $2 on database $1, fields joined by '|' (writes are committed).
 sql() {
-	python3 -c 'import sqlite3, sys
-for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]):
-    print("|".join(map(str, r)))' "$@"
+	STORE=$1 store_sql "$2"
 }
 
 # A store at $1 holding the one-sample CSV $ROW.
@@ -238,8 +236,7 @@ assert len(d[0]["benchmark"]) == 2005 + 1 + 5010, len(d[0]["benchmark"])'
 	[ ! -e "$D/s.db" ]
 	# a store written before the rule: every reader copes, import and merge refuse it whole
 	one_row_store "$D/old.db"
-	python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()' \
-		"$D/old.db" "UPDATE sut SET name = CAST(X'626f78ff' AS TEXT)"
+	sql "$D/old.db" "UPDATE sut SET name = CAST(X'626f78ff' AS TEXT)"
 	for k in suts swprofiles sessions benchmarks; do
 		run --separate-stderr "$CP" list "$k" --store "$D/old.db" --format json
 		[ "$status" -eq 0 ] && [ -z "$stderr" ]

@@ -20,38 +20,39 @@ static void bench_list(void)
 
 /*
  * Take --format F / --format=F out of @argv wherever it appears: perf puts it
- * before the collection, users often put it at the end.  Returns the number
- * of arguments left, or -1 after logging a missing value.
+ * before the collection, users often put it at the end; *@argc becomes the
+ * number of arguments left.  Returns 0, or EXIT_USAGE after log_err() for a
+ * missing value.
  */
-static int bench_take_format(int argc, char **argv, const char **format)
+static int bench_take_format(int *argc, char **argv, const char **format)
 {
 	int out = 0;
 
-	for (int i = 0; i < argc; i++) {
+	for (int i = 0; i < *argc; i++) {
 		if (!strncmp(argv[i], "--format=", 9)) {
 			*format = argv[i] + 9;
 		} else if (!strcmp(argv[i], "--format")) {
-			if (i + 1 >= argc) {
+			if (i + 1 >= *argc) {
 				log_err("--format needs a value: default, simple or json");
-				return -1;
+				return EXIT_USAGE;
 			}
 			*format = argv[++i];
 		} else {
 			argv[out++] = argv[i];
 		}
 	}
-	return out;
+	*argc = out;
+	return 0;
 }
 
 int cmd_bench(int argc, char **argv)
 {
 	const char *format = "default";
 	struct wl_sink sink;
-	int ret;
+	int ret = bench_take_format(&argc, argv, &format);
 
-	argc = bench_take_format(argc, argv, &format);
-	if (argc < 0)
-		return EXIT_USAGE;
+	if (ret)
+		return ret;
 	if (argc == 0 || !strcmp(argv[0], "--list") || !strcmp(argv[0], "-h") ||
 	    !strcmp(argv[0], "--help")) {
 		bench_list();

@@ -245,7 +245,7 @@ static int show_load(const struct show_cli *o, struct cmp_set *set, struct cmp_s
 	store_close(st);
 	if (ret) {
 		log_err("cannot read the samples: %s", strerror(-ret));
-		return EXIT_RESOURCE;
+		return store_exit_code(ret);
 	}
 	return *envs ? 0 : EXIT_RESOURCE;
 }

@@ -23,7 +23,7 @@
  * one more entry (ALTER TABLE / CREATE ...); never edit an entry that has shipped.
  */
 static const char *const migrations[] = {
-	/* v1: the data model of docs/DESIGN.md */
+	/* v1: the data model (sut, swprofile, benchmark, resultclass, session, sample, error) */
 	"CREATE TABLE sut ("
 	"  id INTEGER PRIMARY KEY,"
 	"  name TEXT NOT NULL UNIQUE,"

@@ -153,8 +153,9 @@ int store_session_begin(struct store *st, struct store_session *s, int64_t *id);
 int store_session_end(struct store *st, int64_t session_id);
 
 /*
- * Record one sample and commit it before returning, so a crash loses at most
- * the invocation in flight.  The time is now.  Returns 0, -EINVAL for a
+ * Record one sample.  Outside a batch it commits before returning; inside
+ * store_batch_begin()/end(), as the harness writes, it commits with the
+ * batch, so a crash loses at most the invocation in flight.  The time is now.  Returns 0, -EINVAL for a
  * non-finite value, a duplicate (session, resultclass, warmup, iteration) or
  * an invocation that already has an error, or a store error.
  */

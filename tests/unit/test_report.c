@@ -347,25 +347,49 @@ static void test_model_errors(void **state)
 	rpt_table_free(t);
 }
 
-static void test_csv_records(void **state)
+/* Two records with what escaping must handle (quotes, commas, tabs, newlines, an empty cell), a title and a footer. */
+static struct rpt_table *records_table(void)
 {
 	const char *r1[] = { "perf/mem", "a \"b\", c", NULL };
 	const char *r2[] = { "perf/mem", "tab\there\nnewline", "2" };
 	struct rpt_table *t = rpt_table_new("a title csv leaves out");
-	char *out;
 
-	(void)state;
 	assert_int_equal(rpt_table_add_column(t, "Benchmark", RPT_COL_GROUP), 0);
 	assert_int_equal(rpt_table_add_column(t, "Result, Class", 0), 0);
 	assert_int_equal(rpt_table_add_column(t, "base", RPT_COL_RIGHT), 0);
 	assert_int_equal(rpt_table_add_row(t, r1, 3, NULL), 0);
 	assert_int_equal(rpt_table_add_row(t, r2, 3, NULL), 0);
 	assert_int_equal(rpt_table_add_footer(t, "a footer csv leaves out"), 0);
-	out = render(t, "csv", false);
+	return t;
+}
+
+static void test_csv_records(void **state)
+{
+	struct rpt_table *t = records_table();
+	char *out = render(t, "csv", false);
+
+	(void)state;
 	/* RFC 4180: CRLF, quotes doubled inside quoted fields; groups repeat on every record */
 	assert_string_equal(out, "Benchmark,\"Result, Class\",base\r\n"
 				 "perf/mem,\"a \"\"b\"\", c\",\r\n"
 				 "perf/mem,tab here newline,2\r\n");
+	free(out);
+	rpt_table_free(t);
+}
+
+static void test_json_records(void **state)
+{
+	struct rpt_table *t = records_table();
+	char *out = render(t, "json", true);
+
+	(void)state;
+	/* one object per row keyed by the headers, groups whole on every row, no colour */
+	assert_string_equal(out, "{\n  \"title\": \"a title csv leaves out\",\n  \"rows\": [\n"
+				 "    {\n      \"Benchmark\": \"perf/mem\",\n      \"Result, Class\": \"a \\\"b\\\", c\",\n"
+				 "      \"base\": \"\"\n    },\n"
+				 "    {\n      \"Benchmark\": \"perf/mem\",\n      \"Result, Class\": \"tab here newline\",\n"
+				 "      \"base\": \"2\"\n    }\n  ],\n"
+				 "  \"footers\": [\n    \"a footer csv leaves out\"\n  ]\n}\n");
 	free(out);
 	rpt_table_free(t);
 }
@@ -408,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_model_errors),
 		cmocka_unit_test(test_csv_records),
 		cmocka_unit_test(test_markdown_escapes),
+		cmocka_unit_test(test_json_records),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

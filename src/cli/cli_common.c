@@ -1,5 +1,6 @@
 /* cli_common: the options `run` and `plan run` share, parsed in one place. */
 #include "cli/cli_common.h"
+#include "cli/commands.h"
 #include "harness/harness.h"
 #include "store/store.h"
 #include "util/log.h"
@@ -27,6 +28,27 @@ int cli_number(const char *arg, const char *name, unsigned min, unsigned *out)
 	}
 	*out = (unsigned)v;
 	return 0;
+}
+
+int cli_getopt(const struct cli_getopt *g, int argc, char **argv, void *ctx)
+{
+	int c, ret = 0;
+
+	optind = 0;
+	opterr = 0;
+	while (!ret && (c = getopt_long(argc, argv, "", g->options, NULL)) != -1) {
+		if (c == g->help) {
+			g->usage(stdout);
+			return CLI_HELP_SHOWN;
+		}
+		if (c == '?' || c == ':') {
+			log_err("%s is not an option of '%s' (or it needs a value)", argv[optind - 1], g->name);
+			log_hint("see 'clearpath %s --help'", g->name);
+			return EXIT_USAGE;
+		}
+		ret = g->option(c, optarg, ctx);
+	}
+	return ret;
 }
 
 int cli_harness_option(int c, const char *arg, struct harness_opts *h)

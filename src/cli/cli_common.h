@@ -3,6 +3,7 @@
 #define CLEARPATH_CLI_CLI_COMMON_H
 
 #include <getopt.h>
+#include <stdio.h>
 
 struct harness_opts;
 
@@ -24,6 +25,25 @@ enum cli_harness_opt {
 
 /* --help lines for the shared options. */
 extern const char cli_harness_help[];
+
+/* A command's long options, as cli_getopt() reads them. */
+struct cli_getopt {
+	const char *name;		/* the command, for messages: "show" */
+	const struct option *options;
+	int help;			/* the getopt value of --help */
+	void (*usage)(FILE *out);
+	/* Apply option @c to @ctx: 0, or an exit code after log_err(). */
+	int (*option)(int c, const char *arg, void *ctx);
+};
+
+/*
+ * Read the options of @argv (@argv[0] the command's name, as getopt wants a
+ * program name there) with @g.  Returns 0 with optind at the first argument
+ * that is no option; CLI_HELP_SHOWN after printing the usage for --help;
+ * EXIT_USAGE after log_err() for an unknown option or a missing value; or
+ * what @g->option returned.
+ */
+int cli_getopt(const struct cli_getopt *g, int argc, char **argv, void *ctx);
 
 /* Parse a whole number in [min, 100000] for --@name.  0 or EXIT_USAGE after log_err(). */
 int cli_number(const char *arg, const char *name, unsigned min, unsigned *out);

@@ -53,8 +53,9 @@ static void ca_usage(FILE *out)
 		"    --force           add to a calibration whose fingerprint changed\n");
 }
 
-static int ca_option(int c, const char *arg, struct ca_cli *o)
+static int ca_option(int c, const char *arg, void *ctx)
 {
+	struct ca_cli *o = ctx;
 	char *end;
 
 	switch (c) {
@@ -79,22 +80,9 @@ static int ca_option(int c, const char *arg, struct ca_cli *o)
 
 static int ca_parse(int argc, char **argv, struct ca_cli *o)
 {
-	int c, ret = 0;
+	static const struct cli_getopt g = { "calibrate", ca_options, CA_HELP, ca_usage, ca_option };
+	int ret = cli_getopt(&g, argc, argv, o);
 
-	optind = 0;
-	opterr = 0;
-	while (!ret && (c = getopt_long(argc, argv, "", ca_options, NULL)) != -1) {
-		if (c == CA_HELP) {
-			ca_usage(stdout);
-			return CLI_HELP_SHOWN;
-		}
-		if (c == '?' || c == ':') {
-			log_err("%s is not an option of 'calibrate' (or it needs a value)", argv[optind - 1]);
-			log_hint("see 'clearpath calibrate --help'");
-			return EXIT_USAGE;
-		}
-		ret = ca_option(c, optarg, o);
-	}
 	if (!ret && optind != argc - 1) {
 		log_err("calibrate needs exactly one plan file, e.g. 'clearpath calibrate plans/quick.yaml'");
 		return EXIT_USAGE;

@@ -1,4 +1,5 @@
 /* cmd_show: `clearpath show`, the comparison table users post to the mailing list. */
+#include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "cli/show.h"
 #include "report/report.h"
@@ -48,28 +49,28 @@ struct show_cli {
 	bool stats, fail_on_regression;
 };
 
-static void show_usage(void)
+static void show_usage(FILE *out)
 {
-	printf("usage: clearpath show [options]\n\n"
-	       "The comparison table: the base column's mean, every other column's %% change\n"
-	       "with (I)/(R) when the change is real, per SUT class.\n\n"
-	       "    --store URL            the store (default: $CLEARPATH_STORE or ~/.local/share/clearpath/results.db)\n"
-	       "    --sut GLOB             only SUT classes matching GLOB\n"
-	       "    --swprofile NAME       a column (repeat; order as given; the first is the base)\n"
-	       "    --base NAME            the base column (default: the first)\n"
-	       "    --benchmark GLOB       only benchmarks or result classes matching GLOB\n"
-	       "    --columns AXIS         swprofile (default), sut, or param:NAME (e.g. param:f)\n"
-	       "    --format FMT           box (default on a terminal), grid (default otherwise),\n"
-	       "                           compact, markdown, csv, json\n"
-	       "    --stats                add n, cv and the 95%% CI to every cell\n"
-	       "    --rule RULE            nested (default: sessions are the unit) or fastpath\n"
-	       "                           (pooled samples, intervals must not overlap)\n"
-	       "    --min-effect PCT       smallest change ever marked (default 0.5)\n"
-	       "    --target PCT           the change an undecided cell plans for: the sessions\n"
-	       "                           needed to detect it (default 1)\n"
-	       "    --alpha A              significance level (default 0.05)\n"
-	       "    --color WHEN           auto (default), always, never\n"
-	       "    --fail-on-regression   exit 4 when any cell is (R)\n");
+	fprintf(out, "usage: clearpath show [options]\n\n"
+		"The comparison table: the base column's mean, every other column's %% change\n"
+		"with (I)/(R) when the change is real, per SUT class.\n\n"
+		"    --store URL            the store (default: $CLEARPATH_STORE or ~/.local/share/clearpath/results.db)\n"
+		"    --sut GLOB             only SUT classes matching GLOB\n"
+		"    --swprofile NAME       a column (repeat; order as given; the first is the base)\n"
+		"    --base NAME            the base column (default: the first)\n"
+		"    --benchmark GLOB       only benchmarks or result classes matching GLOB\n"
+		"    --columns AXIS         swprofile (default), sut, or param:NAME (e.g. param:f)\n"
+		"    --format FMT           box (default on a terminal), grid (default otherwise),\n"
+		"                           compact, markdown, csv, json\n"
+		"    --stats                add n, cv and the 95%% CI to every cell\n"
+		"    --rule RULE            nested (default: sessions are the unit) or fastpath\n"
+		"                           (pooled samples, intervals must not overlap)\n"
+		"    --min-effect PCT       smallest change ever marked (default 0.5)\n"
+		"    --target PCT           the change an undecided cell plans for: the sessions\n"
+		"                           needed to detect it (default 1)\n"
+		"    --alpha A              significance level (default 0.05)\n"
+		"    --color WHEN           auto (default), always, never\n"
+		"    --fail-on-regression   exit 4 when any cell is (R)\n");
 }
 
 static int show_double(const char *arg, const char *name, double lo, double hi, double *out)
@@ -115,10 +116,11 @@ static int show_choice(const char *arg, const char *name, const char *const *cho
 	return EXIT_USAGE;
 }
 
-static int show_option(int c, const char *arg, struct show_cli *o)
+static int show_option(int c, const char *arg, void *ctx)
 {
 	static const char *const colors[] = { "auto", "always", "never", NULL };
 	static const char *const rules[] = { "nested", "fastpath", NULL };
+	struct show_cli *o = ctx;
 
 	switch (c) {
 	case SO_STORE: o->store_url = arg; return 0;
@@ -164,22 +166,9 @@ static void show_unknown_format(const char *name)
 /* @argv[0] is "show" itself, as getopt expects a program name there. */
 static int show_parse(int argc, char **argv, struct show_cli *o)
 {
-	int c, ret = 0;
+	static const struct cli_getopt g = { "show", show_options, SO_HELP, show_usage, show_option };
+	int ret = cli_getopt(&g, argc, argv, o);
 
-	optind = 0;
-	opterr = 0;
-	while (!ret && (c = getopt_long(argc, argv, "", show_options, NULL)) != -1) {
-		if (c == SO_HELP) {
-			show_usage();
-			return CLI_HELP_SHOWN;
-		}
-		if (c == '?' || c == ':') {
-			log_err("%s is not an option of 'show' (or it needs a value)", argv[optind - 1]);
-			log_hint("see 'clearpath show --help'");
-			return EXIT_USAGE;
-		}
-		ret = show_option(c, optarg, o);
-	}
 	if (!ret && optind < argc) {
 		log_err("unexpected argument '%s' to 'show'", argv[optind]);
 		return EXIT_USAGE;

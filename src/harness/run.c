@@ -117,6 +117,13 @@ static int run_start(struct harness_run *r, unsigned *first)
 		log_hint("run it without --resume to start over");
 		return err == -EINVAL ? EXIT_USAGE : store_exit_code(err);
 	}
+	if (r->resume && s.scale != (r->scale ? r->scale : 1)) {
+		/* other sizes are other benchmarks: the session would mix two experiments */
+		log_err("the interrupted run of '%s' ran its sizes divided by %u, not by %u", r->name, s.scale,
+			r->scale ? r->scale : 1);
+		log_hint("resume it with --scale %u", s.scale);
+		return EXIT_USAGE;
+	}
 	if (r->resume) {
 		r->seed = s.seed;
 		*first = s.session;

@@ -136,3 +136,18 @@ plan_killed_then_resumed() {
 	[[ "$output" == *"the resume state of 'gate' is for session 6, but it has 2 session(s)"* ]]
 	[[ "$output" == *"without --resume"* ]]
 }
+
+@test "plan run --resume: an interrupted run is resumed at its own scale, or refused with the one to use" {
+	gate_plan
+	touch "$MARK"
+	"$CP" plan run --quiet --sessions 1 "$D/gate.yaml" >/dev/null
+	store_sql "insert into resume (name, seed, session, scale, updated) values ('gate', 1, 0, 2, 'x')"
+	run "$CP" plan run --resume "$D/gate.yaml"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"the interrupted run of 'gate' ran its sizes divided by 2, not by 1"* ]]
+	[[ "$output" == *"resume it with --scale 2"* ]]
+	run "$CP" plan run --quiet --resume --scale 2 "$D/gate.yaml"
+	[ "$status" -eq 0 ]
+	[ "$(store_sql "select count(*) from resultclass where name = 'memset -f default -s 1MB'")" -eq 1 ]
+	[ "$(store_sql 'select count(*) from resume')" -eq 0 ]
+}

@@ -126,24 +126,24 @@ plan_killed_then_resumed() {
 	[ "$rc" -eq 137 ]
 }
 
-@test "plan run --resume: a resume state that does not fit the plan is refused with a clear message" {
+# refused_resume SESSION SCALE: --resume of the gate plan, whose stored state says SESSION (0-based) and SCALE, exits 2
+refused_resume() {
 	gate_plan
 	touch "$MARK"
 	"$CP" plan run --quiet --sessions 1 "$D/gate.yaml" >/dev/null
-	store_sql "insert into resume (name, seed, session, scale, updated) values ('gate', 1, 5, 1, 'x')"
+	store_sql "insert into resume (name, seed, session, scale, updated) values ('gate', 1, $1, $2, 'x')"
 	run "$CP" plan run --resume "$D/gate.yaml"
 	[ "$status" -eq 2 ]
+}
+
+@test "plan run --resume: a resume state that does not fit the plan is refused with a clear message" {
+	refused_resume 5 1
 	[[ "$output" == *"the resume state of 'gate' is for session 6, but it has 2 session(s)"* ]]
 	[[ "$output" == *"without --resume"* ]]
 }
 
 @test "plan run --resume: an interrupted run is resumed at its own scale, or refused with the one to use" {
-	gate_plan
-	touch "$MARK"
-	"$CP" plan run --quiet --sessions 1 "$D/gate.yaml" >/dev/null
-	store_sql "insert into resume (name, seed, session, scale, updated) values ('gate', 1, 0, 2, 'x')"
-	run "$CP" plan run --resume "$D/gate.yaml"
-	[ "$status" -eq 2 ]
+	refused_resume 0 2
 	[[ "$output" == *"the interrupted run of 'gate' ran its sizes divided by 2, not by 1"* ]]
 	[[ "$output" == *"resume it with --scale 2"* ]]
 	run "$CP" plan run --quiet --resume --scale 2 "$D/gate.yaml"

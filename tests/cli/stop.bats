@@ -3,6 +3,9 @@
 
 load helpers
 
+# Every run here passes --force: other tests on a shared machine may resize the hugepage pools,
+# which are part of the swprofile's fingerprint, and these tests are about stopping, not fingerprints.
+
 setup() {
 	setup_store
 }
@@ -46,7 +49,7 @@ no_partial_invocation() {
 
 # kill the parent of a `run` with $1 mid-session
 run_killed() {
-	"$CP" run --quiet --warmups 0 --repeats 500 -- mem memset -s 16MB -l 5 -f default,c-loop \
+	"$CP" run --quiet --force --warmups 0 --repeats 500 -- mem memset -s 16MB -l 5 -f default,c-loop \
 		>"$D/out" 2>&1 3>&- &
 	parent=$!
 	child=$(session_of "$parent")
@@ -91,7 +94,7 @@ EOF2
 # kill the parent of a `plan run` with $1 while its first session waits in the gate; then --resume
 plan_killed_then_resumed() {
 	gate_plan
-	"$CP" plan run --quiet --seed 9 "$D/gate.yaml" >"$D/out" 2>&1 3>&- &
+	"$CP" plan run --quiet --force --seed 9 "$D/gate.yaml" >"$D/out" 2>&1 3>&- &
 	parent=$!
 	wait_for test -e "$MARK"
 	child=$(pgrep -P "$parent")
@@ -105,7 +108,7 @@ plan_killed_then_resumed() {
 	[ "$(store_sql 'select count(*) from session')" -eq 1 ]
 	[ "$(store_sql 'select session from resume where name = "gate"')" -eq 0 ]
 	# resuming gives the plan's two sessions, and nothing runs beside it
-	run "$CP" plan run --quiet --resume "$D/gate.yaml"
+	run "$CP" plan run --quiet --force --resume "$D/gate.yaml"
 	echo "resume: $output"
 	[ "$status" -eq 0 ]
 	[ "$(store_sql 'select count(*) from session where complete = 1')" -eq 2 ]
@@ -130,9 +133,9 @@ plan_killed_then_resumed() {
 refused_resume() {
 	gate_plan
 	touch "$MARK"
-	"$CP" plan run --quiet --sessions 1 "$D/gate.yaml" >/dev/null
+	"$CP" plan run --quiet --force --sessions 1 "$D/gate.yaml" >/dev/null
 	store_sql "insert into resume (name, seed, session, scale, updated) values ('gate', 1, $1, $2, 'x')"
-	run "$CP" plan run --resume "$D/gate.yaml"
+	run "$CP" plan run --force --resume "$D/gate.yaml"
 	[ "$status" -eq 2 ]
 }
 
@@ -146,7 +149,7 @@ refused_resume() {
 	refused_resume 0 2
 	[[ "$output" == *"the interrupted run of 'gate' ran its sizes divided by 2, not by 1"* ]]
 	[[ "$output" == *"resume it with --scale 2"* ]]
-	run "$CP" plan run --quiet --resume --scale 2 "$D/gate.yaml"
+	run "$CP" plan run --quiet --force --resume --scale 2 "$D/gate.yaml"
 	[ "$status" -eq 0 ]
 	[ "$(store_sql "select count(*) from resultclass where name = 'memset -f default -s 1MB'")" -eq 1 ]
 	[ "$(store_sql 'select count(*) from resume')" -eq 0 ]

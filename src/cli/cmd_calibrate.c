@@ -124,7 +124,7 @@ static int ca_collect(const struct store_row *row, void *arg)
 	void **ctx = arg;
 	struct cmp_sample x = {
 		row->sut, row->swprofile, row->session, row->session_started, row->suite,
-		row->resultclass, row->unit, row->higher_is_better, row->value,
+		row->resultclass, row->unit, row->param, row->nparam, row->higher_is_better, row->value,
 	};
 
 	return cmp_add(ctx[0], ctx[1], &x) ? -ENOMEM : 0;

@@ -1,7 +1,6 @@
 /* compare: group samples into blocks, rows and columns, and compute statistics and verdicts per cell. */
 #include "compare/compare.h"
 #include "util/log.h"
-#include "workloads/workload.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -97,74 +96,36 @@ void cmp_free(struct cmp_set *s)
 	free(p);
 }
 
-/*
- * Split "clear -k 4KB -f default -s 1GB" into the value of option @param
- * ("default") and the name without it ("clear -k 4KB -s 1GB").  Options are
- * "-x value", "--long value" or a bare flag; @param matches "-f" or "--function".
- */
-/*
- * The other spelling of option @param ("f" <-> "function", "s" <-> "size")
- * in the option table of workload @wl_name (the result class's first word;
- * any workload when none has that name); "" when it has none.
- */
-static void cmp_param_alias(const char *param, const char *wl_name, char *alt, size_t len)
+/* Remove the words @words (whole words only) from @s, once, with the blank before them. */
+static void cmp_drop_words(char *s, const char *words)
 {
-	bool one = strlen(param) == 1, known = false;
+	size_t n = strlen(words);
 
-	for (size_t w = 0; w < wl_count(); w++)
-		known |= !strcmp(wl_at(w)->name, wl_name);
+	for (char *at = strstr(s, words); n && at; at = strstr(at + 1, words)) {
+		if ((at == s || at[-1] == ' ') && (at[n] == ' ' || !at[n])) {
+			char *from = at == s ? at : at - 1;
 
-	alt[0] = '\0';
-	if (!strcmp(param, "f") || !strcmp(param, "function")) {
-		snprintf(alt, len, "%s", one ? "function" : "f");	/* the driver's -f, in no table */
-		return;
-	}
-	for (size_t w = 0; w < wl_count(); w++)
-		for (const struct wl_opt *opt = wl_at(w)->opts; opt->long_name; opt++) {
-			if (known && strcmp(wl_at(w)->name, wl_name))
-				break;
-			if (one && opt->short_name == param[0])
-				snprintf(alt, len, "%s", opt->long_name);
-			else if (!one && opt->short_name && !strcmp(opt->long_name, param))
-				snprintf(alt, len, "%c", opt->short_name);
-			else
-				continue;
+			memmove(from, at + n + (at == s && at[n] == ' '), strlen(at + n) + 1);
 			return;
 		}
+	}
 }
 
-/* Whether word @tok of a result class names option @param (or its alias @alt). */
-static bool cmp_is_option(const char *tok, const char *param, const char *alt)
-{
-	const char *name = tok + (tok[0] == '-') + (tok[0] == '-' && tok[1] == '-');
-
-	if (tok[0] != '-' || !*name)
-		return false;
-	/* "-x" names a one-letter option, "--name" a long one */
-	if ((name - tok == 1) != (strlen(name) == 1))
-		return false;
-	return !strcmp(name, param) || (alt[0] && !strcmp(name, alt));
-}
-
-static void cmp_split_param(const char *rclass, const char *param, char *value, size_t vlen,
+/*
+ * The value of parameter @param ("f" or "function") of a sample's benchmark,
+ * from its stored parameters ("(none)" when it has no such parameter), and
+ * its result class without that option, which is what the row is then: the
+ * option leaves the class only where the display shows it.
+ */
+static void cmp_split_param(const struct cmp_sample *x, const char *param, char *value, size_t vlen,
 			    char *rest, size_t rlen)
 {
-	char buf[1200], *save = NULL, *tok, *next, alt[64], wl_name[64];
+	const struct ident_param *p = ident_find(x->param, x->nparam, param);
 
-	snprintf(wl_name, sizeof(wl_name), "%.*s", (int)strcspn(rclass, " "), rclass);
-	cmp_param_alias(param, wl_name, alt, sizeof(alt));
-	snprintf(value, vlen, "(none)");
-	snprintf(buf, sizeof(buf), "%s", rclass);
-	rest[0] = '\0';
-	for (tok = strtok_r(buf, " ", &save); tok; tok = next) {
-		next = strtok_r(NULL, " ", &save);
-		if (cmp_is_option(tok, param, alt) && next && next[0] != '-') {
-			snprintf(value, vlen, "%s", next);
-			next = strtok_r(NULL, " ", &save);
-			continue;
-		}
-		snprintf(rest + strlen(rest), rlen - strlen(rest), "%s%s", rest[0] ? " " : "", tok);
-	}
+	snprintf(value, vlen, "%s", p ? p->value : "(none)");
+	snprintf(rest, rlen, "%s", x->rclass);
+	if (p && p->shown[0])
+		cmp_drop_words(rest, p->shown);
 }
 
 static bool cmp_swp_seen(const struct cmp_set_priv *p, const char *name)
@@ -348,7 +309,7 @@ int cmp_add(struct cmp_set *s, const struct cmp_opts *o, const struct cmp_sample
 		col = x->sut;
 		blk_name = x->swprofile;
 	} else if (o->axis == CMP_BY_PARAM) {
-		cmp_split_param(x->rclass, o->param, value, sizeof(value), rclass, sizeof(rclass));
+		cmp_split_param(x, o->param, value, sizeof(value), rclass, sizeof(rclass));
 		col = value;
 		/* Parameter values compare within one kernel: never pool swprofiles into a cell. */
 		snprintf(blk_buf, sizeof(blk_buf), "%s, swprofile %s", x->sut, x->swprofile);

@@ -3,6 +3,7 @@
 #define CLEARPATH_COMPARE_COMPARE_H
 
 #include "stats/stats.h"
+#include "util/identity.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -107,6 +108,8 @@ struct cmp_set {
 struct cmp_sample {
 	const char *sut, *swprofile, *session, *session_started;
 	const char *suite, *rclass, *unit;
+	const struct ident_param *param;	/* the benchmark's parameters, for CMP_BY_PARAM */
+	size_t nparam;
 	bool higher_is_better;
 	double value;
 };

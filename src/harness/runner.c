@@ -20,7 +20,7 @@
 
 /* Running mean of one result class over this session's repeats, for the summary lines. */
 struct run_class {
-	char name[1200];
+	char name[1400];
 	char unit[32];
 	double sum;
 	unsigned n;
@@ -28,12 +28,18 @@ struct run_class {
 
 /* One value an invocation produced, kept until the invocation is over. */
 struct run_value {
-	char suite[160];	/* the benchmark: "mem/memset" */
-	char params[1024];	/* and its canonical parameters */
-	char name[1200];	/* the result class */
+	size_t ident;		/* its benchmark: index into run_session.idents */
+	char metric[64];	/* "" for the headline, else the class's " :metric" suffix */
 	char unit[32];
 	bool higher_is_better;
 	double value;
+};
+
+/* A benchmark an invocation produced values for, and how its result classes are named. */
+struct run_ident {
+	struct bench_identity id;
+	char label[160];	/* bench: the workload ("memset"), before the display; exec: the whole name */
+	bool bench;
 };
 
 /* The state of one session: the sink's view of where results go. */
@@ -47,6 +53,9 @@ struct run_session {
 	unsigned failed, invocations;	/* for the closing line */
 	struct run_value *pending;	/* the invocation's values, written when it succeeded */
 	size_t npending, cap;
+	struct run_ident *idents;	/* the benchmarks of the pending values */
+	size_t nidents, icap;
+	struct bench_identity unit_ident;	/* the invocation's benchmark, for an error row */
 	struct run_class classes[RUN_MAX_CLASSES];
 	size_t nclasses;
 };
@@ -71,29 +80,67 @@ static void run_account(struct run_session *rs, const char *name, const char *un
 	}
 }
 
-/* Keep one value until the invocation is over.  0 or -ENOMEM. */
-static int run_keep(struct run_session *rs, const char *suite, const char *params, const char *name,
-		    const char *unit, bool higher_is_better, double value)
+/* Make room for element @n of *@arr (@size bytes each, *@cap of them).  0 or -ENOMEM. */
+static int run_grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap = *cap ? *cap * 2 : 8;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = realloc(*arr, ncap * size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+/* Make @id (named by @label) the benchmark of the values kept next.  0 or -ENOMEM. */
+static int run_keep_ident(struct run_session *rs, const struct bench_identity *id, const char *label,
+			  bool bench)
+{
+	struct run_ident *ri;
+
+	if (run_grow((void **)&rs->idents, &rs->icap, rs->nidents, sizeof(*ri)))
+		return -ENOMEM;
+	ri = &rs->idents[rs->nidents++];
+	ri->id = *id;
+	snprintf(ri->label, sizeof(ri->label), "%s", label);
+	ri->bench = bench;
+	return 0;
+}
+
+/* Keep one value of the latest benchmark until the invocation is over.  0 or -ENOMEM. */
+static int run_keep(struct run_session *rs, const char *metric, const char *unit,
+		    bool higher_is_better, double value)
 {
 	struct run_value *v;
 
-	if (rs->npending == rs->cap) {
-		size_t cap = rs->cap ? rs->cap * 2 : 16;
-		struct run_value *p = realloc(rs->pending, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		rs->pending = p;
-		rs->cap = cap;
-	}
+	if (run_grow((void **)&rs->pending, &rs->cap, rs->npending, sizeof(*v)))
+		return -ENOMEM;
 	v = &rs->pending[rs->npending++];
-	snprintf(v->suite, sizeof(v->suite), "%s", suite);
-	snprintf(v->params, sizeof(v->params), "%s", params);
-	snprintf(v->name, sizeof(v->name), "%s", name);
+	v->ident = rs->nidents - 1;
+	snprintf(v->metric, sizeof(v->metric), "%s", metric);
 	snprintf(v->unit, sizeof(v->unit), "%s", unit);
 	v->higher_is_better = higher_is_better;
 	v->value = value;
 	return 0;
+}
+
+/*
+ * The result class of @v: "memset -k 1GB -f default -s 16GB" for a bench
+ * headline, with " :metric" for further metrics, the plan's name for an
+ * exec.  @display is the benchmark's as stored: when another spelling of it
+ * came first, its classes keep that one's name.
+ */
+static void run_class_name(const struct run_ident *ri, const struct run_value *v,
+			   const char *display, char *name, size_t len)
+{
+	if (!ri->bench)
+		snprintf(name, len, "%s", ri->label);
+	else
+		snprintf(name, len, "%s %s%s%s", ri->label, display, v->metric[0] ? " :" : "", v->metric);
 }
 
 /*
@@ -105,52 +152,51 @@ static int run_keep(struct run_session *rs, const char *suite, const char *param
 static int run_flush(struct run_session *rs)
 {
 	int64_t bench_id = -1, rc_id;
+	char display[sizeof(rs->unit_ident.display)], name[1400];
 	int ret = store_batch_begin(rs->st);
 
 	for (size_t i = 0; !ret && i < rs->npending; i++) {
 		const struct run_value *v = &rs->pending[i];
+		const struct run_ident *ri = &rs->idents[v->ident];
 
-		if (i == 0 || strcmp(v->suite, v[-1].suite) || strcmp(v->params, v[-1].params))
-			ret = store_benchmark_get(rs->st, v->suite, v->params, &bench_id);
+		if (i == 0 || v->ident != v[-1].ident)
+			ret = store_benchmark_get(rs->st, &ri->id, &bench_id, display, sizeof(display));
+		run_class_name(ri, v, display, name, sizeof(name));
 		if (!ret)
-			ret = store_resultclass_get(rs->st, bench_id, v->name, v->unit, v->higher_is_better,
+			ret = store_resultclass_get(rs->st, bench_id, name, v->unit, v->higher_is_better,
 						    &rc_id);
 		if (!ret)
 			ret = store_sample_add(rs->st, rs->session_id, rc_id, rs->iteration, rs->warmup,
 					       v->value);
+		if (!ret)
+			run_account(rs, name, v->unit, v->value);
 	}
 	ret = store_batch_end(rs->st, ret);
-	for (size_t i = 0; !ret && i < rs->npending; i++)
-		run_account(rs, rs->pending[i].name, rs->pending[i].unit, rs->pending[i].value);
 	rs->npending = 0;
+	rs->nidents = 0;
 	return ret;
 }
 
 /*
- * A bench result: its benchmark is the command line with -f naming the one
- * function ("mem/memset" + "-k 1GB -f default -s 16GB"); the headline metric
- * names the class "memset -k 1GB -f default -s 16GB", further metrics add
- * " :metric".
+ * A bench result: its benchmark is the parsed command line with -f naming
+ * the one function (wl_identity()); the headline metric names the class
+ * "memset -k 1GB -f default -s 16GB", further metrics add " :metric".
  */
 static void run_result(struct wl_sink *s, const struct wl_invocation *inv, const struct wl_result *r)
 {
 	struct run_session *rs = s->priv;
-	const struct harness_unit *u = rs->unit;
-	char suite[64], params[1024], name[1200];
+	struct bench_identity id;
 	int ret;
 
 	if (rs->error)
 		return;
-	snprintf(suite, sizeof(suite), "%s/%s", inv->wl->collection, inv->wl->name);
-	ret = wl_canonical(inv->wl, u->argc - 2, u->argv + 2, r->function, params, sizeof(params));
+	ret = wl_identity(inv->wl, inv->params, inv->given, r->function, &id);
+	if (!ret)
+		ret = run_keep_ident(rs, &id, inv->wl->name, true);
 	for (size_t i = 0; !ret && i < r->nmetrics; i++) {
 		const struct wl_metric *m = &r->metrics[i];
 
-		if (i == 0 || !m->name[0])
-			snprintf(name, sizeof(name), "%s %s", inv->wl->name, params);
-		else
-			snprintf(name, sizeof(name), "%s %s :%s", inv->wl->name, params, m->name);
-		ret = run_keep(rs, suite, params, name, m->unit, m->higher_is_better, m->value);
+		ret = run_keep(rs, i == 0 ? "" : m->name, m->unit, m->higher_is_better, m->value);
 	}
 	rs->error = ret;
 }
@@ -178,26 +224,22 @@ static void run_unit_suite(const struct harness_unit *u, char *suite, size_t len
 }
 
 /*
- * The benchmark an invocation's error belongs to: the command line as given
- * (-f may name several) less --counters, or the exec.
+ * The benchmark of @u for an error row when its command line does not even
+ * parse: the words as given less --counters, which identifies no benchmark
+ * a result could have.
  */
-static int run_unit_benchmark(struct store *st, const struct harness_unit *u, int64_t *id)
+static void run_unparsed_ident(const struct harness_unit *u, struct bench_identity *id)
 {
 	char suite[160], params[1024] = "";
 
-	if (u->kind == HARNESS_EXEC) {
-		run_unit_suite(u, suite, sizeof(suite));
-		return store_benchmark_get(st, suite, u->exec.command, id);
-	}
-	snprintf(suite, sizeof(suite), "%s/%s", u->argv[0], u->argv[1]);
+	snprintf(suite, sizeof(suite), "%s/%s", u->argv[0], u->argc > 1 ? u->argv[1] : "");
 	for (int i = 2; i < u->argc; i++) {
-		/* as wl_canonical(): counting does not make another benchmark */
 		if (!strcmp(u->argv[i], "--counters"))
 			continue;
 		snprintf(params + strlen(params), sizeof(params) - strlen(params), "%s%s",
 			 params[0] ? " " : "", u->argv[i]);
 	}
-	return store_benchmark_get(st, suite, params, id);
+	ident_raw(id, suite, params);
 }
 
 static int run_bench_invocation(struct run_session *rs, struct wl_sink *sink)
@@ -206,6 +248,9 @@ static int run_bench_invocation(struct run_session *rs, struct wl_sink *sink)
 	struct wl_parsed p;
 	int ret = wl_parse(u->argc, u->argv, &p);
 
+	/* An error row's benchmark: the one the results would have had, -f as given. */
+	if (ret || wl_identity(p.wl, p.params, p.given, p.functions, &rs->unit_ident))
+		run_unparsed_ident(u, &rs->unit_ident);
 	if (!ret) {
 		/* An invocation past its timeout ends the session process: SIGALRM's default action. */
 		alarm(u->timeout_s);
@@ -221,7 +266,6 @@ static int run_exec_invocation(struct run_session *rs)
 {
 	const struct harness_unit *u = rs->unit;
 	struct harness_exec_result x;
-	char suite[160];
 	double value;
 	bool ok = false;
 	int ret = harness_exec(u->exec.command, u->timeout_s, &x);
@@ -242,9 +286,9 @@ static int run_exec_invocation(struct run_session *rs)
 	harness_exec_free(&x);
 	if (!ok)
 		return EXIT_RESOURCE;
-	run_unit_suite(u, suite, sizeof(suite));
-	rs->error = run_keep(rs, suite, u->exec.command, u->id, u->exec.unit, u->exec.higher_is_better,
-			     value);
+	rs->error = run_keep_ident(rs, &rs->unit_ident, u->id, false);
+	if (!rs->error)
+		rs->error = run_keep(rs, "", u->exec.unit, u->exec.higher_is_better, value);
 	return 0;
 }
 
@@ -256,6 +300,13 @@ static int run_invocation(struct run_session *rs, struct wl_sink *sink)
 
 	log_clear_error();
 	rs->npending = 0;
+	rs->nidents = 0;
+	if (rs->unit->kind == HARNESS_EXEC) {
+		char suite[160];
+
+		run_unit_suite(rs->unit, suite, sizeof(suite));
+		ident_raw(&rs->unit_ident, suite, rs->unit->exec.command);
+	}
 	ret = rs->unit->kind == HARNESS_EXEC ? run_exec_invocation(rs) : run_bench_invocation(rs, sink);
 	if (rs->error)
 		return rs->error;
@@ -263,7 +314,8 @@ static int run_invocation(struct run_session *rs, struct wl_sink *sink)
 		return rs->error = run_flush(rs);
 	/* An invocation yields samples or an error, never both: what it measured before failing goes. */
 	rs->npending = 0;
-	if (!run_unit_benchmark(rs->st, rs->unit, &bench_id))
+	rs->nidents = 0;
+	if (!store_benchmark_get(rs->st, &rs->unit_ident, &bench_id, NULL, 0))
 		store_error_add(rs->st, rs->session_id, bench_id, rs->iteration, rs->warmup,
 				log_last_error()[0] ? log_last_error() : "invocation failed");
 	return ret;
@@ -424,6 +476,7 @@ int harness_session(const struct harness_opts *o, const struct harness_unit *uni
 			 rs->failed, rs->invocations, uuid);
 	store_close(rs->st);
 	free(rs->pending);
+	free(rs->idents);
 	free(rs);
 	return ret;
 }

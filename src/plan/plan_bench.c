@@ -1,4 +1,5 @@
 /* plan_bench: one bench benchmark of a plan: its options, canonical command line and validation by the workload parser. */
+#define _GNU_SOURCE
 #include "plan/plan_int.h"
 #include "util/log.h"
 #include "util/size.h"
@@ -9,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PLAN_MAX_TOKENS 64
 #define PLAN_MAX_NAMES (2 * 32 + 2)
 
 const struct wl_opt plan_opt_function = {
@@ -106,19 +106,6 @@ int plan_bench_add_arg(struct plan_bench *b, const struct wl_opt *opt, const cha
 	return 0;
 }
 
-/* Split @line at blanks into @tok (pointing into @buf).  Returns the count, -1 when too many. */
-static int plan_tokenize(char *buf, char **tok, int max)
-{
-	int n = 0;
-
-	for (char *t = strtok(buf, " \t\n"); t; t = strtok(NULL, " \t\n")) {
-		if (n == max)
-			return -1;
-		tok[n++] = t;
-	}
-	return n;
-}
-
 /*
  * Add the option token @tok[*i] (and its value) to @b.  The line already
  * passed the workload parser, so only shapes getopt accepts but a canonical
@@ -182,15 +169,15 @@ static bool plan_token_is_help(const struct workload *wl, const char *t)
 int plan_bench_from_line(struct plan_bench *b, const char *line)
 {
 	struct plan_loc loc = plan_bench_loc(b);
-	char *buf = plan_strdup(line), *tok[PLAN_MAX_TOKENS], *copy[PLAN_MAX_TOKENS];
+	char *buf = plan_strdup(line), *tok[WL_MAX_WORDS], *copy[WL_MAX_WORDS];
 	struct wl_parsed parsed;
 	int n, ret = EXIT_INTERNAL;
 
 	if (!buf)
 		return EXIT_INTERNAL;
-	n = plan_tokenize(buf, tok, PLAN_MAX_TOKENS);
+	n = wl_split(buf, tok, WL_MAX_WORDS);
 	if (n < 0) {
-		ret = plan_err(&loc, "bench line has more than %d words", PLAN_MAX_TOKENS);
+		ret = plan_err(&loc, "bench line has more than %d words", WL_MAX_WORDS);
 		goto out;
 	}
 	for (int i = 2; n >= 2 && wl_find(tok[0], tok[1]) && i < n; i++)
@@ -259,7 +246,10 @@ static void plan_free_argv(struct plan_bench *b)
 	b->id = NULL;
 }
 
-/* argv from args: short names where they exist, then the id is argv[1..] joined. */
+/*
+ * argv from args: short names where they exist; the id is argv[1..] joined
+ * until the parsed line gives the benchmark's identity (plan_bench_build()).
+ */
 static int plan_make_argv(struct plan_bench *b)
 {
 	size_t idlen = 1;
@@ -294,10 +284,32 @@ static int plan_make_argv(struct plan_bench *b)
 	return 0;
 }
 
+/*
+ * The id is the benchmark's identity as the store shows it, -f as written
+ * ("mmap -p 1GB -f demand -s 32GB -l 5"): two spellings of one benchmark
+ * are one id, so a plan that lists both is refused as a duplicate.
+ */
+static int plan_bench_id(struct plan_bench *b, const struct wl_parsed *parsed)
+{
+	struct bench_identity *id = malloc(sizeof(*id));
+	char *text = NULL;
+
+	if (!id || wl_identity(parsed->wl, parsed->params, parsed->given, parsed->functions, id) ||
+	    asprintf(&text, "%s %s", b->wl->name, id->display) < 0) {
+		free(id);
+		log_err("out of memory");
+		return EXIT_INTERNAL;
+	}
+	free(id);
+	free(b->id);
+	b->id = text;
+	return 0;
+}
+
 int plan_bench_build(struct plan_bench *b)
 {
 	struct plan_loc loc = plan_bench_loc(b);
-	char *copy[2 * PLAN_MAX_TOKENS + 3];
+	char *copy[2 * WL_MAX_WORDS + 3];
 	struct wl_parsed parsed;
 	int ret;
 
@@ -316,6 +328,8 @@ int plan_bench_build(struct plan_bench *b)
 		ret = plan_err(&loc, "--help has no place in a plan ('%s')", b->id);
 	else
 		ret = plan_check_functions(b, parsed.functions);
+	if (!ret)
+		ret = plan_bench_id(b, &parsed);
 	wl_parsed_free(&parsed);
 	return ret;
 }

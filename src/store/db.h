@@ -86,4 +86,34 @@ int store_uuid_valid(const char *s);
  */
 char *store_json_canonical(const char *in, const char *what);
 
+/* The identity of stored benchmark text (the parser handed in, else ident_raw()).  0 or -E2BIG. */
+int store_identity(const char *suite, const char *params, struct bench_identity *out);
+
+/*
+ * Result class @name of a benchmark of @suite displayed as @from, renamed for
+ * display @to ("memset -s 1MB -f x :cycles" -> "memset -f x -s 1MB :cycles"),
+ * into @out; a name that does not start with the suite's workload and @from
+ * (an exec's) is copied as is.
+ */
+void store_rebase_name(const char *suite, const char *from, const char *to, const char *name,
+		       char *out, size_t len);
+
+/* Register cp_rebase(suite, from, to, name) on @st's connection.  0 or a store error. */
+int store_bench_sql_functions(struct store *st);
+
+/*
+ * Merging: temp.src_bench holds every benchmark of the attached "src" with
+ * its key, computed here because a source opened read-only may predate keys;
+ * store_bench_fill_params() writes the parameters of the benchmarks that
+ * have none yet.  0 or a store error.
+ */
+int store_bench_src_keys(struct store *st);
+int store_bench_fill_params(struct store *st);
+
+/* Whether @st's schema has benchmark keys and parameters (a store read without migrating may not). */
+bool store_has_identity(struct store *st);
+
+/* Schema v3's data step (see bench.c).  0 or a store error. */
+int store_migrate_identity(struct store *st);
+
 #endif

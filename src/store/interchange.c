@@ -147,6 +147,8 @@ struct import_ctx {
 	struct store *st;
 	const char *name;
 	const struct csv_record *rec;
+	struct bench_identity *ident;	/* of the benchmark column last, which is ident_of */
+	char ident_of[1200];
 };
 
 static int bad_field(const struct import_ctx *c, int col, const char *fmt, ...)
@@ -354,11 +356,12 @@ static int import_sample(const struct import_ctx *c, const struct import_row *r,
 	return ret;
 }
 
-static int import_row(const struct import_ctx *c)
+static int import_row(struct import_ctx *c)
 {
 	struct store *st = c->st;
 	struct import_row r = { .suite = NULL };
 	int64_t sut = 0, swp = 0, bench = 0, rclass = 0, session = 0;
+	char display[1024], rcname[2048];
 	int ret = parse_row(c, &r);
 
 	/* Suts and swprofiles get no fingerprint from a CSV; existing ones keep theirs. */
@@ -369,11 +372,19 @@ static int import_row(const struct import_ctx *c)
 		ret = store_get_or_create(st, &swp, "INSERT INTO swprofile (name) VALUES (?1)"
 					  " ON CONFLICT DO NOTHING", "SELECT id FROM swprofile WHERE name = ?1",
 					  "t", r.field[COL_SWPROFILE]);
+	/* Rows come grouped by benchmark: parse each one once. */
+	if (!ret && strcmp(c->ident_of, r.field[COL_BENCHMARK])) {
+		c->ident_of[0] = '\0';
+		ret = store_identity(r.suite, r.params, c->ident);
+		if (!ret)
+			snprintf(c->ident_of, sizeof(c->ident_of), "%s", r.field[COL_BENCHMARK]);
+	}
 	if (!ret)
-		ret = store_benchmark_get(st, r.suite, r.params, &bench);
+		ret = store_benchmark_get(st, c->ident, &bench, display, sizeof(display));
+	/* Another spelling of a benchmark stored first: its classes are named after that one. */
+	store_rebase_name(r.suite, r.params, display, r.field[COL_RESULTCLASS], rcname, sizeof(rcname));
 	if (!ret)
-		ret = store_resultclass_get(st, bench, r.field[COL_RESULTCLASS], r.field[COL_UNIT], r.higher,
-					    &rclass);
+		ret = store_resultclass_get(st, bench, rcname, r.field[COL_UNIT], r.higher, &rclass);
 	if (!ret)
 		ret = import_session(c, &r, sut, swp, &session);
 	if (!ret)
@@ -421,9 +432,14 @@ int store_import_csv(struct store *st, FILE *in, const char *name)
 		log_hint("export it with --format csv (the default)");
 		return -EINVAL;
 	}
+	c.ident = malloc(sizeof(*c.ident));
+	if (!c.ident)
+		return -ENOMEM;
 	ret = store_tx_begin(st);
-	if (ret)
+	if (ret) {
+		free(c.ident);
 		return ret;
+	}
 	for (; (got = csv_read_record(&r, &rec, &err)) == 1; n++) {
 		ret = n ? import_row(&c) : check_header(&c);
 		if (ret)
@@ -444,6 +460,7 @@ out:
 	if (ret)
 		log_hint("nothing from %s was imported", name);
 	csv_record_free(&rec);
+	free(c.ident);
 	return ret;
 }
 
@@ -460,12 +477,14 @@ static const char *const merge_sql[] = {
 	" ON CONFLICT DO NOTHING",
 	"INSERT INTO main.swprofile (name, fingerprint) SELECT name, fingerprint FROM src.swprofile"
 	" WHERE true ON CONFLICT DO NOTHING",
-	"INSERT INTO main.benchmark (suite, params) SELECT suite, params FROM src.benchmark WHERE true"
-	" ON CONFLICT DO NOTHING",
+	/* Benchmarks by key (temp.src_bench): another spelling main holds already is the same one. */
+	"INSERT INTO main.benchmark (suite, params, key) SELECT suite, params, key FROM temp.src_bench"
+	" WHERE true ON CONFLICT DO NOTHING",
+	/* ... and its result classes are named after main's spelling */
 	"INSERT INTO main.resultclass (benchmark_id, name, unit, higher_is_better)"
-	" SELECT mb.id, r.name, r.unit, r.higher_is_better FROM src.resultclass r"
-	" JOIN src.benchmark b ON b.id = r.benchmark_id"
-	" JOIN main.benchmark mb ON mb.suite = b.suite AND mb.params = b.params"
+	" SELECT mb.id, cp_rebase(b.suite, b.params, mb.params, r.name), r.unit, r.higher_is_better"
+	" FROM src.resultclass r JOIN temp.src_bench b ON b.id = r.benchmark_id"
+	" JOIN main.benchmark mb ON mb.suite = b.suite AND mb.key = b.key"
 	" WHERE true ON CONFLICT DO NOTHING",
 	"INSERT INTO main.session (uuid, boot_id, sut_id, swprofile_id, started, ended, complete,"
 	" environment) SELECT s.uuid, s.boot_id, mu.id, mp.id, s.started, s.ended, s.complete,"
@@ -476,15 +495,16 @@ static const char *const merge_sql[] = {
 	" SELECT ms.id, mr.id, x.iteration, x.warmup, x.value, x.time FROM src.sample x"
 	" JOIN src.session s ON s.id = x.session_id JOIN temp.merge_new n ON n.uuid = s.uuid"
 	" JOIN main.session ms ON ms.uuid = s.uuid"
-	" JOIN src.resultclass r ON r.id = x.resultclass_id JOIN src.benchmark b ON b.id = r.benchmark_id"
-	" JOIN main.benchmark mb ON mb.suite = b.suite AND mb.params = b.params"
-	" JOIN main.resultclass mr ON mr.benchmark_id = mb.id AND mr.name = r.name AND mr.unit = r.unit"
+	" JOIN src.resultclass r ON r.id = x.resultclass_id JOIN temp.src_bench b ON b.id = r.benchmark_id"
+	" JOIN main.benchmark mb ON mb.suite = b.suite AND mb.key = b.key"
+	" JOIN main.resultclass mr ON mr.benchmark_id = mb.id"
+	"  AND mr.name = cp_rebase(b.suite, b.params, mb.params, r.name) AND mr.unit = r.unit"
 	"  AND mr.higher_is_better = r.higher_is_better",
 	"INSERT INTO main.error (session_id, benchmark_id, iteration, warmup, message, time)"
 	" SELECT ms.id, mb.id, e.iteration, e.warmup, e.message, e.time FROM src.error e"
 	" JOIN src.session s ON s.id = e.session_id JOIN temp.merge_new n ON n.uuid = s.uuid"
-	" JOIN main.session ms ON ms.uuid = s.uuid JOIN src.benchmark b ON b.id = e.benchmark_id"
-	" JOIN main.benchmark mb ON mb.suite = b.suite AND mb.params = b.params",
+	" JOIN main.session ms ON ms.uuid = s.uuid JOIN temp.src_bench b ON b.id = e.benchmark_id"
+	" JOIN main.benchmark mb ON mb.suite = b.suite AND mb.key = b.key",
 };
 
 /* Refuse a source holding a name that is not UTF-8 (written before names were checked). */
@@ -522,12 +542,16 @@ static int merge_attached(struct store *dst, int *added)
 	if (ret)
 		return ret;
 	ret = merge_check_names(dst);
+	if (!ret)
+		ret = store_bench_src_keys(dst);
 	for (size_t i = 0; !ret && i < sizeof(merge_sql) / sizeof(merge_sql[0]); i++)
 		ret = store_exec(dst, merge_sql[i], NULL);
 	if (!ret)
+		ret = store_bench_fill_params(dst);
+	if (!ret)
 		ret = store_int64(dst, &n, "SELECT count(*) FROM temp.merge_new", NULL);
 	if (!ret)
-		ret = store_exec(dst, "DROP TABLE temp.merge_new", NULL);
+		ret = store_exec(dst, "DROP TABLE temp.merge_new; DROP TABLE temp.src_bench", NULL);
 	ret = store_tx_end(dst, ret);
 	if (!ret && added)
 		*added = (int)n;

@@ -204,27 +204,6 @@ out:
 	return ret;
 }
 
-int store_benchmark_get(struct store *st, const char *suite, const char *params, int64_t *id)
-{
-	int ret = require(suite, "benchmark suite");
-
-	if (ret)
-		return ret;
-	/* The export writes "suite params" in one column and splits at the first space. */
-	if (params && *params && !store_utf8_valid(params)) {
-		log_err("benchmark parameters are not valid UTF-8");
-		return -EINVAL;
-	}
-	if (strpbrk(suite, " \t\r\n")) {
-		log_err("benchmark suite '%s' must not contain whitespace", suite);
-		return -EINVAL;
-	}
-	return store_get_or_create(st, id, "INSERT INTO benchmark (suite, params) VALUES (?1, ?2)"
-			     " ON CONFLICT (suite, params) DO NOTHING",
-			     "SELECT id FROM benchmark WHERE suite = ?1 AND params = ?2", "tt", suite,
-			     params ? params : "");
-}
-
 int store_resultclass_get(struct store *st, int64_t benchmark_id, const char *name, const char *unit,
 			  bool higher_is_better, int64_t *id)
 {

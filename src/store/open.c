@@ -19,12 +19,18 @@
 #define STORE_APP_ID 0x436c5061
 
 /*
- * Schema migrations: entry i takes user_version i to i + 1.  A new version is
- * one more entry (ALTER TABLE / CREATE ...); never edit an entry that has shipped.
+ * Schema migrations: entry i takes user_version i to i + 1, with its SQL and
+ * then, when the data must be rewritten in ways SQL cannot say, a C step.
+ * Each is an independent step in order; never edit an entry that has shipped.
  */
-static const char *const migrations[] = {
+struct migration {
+	const char *sql;
+	int (*data)(struct store *st);	/* NULL: the SQL is all */
+};
+
+static const struct migration migrations[] = {
 	/* v1: the data model (sut, swprofile, benchmark, resultclass, session, sample, error) */
-	"CREATE TABLE sut ("
+	{ "CREATE TABLE sut ("
 	"  id INTEGER PRIMARY KEY,"
 	"  name TEXT NOT NULL UNIQUE,"
 	"  fingerprint TEXT NOT NULL DEFAULT '{}');"
@@ -83,13 +89,13 @@ static const char *const migrations[] = {
 	" WHEN EXISTS (SELECT 1 FROM sample s JOIN resultclass r ON r.id = s.resultclass_id"
 	"  WHERE r.benchmark_id = NEW.benchmark_id AND s.session_id = NEW.session_id"
 	"  AND (NEW.iteration IS NULL OR (s.iteration = NEW.iteration AND s.warmup = NEW.warmup)))"
-	" BEGIN SELECT RAISE(ABORT, 'this invocation already has samples'); END;",
+	" BEGIN SELECT RAISE(ABORT, 'this invocation already has samples'); END;", NULL },
 	/*
 	 * v2: the progress of a resumable run (plan run), in the store rather
 	 * than in a file beside it, so any store backend carries it.  One row per
 	 * run name: the session to run next and the units it already completed.
 	 */
-	"CREATE TABLE resume ("
+	{ "CREATE TABLE resume ("
 	"  name TEXT PRIMARY KEY,"
 	"  seed INTEGER NOT NULL,"
 	"  session INTEGER NOT NULL CHECK (session >= 0),"
@@ -98,7 +104,21 @@ static const char *const migrations[] = {
 	"CREATE TABLE resume_done ("
 	"  name TEXT NOT NULL REFERENCES resume(name) ON DELETE CASCADE,"
 	"  unit TEXT NOT NULL,"
-	"  PRIMARY KEY (name, unit));",
+	"  PRIMARY KEY (name, unit));", NULL },
+	/*
+	 * v3: a benchmark is its parsed identity, not its spelling: a canonical
+	 * key (every option, defaults filled in) decides equality, the
+	 * parameters are kept as rows; spellings stored apart so far merge.
+	 */
+	{ "ALTER TABLE benchmark ADD COLUMN key TEXT NOT NULL DEFAULT '';"
+	  "CREATE TABLE benchmark_param ("
+	  "  benchmark_id INTEGER NOT NULL REFERENCES benchmark(id) ON DELETE CASCADE,"
+	  "  pos INTEGER NOT NULL,"
+	  "  name TEXT NOT NULL,"
+	  "  alias TEXT NOT NULL DEFAULT '',"
+	  "  value TEXT NOT NULL,"
+	  "  shown TEXT NOT NULL DEFAULT '',"
+	  "  PRIMARY KEY (benchmark_id, pos));", store_migrate_identity },
 };
 
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -298,7 +318,7 @@ static int identify_and_migrate(struct store *st)
 		goto out;
 	for (; version < SCHEMA_VERSION && !ret; version++) {
 		char *err = NULL;
-		int rc = sqlite3_exec(st->db, migrations[version], NULL, NULL, &err);
+		int rc = sqlite3_exec(st->db, migrations[version].sql, NULL, NULL, &err);
 
 		if (rc != SQLITE_OK) {
 			log_err("store %s: migrating to schema v%lld failed: %s", st->path,
@@ -306,7 +326,10 @@ static int identify_and_migrate(struct store *st)
 			ret = store_sql_errno(rc);
 		}
 		sqlite3_free(err);
+		if (!ret && migrations[version].data)
+			ret = migrations[version].data(st);
 	}
+
 	if (!ret) {
 		char sql[96];
 
@@ -389,6 +412,8 @@ static int open_probe(struct store *st, int flags)
 
 	if (rc == SQLITE_OK)
 		sqlite3_extended_result_codes(st->db, 1);
+	if (rc == SQLITE_OK && store_bench_sql_functions(st))
+		rc = SQLITE_ERROR;
 	if (rc == SQLITE_OK)
 		rc = sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
 	/* Probe with a read first: it is where NOTADB and CORRUPT surface. */

@@ -2,6 +2,8 @@
 #include "store/db.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/log.h"
@@ -13,7 +15,7 @@
  */
 static const char query_sql[] =
 	"SELECT u.name, p.name, se.uuid, se.started, b.suite, b.params, r.name, r.unit,"
-	"       r.higher_is_better, s.iteration, s.warmup, s.value, s.time"
+	"       r.higher_is_better, s.iteration, s.warmup, s.value, s.time, b.id"
 	" FROM sample s"
 	" JOIN session se ON se.id = s.session_id"
 	" JOIN sut u ON u.id = se.sut_id"
@@ -50,23 +52,66 @@ static void row_from_stmt(sqlite3_stmt *stmt, struct store_row *row)
 	row->sample_time = col_text(stmt, 12);
 }
 
+/* The parameters of benchmark @id into @p (IDENT_MAX_PARAMS of them at most), their count in *@n. */
+static int query_params(struct store *st, int64_t id, struct ident_param *p, size_t *n)
+{
+	sqlite3_stmt *stmt;
+	int ret = store_prepare(st, &stmt, "SELECT name, alias, value, shown FROM benchmark_param"
+				" WHERE benchmark_id = ?1 ORDER BY pos", "i", id);
+	int rc;
+
+	*n = 0;
+	if (ret)
+		return ret;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW && *n < IDENT_MAX_PARAMS) {
+		struct ident_param *q = &p[(*n)++];
+
+		snprintf(q->name, sizeof(q->name), "%s", col_text(stmt, 0));
+		snprintf(q->alias, sizeof(q->alias), "%s", col_text(stmt, 1));
+		snprintf(q->value, sizeof(q->value), "%s", col_text(stmt, 2));
+		snprintf(q->shown, sizeof(q->shown), "%s", col_text(stmt, 3));
+	}
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		ret = store_sql_fail(st, rc, "reading benchmark parameters");
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
 int store_query(struct store *st, const struct store_filter *f,
 		int (*fn)(const struct store_row *row, void *arg), void *arg)
 {
 	static const struct store_filter stats_default;
+	struct ident_param *params = malloc(IDENT_MAX_PARAMS * sizeof(*params));
+	int64_t params_of = -1;
+	size_t nparams = 0;
+	bool with_params;
 	sqlite3_stmt *stmt;
 	int ret, rc;
 
+	if (!params)
+		return -ENOMEM;
 	if (!f)
 		f = &stats_default;
+	/* A store read without migrating may predate parameters: its benchmarks have none. */
+	with_params = store_has_identity(st);
 	ret = store_prepare(st, &stmt, query_sql, "tttttb", f->sut, f->swprofile, f->suite, f->params,
 			    f->resultclass, (int)f->include_warmup);
 	if (ret)
-		return ret;
+		goto out_free;
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		struct store_row row;
+		int64_t bench = sqlite3_column_int64(stmt, 13);
 
+		/* Samples come grouped by benchmark within a session: read its parameters once per run of them. */
+		if (with_params && bench != params_of) {
+			ret = query_params(st, bench, params, &nparams);
+			if (ret)
+				goto out;
+			params_of = bench;
+		}
 		row_from_stmt(stmt, &row);
+		row.param = params;
+		row.nparam = nparams;
 		ret = fn(&row, arg);
 		if (ret)
 			goto out;
@@ -75,6 +120,8 @@ int store_query(struct store *st, const struct store_filter *f,
 		ret = store_sql_fail(st, rc, "reading samples");
 out:
 	sqlite3_finalize(stmt);
+out_free:
+	free(params);
 	return ret;
 }
 
@@ -176,11 +223,16 @@ int store_list_swprofiles(struct store *st, json_t **out)
 
 int store_list_benchmarks(struct store *st, json_t **out)
 {
-	return list_json(st, "SELECT b.suite AS suite, b.params AS params, r.name AS resultclass,"
-			 " r.unit AS unit, r.higher_is_better AS higher_is_better,"
-			 " (SELECT count(*) FROM sample WHERE resultclass_id = r.id) AS samples"
-			 " FROM benchmark b JOIN resultclass r ON r.benchmark_id = b.id"
-			 " ORDER BY b.suite, b.params, r.name, r.unit, r.higher_is_better", out);
+	char sql[512];
+
+	/* without keys (a store read without migrating) each spelling is its own key */
+	snprintf(sql, sizeof(sql), "SELECT b.suite AS suite, b.params AS params, %s AS key,"
+		 " r.name AS resultclass, r.unit AS unit, r.higher_is_better AS higher_is_better,"
+		 " (SELECT count(*) FROM sample WHERE resultclass_id = r.id) AS samples"
+		 " FROM benchmark b JOIN resultclass r ON r.benchmark_id = b.id"
+		 " ORDER BY b.suite, b.params, r.name, r.unit, r.higher_is_better",
+		 store_has_identity(st) ? "b.key" : "b.params");
+	return list_json(st, sql, out);
 }
 
 int store_list_sessions(struct store *st, json_t **out)

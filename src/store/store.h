@@ -9,6 +9,8 @@
 
 #include <jansson.h>
 
+#include "util/identity.h"
+
 /*
  * Error codes used throughout (every failure is also reported with log_err()):
  *   -EINVAL  bad input: unknown URL scheme, malformed CSV or JSON, not a
@@ -114,12 +116,24 @@ int store_swprofile_get(struct store *st, const char *name, const char *fingerpr
 int store_fingerprint_diff(const char *old, const char *new, char *buf, size_t len);
 
 /*
- * Get or create the benchmark @suite (e.g. "mem/mmap", no whitespace) with
- * canonical @params (e.g. "-p 1GB -f demand -s 32GB -l 5"; NULL means "").
- * Sets *@id.  Returns 0, -EINVAL for an empty suite or one with whitespace,
- * or a store error.  Race-safe.
+ * Get or create the benchmark of @ident (suite e.g. "mem/mmap", no
+ * whitespace): one row per suite and key, whatever the spelling, with its
+ * parameters.  Sets *@id and copies into @display (may be NULL) the display
+ * the benchmark is stored with: the first spelling's, which names its result
+ * classes.  Returns 0, -EINVAL for an empty suite or one with whitespace, or
+ * a store error.  Race-safe.
  */
-int store_benchmark_get(struct store *st, const char *suite, const char *params, int64_t *id);
+int store_benchmark_get(struct store *st, const struct bench_identity *ident, int64_t *id,
+			char *display, size_t len);
+
+/*
+ * How the store turns a benchmark's stored text (suite, params) into an
+ * identity when it only has text: importing, merging, migrating an older
+ * store.  The workloads own that knowledge (wl_identity_parse()), the
+ * program hands it in; without one every benchmark is its text.
+ */
+typedef int (*store_identity_fn)(const char *suite, const char *params, struct bench_identity *out);
+void store_set_identity_parser(store_identity_fn fn);
 
 /*
  * Get or create the result class of @benchmark_id named @name measured in
@@ -224,7 +238,9 @@ struct store_row {
 	const char *session;		/* UUID: the unit of replication for stats */
 	const char *session_started;
 	const char *suite;
-	const char *params;
+	const char *params;		/* the display: "-k 1GB -f default -s 16GB" */
+	const struct ident_param *param;	/* the structured parameters, nparam of them */
+	size_t nparam;
 	const char *resultclass;
 	const char *unit;
 	bool higher_is_better;
@@ -258,7 +274,7 @@ int store_query(struct store *st, const struct store_filter *f,
  * Listings for the CLI, as a new JSON array of objects (caller json_decref()s
  * it) in *@out.  Keys:
  *   suts, swprofiles: name, fingerprint (object), sessions
- *   benchmarks:       suite, params, resultclass, unit, higher_is_better, samples
+ *   benchmarks:       suite, params, key, resultclass, unit, higher_is_better, samples
  *   sessions:         uuid, sut, swprofile, boot_id, started, ended, complete,
  *                     environment (object), samples, errors
  * Returns 0 or a store error (*@out NULL).

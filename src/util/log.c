@@ -6,6 +6,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+static bool log_quiet;
+
+bool log_set_quiet(bool quiet)
+{
+	bool was = log_quiet;
+
+	log_quiet = quiet;
+	return was;
+}
+
 /*
  * Messages quote names from plans, stores and commands' stderr: their
  * control characters are printed as spaces, except the newlines and tabs of
@@ -15,6 +25,8 @@ static void log_v(const char *prefix, const char *fmt, va_list ap)
 {
 	char *msg = NULL;
 
+	if (log_quiet)
+		return;
 	fflush(stdout);	/* keep stdout and stderr in order when both go to one terminal */
 	fputs(prefix, stderr);
 	if (vasprintf(&msg, fmt, ap) < 0) {
@@ -35,6 +47,8 @@ void log_err(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (log_quiet)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(log_last, sizeof(log_last), fmt, ap);
 	va_end(ap);

@@ -2,6 +2,8 @@
 #ifndef CLEARPATH_UTIL_LOG_H
 #define CLEARPATH_UTIL_LOG_H
 
+#include <stdbool.h>
+
 /* Exit codes, as documented in README.md and clearpath(1). */
 enum exit_code {
 	EXIT_OK = 0,
@@ -23,5 +25,11 @@ void log_clear_error(void);
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print an indented "  hint: <msg>\n" line: how to fix what the last error named. */
 void log_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * While @quiet, log_err/warn/hint print nothing and log_last_error() keeps
+ * its value: for callers that try a parse whose failure is an answer, not
+ * an error.  Returns the previous setting, to restore.
+ */
+bool log_set_quiet(bool quiet);
 
 #endif

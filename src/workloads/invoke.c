@@ -245,6 +245,7 @@ static int inv_parse(struct wl_parsed *p, int argc, char **argv)
 		o = c >= 0 && c < INV_MAX_OPTS ? &wl->opts[c] : inv_by_short(wl, c);
 		if (!o)
 			return EXIT_INTERNAL;
+		p->given |= 1u << (o - wl->opts);
 		ret = inv_set(o, optarg, p->params);
 		if (ret)
 			return ret;
@@ -335,7 +336,7 @@ static int inv_run(const struct wl_parsed *p, struct wl_sink *sink)
 	const char *functions = p->functions;
 	struct wl_func funcs[WL_MAX_FUNCS];
 	const struct wl_func *sel[WL_MAX_FUNCS];
-	struct wl_invocation inv = { wl, params, functions, p->counters };
+	struct wl_invocation inv = { wl, params, functions, p->counters, p->given };
 	size_t n = wl->functions(funcs, WL_MAX_FUNCS), nsel;
 	int ret;
 
@@ -441,79 +442,119 @@ int wl_invoke(int argc, char **argv, struct wl_sink *sink)
 	return ret;
 }
 
-static const struct wl_opt *inv_by_long(const struct workload *wl, const char *name, size_t len)
+/* Add @o's value in @params to @id: "-x value" shown when @given ("--name value" without a short name). */
+static int inv_ident_opt(struct bench_identity *id, const struct wl_opt *o, const void *params,
+			 bool given)
 {
-	for (const struct wl_opt *o = wl->opts; o->long_name; o++)
-		if (strlen(o->long_name) == len && !strncmp(o->long_name, name, len))
-			return o;
-	return NULL;
+	char value[128], shown[160] = "", alias[2] = { o->short_name, 0 };
+
+	wl_opt_format(o, params, value, sizeof(value));
+	if (given && o->short_name)
+		snprintf(shown, sizeof(shown), "-%c%s%s", o->short_name, o->type == WL_OPT_FLAG ? "" : " ",
+			 o->type == WL_OPT_FLAG ? "" : value);
+	else if (given)
+		snprintf(shown, sizeof(shown), "--%s%s%s", o->long_name, o->type == WL_OPT_FLAG ? "" : " ",
+			 o->type == WL_OPT_FLAG ? "" : value);
+	return ident_add(id, o->long_name, alias, value, shown);
 }
 
-/* Append " -x value" for @o (or -f) to @buf, normalising sizes. */
-static void inv_canon_add(const struct wl_opt *o, const char *val, char *buf, size_t len)
+int wl_identity(const struct workload *wl, const void *params, uint32_t given, const char *function,
+		struct bench_identity *out)
 {
-	size_t used = strlen(buf);
-	char norm[64];
+	size_t n = inv_nopts(wl->opts);
+	char shown[160];
+	int ret = 0;
 
-	if (o && o->type == WL_OPT_SIZE) {
-		uint64_t v;
-
-		if (!size_parse(val, &v))
-			val = size_format(v, norm, sizeof(norm));
+	memset(out, 0, sizeof(*out));
+	snprintf(out->suite, sizeof(out->suite), "%s/%s", wl->collection, wl->name);
+	snprintf(shown, sizeof(shown), "-f %s", function);
+	for (size_t i = 0; i <= n && !ret; i++) {
+		/* -f is the driver's, in no table: it is always shown, at its place in the order */
+		if (i == wl->function_at)
+			ret = ident_add(out, "function", "f", function, shown);
+		if (!ret && i < n)
+			ret = inv_ident_opt(out, &wl->opts[i], params, given & (1u << i));
 	}
-	if (!o)
-		snprintf(buf + used, len - used, "%s-f %s", used ? " " : "", val);
-	else if (o->short_name)
-		snprintf(buf + used, len - used, "%s-%c%s%s", used ? " " : "", o->short_name,
-			 val ? " " : "", val ?: "");
-	else
-		snprintf(buf + used, len - used, "%s--%s%s%s", used ? " " : "", o->long_name,
-			 val ? " " : "", val ?: "");
+	ident_finish(out);
+	return ret;
 }
 
-int wl_canonical(const struct workload *wl, int argc, char **argv, const char *function,
-		 char *buf, size_t len)
+/* Split @buf at blanks into @tok (pointing into @buf).  Returns the count, -1 when more than @max. */
+int wl_split(char *buf, char **tok, int max)
 {
-	bool have_f = false;
-	char rest[1024] = "";
+	int n = 0;
+	char *save = NULL;
 
-	for (int i = 0; i < argc; i++) {
-		const char *t = argv[i], *val = NULL, *eq;
-		const struct wl_opt *o = NULL;
-		bool is_f;
-
-		if (!strcmp(t, "--counters"))
-			continue;	/* extra result classes of this benchmark, not another one */
-		if (!strncmp(t, "--", 2)) {
-			eq = strchr(t, '=');
-			size_t nlen = eq ? (size_t)(eq - t - 2) : strlen(t + 2);
-
-			is_f = nlen == 8 && !strncmp(t + 2, "function", 8);
-			o = is_f ? NULL : inv_by_long(wl, t + 2, nlen);
-			if (!is_f && !o)
-				return -EINVAL;
-			val = eq ? eq + 1 : NULL;
-		} else if (t[0] == '-' && t[1]) {
-			is_f = t[1] == 'f';
-			o = is_f ? NULL : inv_by_short(wl, t[1]);
-			if (!is_f && !o)
-				return -EINVAL;
-			val = t[2] ? t + 2 : NULL;
-		} else {
-			return -EINVAL;
-		}
-		if ((is_f || o->type != WL_OPT_FLAG) && !val) {
-			if (i + 1 >= argc)
-				return -EINVAL;
-			val = argv[++i];
-		}
-		have_f |= is_f;
-		inv_canon_add(o, is_f ? function : val, rest, sizeof(rest));
+	for (char *t = strtok_r(buf, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save)) {
+		if (n == max)
+			return -1;
+		tok[n++] = t;
 	}
-	buf[0] = '\0';
-	if (!have_f)
-		inv_canon_add(NULL, function, buf, len);
-	if (rest[0])
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? " " : "", rest);
+	return n;
+}
+
+/*
+ * The workload a stored benchmark's text names, and where its options start
+ * in @w: the suite is "collection/workload" (what clearpath writes), or the
+ * first word is the workload, in the suite's collection or named by its last
+ * part ("perf/mem" + "memset -k 1GB ...", as hand-made data sets have it).
+ */
+static const struct workload *inv_stored_workload(const char *head, const char *tail, char **w,
+						  int n, int *first)
+{
+	const struct workload *wl;
+
+	*first = 0;
+	if (n < 1 || w[0][0] == '-')	/* options first: the suite names the workload */
+		return wl_find(head, tail);
+	*first = 1;
+	wl = wl_find(head, w[0]);
+	return wl ? wl : wl_find(tail, w[0]);
+}
+
+int wl_identity_parse(const char *suite, const char *params, struct bench_identity *out)
+{
+	char head[64], buf[1024], *w[WL_MAX_WORDS + 2], prefix[64];
+	const char *slash = strchr(suite, '/');
+	const struct workload *wl;
+	struct wl_parsed p;
+	bool quiet;
+	int n, first, ret;
+
+	ident_raw(out, suite, params);
+	if (!slash || (size_t)(slash - suite) >= sizeof(head) || strlen(params) >= sizeof(buf))
+		return 0;
+	snprintf(head, sizeof(head), "%.*s", (int)(slash - suite), suite);
+	snprintf(buf, sizeof(buf), "%s", params);
+	n = wl_split(buf, w + 2, WL_MAX_WORDS);
+	wl = n < 0 ? NULL : inv_stored_workload(head, slash + 1, w + 2, n, &first);
+	if (!wl)
+		return 0;
+	snprintf(prefix, sizeof(prefix), "%s", first ? w[2] : "");
+	/* wl_parse() wants "collection workload options..." */
+	w[first] = (char *)wl->collection;
+	w[first + 1] = (char *)wl->name;
+	quiet = log_set_quiet(true);
+	ret = wl_parse(n + 2 - first, w + first, &p);
+	log_set_quiet(quiet);
+	if (ret)
+		return 0;	/* what does not parse stays raw */
+	if (p.help) {
+		wl_parsed_free(&p);
+		return 0;
+	}
+	ret = wl_identity(p.wl, p.params, p.given, p.functions, out);
+	wl_parsed_free(&p);
+	if (ret)
+		return ret;
+	/* the stored suite and leading word stay: they are part of what is stored */
+	snprintf(out->suite, sizeof(out->suite), "%s", suite);
+	if (prefix[0] && strlen(prefix) + strlen(out->display) + 2 <= sizeof(out->display)) {
+		size_t plen = strlen(prefix) + 1;
+
+		memmove(out->display + plen, out->display, strlen(out->display) + 1);
+		memcpy(out->display, prefix, plen - 1);
+		out->display[plen - 1] = out->display[plen] ? ' ' : '\0';
+	}
 	return 0;
 }

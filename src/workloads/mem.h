@@ -15,13 +15,19 @@ struct wl_mem_params {
 	bool cycles;		/* -c */
 };
 
-/* Table rows for struct wl_mem_params embedded as member `mem` of @type. */
-#define WL_MEM_COMMON_OPTS(type)                                                              \
-	{ 's', "size", WL_OPT_SIZE, offsetof(type, mem.size), "1MB", "size",                   \
-	  "bytes per buffer (4096, 4KB, 2MB, 1GB, 1TB, KiB..TiB)", 0, 0, NULL },               \
+/*
+ * Table rows for struct wl_mem_params embedded as member `mem` of @type.  A
+ * table lists its options in the order a benchmark is displayed (perf's
+ * habit: -k/-p, then -f, -s, -l, then the rest): the page option, then
+ * workload.function_at places -f, then the run options.
+ */
+#define WL_MEM_PAGE_OPT(type)                                                                  \
 	{ 'p', "page", WL_OPT_SIZE, offsetof(type, mem.page), "4KB", "size",                   \
 	  "page size backing the buffer: the base page, or a hugetlb size this kernel offers "   \
-	  "(x86-64: 4KB, 2MB, 1GB)", 0, 0, NULL },                                              \
+	  "(x86-64: 4KB, 2MB, 1GB)", 0, 0, NULL }
+#define WL_MEM_RUN_OPTS(type)                                                                  \
+	{ 's', "size", WL_OPT_SIZE, offsetof(type, mem.size), "1MB", "size",                   \
+	  "bytes per buffer (4096, 4KB, 2MB, 1GB, 1TB, KiB..TiB)", 0, 0, NULL },               \
 	{ 'l', "nr_loops", WL_OPT_UINT, offsetof(type, mem.loops), "1", "n",                   \
 	  "number of timed loops", 1, 0, NULL },                                               \
 	{ 'c', "cycles", WL_OPT_FLAG, offsetof(type, mem.cycles), NULL, NULL,                  \

@@ -14,9 +14,10 @@ struct memset_params {
 };
 
 static const struct wl_opt memset_opts[] = {
-	WL_MEM_COMMON_OPTS(struct memset_params),
 	{ 'k', "chunk", WL_OPT_SIZE, offsetof(struct memset_params, chunk), "0", "size",
 	  "bytes per function call; 0 = the whole buffer", 0, 0, NULL },
+	WL_MEM_PAGE_OPT(struct memset_params),
+	WL_MEM_RUN_OPTS(struct memset_params),
 	{ 0, NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL },
 };
 
@@ -116,6 +117,7 @@ const struct workload wl_mem_memset = {
 	.opts = memset_opts,
 	.params_size = sizeof(struct memset_params),
 	.default_function = "all",
+	.function_at = 2,
 	.functions = wl_mem_strategies,
 	.check = memset_check,
 	.prepare = memset_prepare,

@@ -22,7 +22,8 @@ struct mmap_params {
 static const char *const mmap_thp_modes[] = { "system", "always", "never", NULL };
 
 static const struct wl_opt mmap_opts[] = {
-	WL_MEM_COMMON_OPTS(struct mmap_params),
+	WL_MEM_PAGE_OPT(struct mmap_params),
+	WL_MEM_RUN_OPTS(struct mmap_params),
 	{ 'r', "randomize", WL_OPT_UINT, offsetof(struct mmap_params, seed), "0", "seed",
 	  "seed to randomise the offset touched in each page (0: first byte)", 0, 0, NULL },
 	{ 't', "threads", WL_OPT_UINT, offsetof(struct mmap_params, threads), "1", "n",
@@ -234,6 +235,7 @@ const struct workload wl_mem_mmap = {
 	.opts = mmap_opts,
 	.params_size = sizeof(struct mmap_params),
 	.default_function = "all",
+	.function_at = 1,
 	.functions = mmap_functions,
 	.check = mmap_check,
 	.prepare = mmap_prepare,

@@ -3,6 +3,7 @@
 #define CLEARPATH_WORKLOADS_WORKLOAD_H
 
 #include "util/counters.h"
+#include "util/identity.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -81,7 +82,13 @@ struct workload {
 	const char *collection;	/* "mem" */
 	const char *name;	/* "memset" */
 	const char *summary;
-	const struct wl_opt *opts;	/* terminated by an entry with long_name NULL */
+	/*
+	 * Terminated by an entry with long_name NULL.  The order is the
+	 * display order of a benchmark (-k/-p, -f, -s, -l, then the rest):
+	 * --help lists them so, and a stored benchmark shows them so.
+	 */
+	const struct wl_opt *opts;
+	size_t function_at;	/* how many of opts come before the driver's -f in that order */
 	size_t params_size;
 	const char *default_function;
 	/* Fill @out with the selectable functions; returns how many. */
@@ -119,6 +126,7 @@ struct wl_invocation {
 	const void *params;
 	const char *functions;	/* the -f value as given */
 	bool counters;		/* --counters */
+	uint32_t given;		/* bit i: opts[i] was on the command line */
 };
 
 /* Receives the progress of an invocation: the perf text, simple, JSON outputs and the harness. */
@@ -145,6 +153,7 @@ struct wl_parsed {
 	const char *functions;	/* the -f value; points into the parsed argv */
 	bool counters;		/* --counters: count perf events over the timed region */
 	bool help;		/* --help was given and printed: nothing to run */
+	uint32_t given;		/* bit i: wl->opts[i] was on the command line */
 };
 
 /*
@@ -172,17 +181,35 @@ int wl_run(const struct wl_parsed *p, struct wl_sink *sink);
 int wl_invoke(int argc, char **argv, struct wl_sink *sink);
 
 /*
- * The canonical parameter text of one function of a bench command line, the
- * identity of a benchmark in the store: the options of @argv (the arguments
- * after the workload name) in the user's order, each as "-x value" (the
- * long form when there is no short one), sizes normalised ("1GB"), the -f
- * value replaced by @function (put first when -f was not given).  Options
- * left at their defaults are not added, nor is --counters: counting adds
- * result classes to the same benchmark, it does not make another one.  Returns 0, or -EINVAL for an
- * argument wl_parse() would not have accepted.
+ * The identity of one function of a parsed command line: the benchmark a
+ * result belongs to in the store.  Every option of the workload's table is
+ * a parameter, with its default when not given (so long and short
+ * spellings, any order, and "-l 1" against no -l are one benchmark), sizes
+ * normalised ("1024KB" is "1MB"); -f is @function.  --counters is not part
+ * of it: counting adds result classes to the same benchmark.  The display
+ * shows the options given and -f, in table order ("-k 1GB -f default -s
+ * 16GB").  Returns 0, or -E2BIG when the table is too long for an identity.
  */
-int wl_canonical(const struct workload *wl, int argc, char **argv, const char *function,
-		 char *buf, size_t len);
+int wl_identity(const struct workload *wl, const void *params, uint32_t given, const char *function,
+		struct bench_identity *out);
+
+/*
+ * The identity of a stored benchmark from its text: @suite ("mem/memset")
+ * and @params (the display or any command line after the workload name).
+ * -f stays as written (one function, a list or "all").  A suite that names
+ * no workload, or options that do not parse, give ident_raw().  Logs
+ * nothing.  Returns 0, or -E2BIG as wl_identity().
+ */
+int wl_identity_parse(const char *suite, const char *params, struct bench_identity *out);
+
+/* Words a command line may have (after the workload name). */
+#define WL_MAX_WORDS 64
+/*
+ * Split @buf at blanks (in place) into at most @max words of @tok, the one
+ * tokeniser for command lines written as text (plans, stored benchmarks).
+ * Returns the count, or -1 when there are more than @max.
+ */
+int wl_split(char *buf, char **tok, int max);
 
 /* Format the value of @opt inside @params as text (for JSON, canonical names). */
 void wl_opt_format(const struct wl_opt *opt, const void *params, char *buf, size_t len);

@@ -201,7 +201,7 @@ setup() {
 @test "two spellings of one benchmark are refused: they would share an identity" {
 	run "$CP" plan validate "$F/duplicate.yaml"
 	[ "$status" -eq 2 ]
-	echo "$output" | grep -F "benchmark 'memset -s 1GB -f default' is already in the plan ($F/duplicate.yaml:3)"
+	echo "$output" | grep -F "benchmark 'memset -f default -s 1GB' is already in the plan ($F/duplicate.yaml:3)"
 }
 
 @test "usage errors exit 2; a plan that cannot fit stops plan run before anything is stored" {

@@ -54,7 +54,7 @@ EOF2
 	a=$(STORE="$D/a.db" sql "select json_extract(environment, '$.plan_order') from session")
 	b=$(STORE="$D/b.db" sql "select json_extract(environment, '$.plan_order') from session")
 	[ "$a" = "$b" ]
-	python3 -c 'import json,sys; o=json.loads(sys.argv[1]); assert sorted(o)==sorted("memset -s %dMB -f default -l 1" % i for i in range(1,7)), o' "$a"
+	python3 -c 'import json,sys; o=json.loads(sys.argv[1]); assert sorted(o)==sorted("memset -f default -s %dMB -l 1" % i for i in range(1,7)), o' "$a"
 }
 
 @test "plan run: a failing exec records an error row with its stderr tail and the run goes on" {

@@ -48,7 +48,7 @@ samples() {
 	[ "$status" -eq 0 ]
 	mapfile -t L <<< "$output"
 	[ "${#L[@]}" -eq 2 ]
-	[[ "${L[0]}" =~ ^session\ [0-9a-f]{8}\ \(1/2\)\ +memset\ -s\ 4MB\ -l\ 2\ -f\ default\ .*\(mean\ of\ 2\)$ ]]
+	[[ "${L[0]}" =~ ^session\ [0-9a-f]{8}\ \(1/2\)\ +memset\ -f\ default\ -s\ 4MB\ -l\ 2\ .*\(mean\ of\ 2\)$ ]]
 	[[ "${L[1]}" == *"(2/2)"* ]]
 	[ "$(sql "$CLEARPATH_STORE" "SELECT name FROM sut")" = box ]
 	[ "$(sql "$CLEARPATH_STORE" "SELECT name FROM swprofile")" = base ]
@@ -97,6 +97,67 @@ failing_root() {
 	[[ "${lines[0]}" == "1|0|mmap of 1GB in 1GB pages failed"* ]]
 	[[ "${lines[3]}" == "0|2|mmap of 1GB in 1GB pages failed"* ]]
 	[ "$(samples)" -eq 0 ]
+}
+
+@test "run: every spelling and order of the same options is one benchmark, error rows too" {
+	local spelling
+	for spelling in "-f default -s 1MB -l 2" "-l 2 -s 1MB -f default" \
+		"--size 1MB --nr_loops 2 --function default" "--size=1024KB -l2 -fdefault -p 4KB" \
+		"-s 1048576 -k 0 --nr_loops=2 -f default --counters"; do
+		# shellcheck disable=SC2086
+		"$CP" run --quiet --warmups 0 --repeats 1 -- mem memset $spelling >/dev/null
+	done
+	run "$CP" list benchmarks --format json
+	json_check 'h = [r for r in d if " :" not in r["resultclass"]]
+assert len(h) == 1, d
+assert h[0]["resultclass"] == "memset -f default -s 1MB -l 2" and h[0]["samples"] == 5, d
+assert all(r["params"] == "-f default -s 1MB -l 2" for r in d), d'
+	run "$CP" list benchmarks
+	[ "$(grep -c "| mem/memset |" <<< "$output")" -eq 1 ]
+	# another length is another benchmark
+	"$CP" run --quiet --warmups 0 --repeats 1 -- mem memset -f default -s 2MB -l 2 >/dev/null
+	[ "$(sql "$CLEARPATH_STORE" "SELECT count(*) FROM benchmark")" -eq 2 ]
+	# a failed invocation whose options parse belongs to the benchmark its results would have
+	failing_root
+	for spelling in "-p 1GB -s 1GB" "--size=1GB --page 1GB -l 1"; do
+		# shellcheck disable=SC2086
+		CLEARPATH_SYSROOT=$ROOT "$CP" run --quiet --swprofile fx --warmups 0 --repeats 1 \
+			--max-failures 0 -- mem mmap $spelling 2>/dev/null
+	done
+	run sql "$CLEARPATH_STORE" "SELECT b.suite, b.params, count(*) FROM error e JOIN benchmark b ON b.id = e.benchmark_id GROUP BY b.id"
+	[ "${#lines[@]}" -eq 1 ]
+	[ "${lines[0]}" = "mem/mmap|-p 1GB -f all -s 1GB|2" ]
+}
+
+@test "an old store migrates on open: spellings merge into one benchmark, no sample is lost" {
+	cp "$FIX/store-v1/results.db" "$D/old.db"
+	[ "$(sql "$D/old.db" "PRAGMA user_version")" -eq 1 ]
+	before=$(sql "$D/old.db" "SELECT count(*), sum(value) FROM sample")
+	errors=$(sql "$D/old.db" "SELECT count(*) FROM error")
+	run --separate-stderr "$CP" list benchmarks --store "$D/old.db" --format json
+	[ "$status" -eq 0 ]
+	json_check 'h = [r for r in d if r["suite"] == "mem/memset" and " :" not in r["resultclass"]]
+assert len(h) == 1 and h[0]["samples"] == 17, d
+assert h[0]["resultclass"] == "memset -f default -s 1MB -l 2", d
+c = [r for r in d if " :" in r["resultclass"]]
+assert len(c) == 4 and all(r["resultclass"].startswith("memset -f default -s 1MB -l 2 :") for r in c), d'
+	[ "$(sql "$D/old.db" "PRAGMA user_version")" -ge 2 ]
+	[ "$(sql "$D/old.db" "SELECT count(*), sum(value) FROM sample")" = "$before" ]
+	[ "$(sql "$D/old.db" "SELECT count(*) FROM error")" = "$errors" ]
+	# the plan session ran two spellings: their iterations follow each other now
+	run sql "$D/old.db" "SELECT warmup, iteration FROM sample s JOIN session se ON se.id = s.session_id WHERE se.uuid LIKE '03fe7e45%' ORDER BY warmup, iteration"
+	[ "${lines[*]}" = "0|0 0|1 0|2 0|3 1|0 1|1" ]
+	# the raw error rows: the two mmap spellings are one benchmark, the line that does not parse stays as it was
+	run sql "$D/old.db" "SELECT b.suite, b.params, count(*) FROM error e JOIN benchmark b ON b.id = e.benchmark_id GROUP BY b.id ORDER BY b.suite"
+	[ "${lines[0]}" = "mem/memset|-s 1MB --bogus|1" ]
+	[ "${lines[1]}" = "mem/mmap|-p 1GB -f all -s 1GB|2" ]
+	# new runs of any spelling land on the migrated benchmark
+	"$CP" run --quiet --store "$D/old.db" --warmups 0 --repeats 1 -- mem memset --nr_loops 2 -s 1MB -f default >/dev/null
+	run "$CP" list benchmarks --store "$D/old.db" --format json
+	json_check 'h = [r for r in d if r["suite"] == "mem/memset" and " :" not in r["resultclass"]]
+assert len(h) == 1 and h[0]["samples"] == 18, d'
+	run "$CP" show --store "$D/old.db" --format csv
+	[ "$status" -eq 0 ]
 }
 
 @test "run: --max-failures N consecutive failures stop the session with a clear message" {
@@ -315,9 +376,9 @@ with open(sys.argv[1], "r+b") as f:
 	run "$CP" list swprofiles --format json
 	json_check 'import os; assert d[0]["name"] == "base" and d[0]["fingerprint"]["kernel_release"] == os.uname().release, d'
 	run "$CP" list benchmarks
-	[ "${lines[3]}" = "| mem/memset | memset -s 4MB -l 2 -f default | bytes/sec | yes              |       3 |" ]
+	[ "${lines[3]}" = "| mem/memset | memset -f default -s 4MB -l 2 | bytes/sec | yes              |       3 |" ]
 	run "$CP" list benchmarks --format json
-	json_check 'assert d == [{"suite": "mem/memset", "params": "-s 4MB -l 2 -f default", "resultclass": "memset -s 4MB -l 2 -f default", "unit": "bytes/sec", "higher_is_better": True, "samples": 3}], d'
+	json_check 'assert d == [{"suite": "mem/memset", "params": "-f default -s 4MB -l 2", "key": "chunk=0 page=4KB function=default size=4MB nr_loops=2 cycles=false", "resultclass": "memset -f default -s 4MB -l 2", "unit": "bytes/sec", "higher_is_better": True, "samples": 3}], d'
 	run "$CP" list sessions
 	[[ "${lines[3]}" =~ ^\|\ [0-9a-f-]{36}\ \|\ box\ +\|\ base\ +\|\ .*\|\ yes\ +\|\ +3\ \|\ +0\ \|$ ]]
 	run "$CP" list sessions --format json

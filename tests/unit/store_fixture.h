@@ -73,6 +73,15 @@ static const char *capture_end(struct capture *c)
 	return c->text;
 }
 
+/* Get or create the benchmark that is the text @params of @suite (no parsing: store tests). */
+static inline int fixture_benchmark(struct store *st, const char *suite, const char *params, int64_t *id)
+{
+	static struct bench_identity ident;
+
+	ident_raw(&ident, suite, params);
+	return store_benchmark_get(st, &ident, id, NULL, 0);
+}
+
 /* Ids of one benchmark with one result class, the usual shape of a test data set. */
 struct fixture_ids {
 	int64_t sut, swprofile, benchmark, resultclass;
@@ -85,7 +94,7 @@ static int fixture_objects(struct store *st, const char *sut, const char *swp, s
 	if (!ret)
 		ret = store_swprofile_get(st, swp, "{\"kernel\":\"6.9.0\"}", false, &ids->swprofile);
 	if (!ret)
-		ret = store_benchmark_get(st, "mem/mmap", "-p 1GB -f demand -s 32GB -l 5", &ids->benchmark);
+		ret = fixture_benchmark(st, "mem/mmap", "-p 1GB -f demand -s 32GB -l 5", &ids->benchmark);
 	if (!ret)
 		ret = store_resultclass_get(st, ids->benchmark, "mmap -p 1GB -f demand -s 32GB -l 5",
 					    "bytes/sec", true, &ids->resultclass);

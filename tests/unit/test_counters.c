@@ -354,20 +354,16 @@ static void test_metrics_cycles_and_off(void **state)
 
 static void test_canonical_ignores_counters(void **state)
 {
-	const struct workload *wl = wl_find("mem", "memset");
-	char *with[] = { "-s", "4MB", "--counters", "-f", "default" };
-	char *without[] = { "-s", "4MB", "-f", "default" };
-	char *first[] = { "--counters", "-s", "4096" };
-	char a[256], b[256];
+	static struct bench_identity a, b;
 
 	(void)state;
-	assert_non_null(wl);
-	assert_int_equal(wl_canonical(wl, 5, with, "default", a, sizeof(a)), 0);
-	assert_int_equal(wl_canonical(wl, 4, without, "default", b, sizeof(b)), 0);
-	assert_string_equal(a, "-s 4MB -f default");
-	assert_string_equal(a, b);
-	assert_int_equal(wl_canonical(wl, 3, first, "default", a, sizeof(a)), 0);
-	assert_string_equal(a, "-f default -s 4KB");
+	assert_int_equal(wl_identity_parse("mem/memset", "-s 4MB --counters -f default", &a), 0);
+	assert_int_equal(wl_identity_parse("mem/memset", "-s 4MB -f default", &b), 0);
+	assert_string_equal(a.display, "-f default -s 4MB");
+	assert_string_equal(a.key, b.key);
+	assert_string_equal(a.display, b.display);
+	assert_int_equal(wl_identity_parse("mem/memset", "--counters -s 4096 -f default", &a), 0);
+	assert_string_equal(a.display, "-f default -s 4KB");
 }
 
 int main(void)

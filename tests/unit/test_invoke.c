@@ -201,7 +201,7 @@ static void test_memset_defaults(void **state)
 	INVOKE(&r, "mem", "memset", "-f", "default");
 	expect_ok(&r, "begin;function:default;result:default;end;");
 	/* perf's defaults (bench/mem-functions.c): -s 1MB, -l 1 */
-	assert_string_equal(r.params, "size=1MB page=4KB nr_loops=1 cycles=false chunk=0");
+	assert_string_equal(r.params, "chunk=0 page=4KB size=1MB nr_loops=1 cycles=false");
 	assert_int_equal(r.last.bytes, 1 << 20);
 	assert_int_equal(r.last.loops, 1);
 	assert_int_equal(r.last.threads, 1);
@@ -227,7 +227,7 @@ static void test_mmap_defaults(void **state)
 	/* perf's default for mmap is every function */
 	expect_ok(&r, "begin;function:demand;result:demand;function:populate;result:populate;end;");
 	assert_string_equal(r.params,
-			    "size=64KB page=4KB nr_loops=1 cycles=false randomize=0 threads=1 thp=system");
+			    "page=4KB size=64KB nr_loops=1 cycles=false randomize=0 threads=1 thp=system");
 	assert_int_equal(r.last.bytes, 64 << 10);
 	assert_int_equal(r.last.threads, 1);
 	expect_contains("note", r.last.note, "THP: system setting");
@@ -262,18 +262,18 @@ static void test_option_spellings(void **state)
 			words[n++] = spellings[i][j];
 		invoke_argv(&r, words);
 		expect_ok(&r, "begin;function:default;result:default;end;");
-		assert_string_equal(r.params, "size=64KB page=4KB nr_loops=1 cycles=false chunk=0");
+		assert_string_equal(r.params, "chunk=0 page=4KB size=64KB nr_loops=1 cycles=false");
 	}
 	INVOKE(&r, "mem", "memset", "--function=default", "-l3", "-k", "4KB", "--size=16KB", "-p",
 	       "4096");
 	expect_ok(&r, "begin;function:default;result:default;end;");
-	assert_string_equal(r.params, "size=16KB page=4KB nr_loops=3 cycles=false chunk=4KB");
+	assert_string_equal(r.params, "chunk=4KB page=4KB size=16KB nr_loops=3 cycles=false");
 	assert_int_equal(r.last.loops, 3);
 	assert_int_equal(r.last.bytes, 3 * (16 << 10));
 	/* options after the function, and the long name of -l */
 	INVOKE(&r, "mem", "memset", "-s", "8KB", "--nr_loops=2", "--chunk=8KB", "--function", "c-loop");
 	expect_ok(&r, "begin;function:c-loop;result:c-loop;end;");
-	assert_string_equal(r.params, "size=8KB page=4KB nr_loops=2 cycles=false chunk=8KB");
+	assert_string_equal(r.params, "chunk=8KB page=4KB size=8KB nr_loops=2 cycles=false");
 	assert_int_equal(r.last.bytes, 2 * (8 << 10));
 }
 
@@ -285,7 +285,7 @@ static void test_mmap_options(void **state)
 	INVOKE(&r, "mem", "mmap", "-s", "64KB", "-r", "42", "-t", "2", "-l", "2", "-f", "demand");
 	expect_ok(&r, "begin;function:demand;result:demand;end;");
 	assert_string_equal(r.params,
-			    "size=64KB page=4KB nr_loops=2 cycles=false randomize=42 threads=2 thp=system");
+			    "page=4KB size=64KB nr_loops=2 cycles=false randomize=42 threads=2 thp=system");
 	assert_int_equal(r.last.threads, 2);
 	assert_int_equal(r.last.loops, 2);
 	assert_int_equal(r.last.bytes, 2 * (64 << 10));	/* per thread */
@@ -294,7 +294,7 @@ static void test_mmap_options(void **state)
 	       "-f", "populate");
 	expect_ok(&r, "begin;function:populate;result:populate;end;");
 	assert_string_equal(r.params,
-			    "size=64KB page=4KB nr_loops=1 cycles=false randomize=7 threads=1 thp=never");
+			    "page=4KB size=64KB nr_loops=1 cycles=false randomize=7 threads=1 thp=never");
 	expect_contains("note", r.last.note, "MADV_NOHUGEPAGE");
 }
 
@@ -388,12 +388,12 @@ static void test_parse_again_after_error(void **state)
 	expect_refused(&r, EXIT_USAGE, "-x is not an option");
 	INVOKE(&r, "mem", "memset", "-f", "default", "-s", "8KB");
 	expect_ok(&r, "begin;function:default;result:default;end;");
-	assert_string_equal(r.params, "size=8KB page=4KB nr_loops=1 cycles=false chunk=0");
+	assert_string_equal(r.params, "chunk=0 page=4KB size=8KB nr_loops=1 cycles=false");
 	INVOKE(&r, "mem", "memset", "--help", "-s", "1G");
 	assert_int_equal(r.rc, 0);
 	INVOKE(&r, "mem", "memset", "-f", "default", "-s", "4KB");
 	expect_ok(&r, "begin;function:default;result:default;end;");
-	assert_string_equal(r.params, "size=4KB page=4KB nr_loops=1 cycles=false chunk=0");
+	assert_string_equal(r.params, "chunk=0 page=4KB size=4KB nr_loops=1 cycles=false");
 }
 
 static void test_help(void **state)
@@ -510,7 +510,7 @@ static void test_cycles(void **state)
 	}
 	close(fd);
 	expect_ok(&r, "begin;function:default;result:default;end;");
-	assert_string_equal(r.params, "size=64KB page=4KB nr_loops=1 cycles=true chunk=0");
+	assert_string_equal(r.params, "chunk=0 page=4KB size=64KB nr_loops=1 cycles=true");
 	assert_int_equal(r.last.nmetrics, 2);
 	assert_string_equal(r.last.metrics[1].unit, "cycles/byte");
 	assert_true(r.last.cycles >= 0);
@@ -723,6 +723,64 @@ static void test_thp_bad_page_reports_page(void **state)
 	expect_refused(&r, EXIT_USAGE, "invalid page size");
 }
 
+/* --- identity: one benchmark whatever the spelling, shown in the table's order --- */
+
+static void expect_identity(const char *suite, const char *params, const char *display, const char *key)
+{
+	static struct bench_identity id;
+
+	assert_int_equal(wl_identity_parse(suite, params, &id), 0);
+	assert_string_equal(id.suite, suite);
+	assert_string_equal(id.display, display);
+	if (key)
+		assert_string_equal(id.key, key);
+}
+
+static void test_identity_spellings(void **state)
+{
+	static const char *const same[] = {
+		"-f default -s 1MB -l 2", "-l 2 -s 1MB -f default", "--size 1MB --nr_loops 2 --function default",
+		"--size=1024KB -l2 -fdefault", "-s 1048576 -l 2 -f default -k 0 -p 4KB", "-f default -l 2",
+	};
+	static struct bench_identity a, b;
+
+	(void)state;
+	assert_int_equal(wl_identity_parse("mem/memset", same[0], &a), 0);
+	assert_string_equal(a.key, "chunk=0 page=4KB function=default size=1MB nr_loops=2 cycles=false");
+	for (size_t i = 1; i < sizeof(same) / sizeof(same[0]); i++) {
+		assert_int_equal(wl_identity_parse("mem/memset", same[i], &b), 0);
+		assert_string_equal(a.key, b.key);
+	}
+	/* another value, another function: another benchmark */
+	assert_int_equal(wl_identity_parse("mem/memset", "-f default -s 2MB -l 2", &b), 0);
+	assert_string_not_equal(a.key, b.key);
+	assert_int_equal(wl_identity_parse("mem/memset", "-f c-loop -s 1MB -l 2", &b), 0);
+	assert_string_not_equal(a.key, b.key);
+	/* an extent of 0 is one page: the same measurement as -k 4KB */
+	assert_int_equal(wl_identity_parse("mem/clear", "-f default -s 1GB", &a), 0);
+	assert_int_equal(wl_identity_parse("mem/clear", "-k 4KB -f default -s 1GB", &b), 0);
+	assert_string_equal(a.key, b.key);
+}
+
+static void test_identity_display(void **state)
+{
+	(void)state;
+	/* the seed's strings come out as they were */
+	expect_identity("mem/memset", "-k 1GB -f default -s 16GB", "-k 1GB -f default -s 16GB", NULL);
+	expect_identity("mem/mmap", "-p 4KB -f demand -s 32GB -l 5", "-p 4KB -f demand -s 32GB -l 5", NULL);
+	expect_identity("mem/mmap", "-l 5 -s 32768MB --function demand --page 1GB", "-p 1GB -f demand -s 32GB -l 5",
+			"page=1GB function=demand size=32GB nr_loops=5 cycles=false randomize=0 threads=1 thp=system");
+	/* the rest after -l, long names where there is no short one; flags bare */
+	expect_identity("mem/clear", "--then read -c -s 1GB -k 2MB -f default",
+			"-k 2MB -f default -s 1GB -c --then read", NULL);
+	/* hand-made data sets name the workload in the text */
+	expect_identity("perf/mem", "memset -k 1GB -f default -s 16GB", "memset -k 1GB -f default -s 16GB", NULL);
+	/* what does not parse is its text */
+	expect_identity("mem/memset", "-s 1MB --bogus", "-s 1MB --bogus", "-s 1MB --bogus");
+	expect_identity("exec/marker", "sh -c 'echo 1'", "sh -c 'echo 1'", "sh -c 'echo 1'");
+	expect_identity("mem/nosuch", "-s 1MB", "-s 1MB", "-s 1MB");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -735,6 +793,8 @@ int main(void)
 		cmocka_unit_test(test_usage_hints),
 		cmocka_unit_test(test_parse_again_after_error),
 		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_identity_spellings),
+		cmocka_unit_test(test_identity_display),
 		cmocka_unit_test(test_function_all),
 		cmocka_unit_test(test_function_list),
 		cmocka_unit_test(test_function_unavailable),

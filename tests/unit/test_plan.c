@@ -46,9 +46,9 @@ static void test_good_expands(void **state)
 		"mmap -p 4KB -f demand -s 32GB -l 5",		/* matrix keys before args */
 		"mmap -p 2MB -f demand -s 32GB -l 5",
 		"clear -k 4KB -f all -s 1GB --then read",	/* first matrix key varies slowest */
-		"clear -k 4KB -c -f all -s 1GB --then read",
+		"clear -k 4KB -f all -s 1GB -c --then read",	/* in table order, -f at its place */
 		"clear -k 2MB -f all -s 1GB --then read",
-		"clear -k 2MB -c -f all -s 1GB --then read",
+		"clear -k 2MB -f all -s 1GB -c --then read",
 		"perf-memset",
 	};
 

@@ -261,7 +261,7 @@ static void test_sut_upserts_fingerprint(void **state)
 						"fingerprint"), "cores")), 32);
 	json_decref(list);
 	assert_int_equal(store_sut_get(st, "", NULL, &a), -EINVAL);
-	assert_int_equal(store_benchmark_get(st, "mem mmap", "", &a), -EINVAL);
+	assert_int_equal(fixture_benchmark(st, "mem mmap", "", &a), -EINVAL);
 	store_close(st);
 }
 

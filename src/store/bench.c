@@ -1,0 +1,366 @@
+/* bench: benchmark identities in the store: get-or-create by key, their parameters, and merging spellings. */
+#include "store/db.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/log.h"
+
+/* Who turns stored text into an identity; NULL: every benchmark is its text. */
+static store_identity_fn identity_parser;
+
+void store_set_identity_parser(store_identity_fn fn)
+{
+	identity_parser = fn;
+}
+
+int store_identity(const char *suite, const char *params, struct bench_identity *out)
+{
+	if (identity_parser)
+		return identity_parser(suite, params ? params : "", out);
+	ident_raw(out, suite, params);
+	return 0;
+}
+
+void store_rebase_name(const char *suite, const char *from, const char *to, const char *name,
+		       char *out, size_t len)
+{
+	const char *slash = strrchr(suite, '/'), *tail = slash ? slash + 1 : suite;
+	char prefix[1200];
+	size_t n;
+
+	snprintf(prefix, sizeof(prefix), "%s%s%s", tail, *from ? " " : "", from);
+	n = strlen(prefix);
+	if (strncmp(name, prefix, n) || (name[n] && name[n] != ' ')) {
+		snprintf(out, len, "%s", name);	/* not named after its benchmark (an exec): as is */
+		return;
+	}
+	snprintf(out, len, "%s%s%s%s", tail, *to ? " " : "", to, name + n);
+}
+
+/* SQL cp_rebase(suite, from, to, name): store_rebase_name() for merge statements. */
+static void sql_rebase(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *a[4];
+	char out[2048];
+
+	(void)argc;
+	for (int i = 0; i < 4; i++)
+		a[i] = (const char *)sqlite3_value_text(argv[i]);
+	if (!a[0] || !a[1] || !a[2] || !a[3]) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	store_rebase_name(a[0], a[1], a[2], a[3], out, sizeof(out));
+	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
+}
+
+int store_bench_sql_functions(struct store *st)
+{
+	int rc = sqlite3_create_function(st->db, "cp_rebase", 4, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+					 NULL, sql_rebase, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : store_sql_fail(st, rc, "registering functions");
+}
+
+/* Write the parameter rows of benchmark @id. */
+static int bench_params_put(struct store *st, int64_t id, const struct bench_identity *ident)
+{
+	int ret = store_exec(st, "DELETE FROM benchmark_param WHERE benchmark_id = ?1", "i", id);
+
+	for (size_t i = 0; !ret && i < ident->nparams; i++) {
+		const struct ident_param *p = &ident->params[i];
+
+		ret = store_exec(st, "INSERT INTO benchmark_param (benchmark_id, pos, name, alias, value, shown)"
+				 " VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "iitttt", id, (int64_t)i, p->name,
+				 p->alias, p->value, p->shown);
+	}
+	return ret;
+}
+
+/* The id and display of the benchmark stored under @ident's key; -ENOENT when there is none. */
+static int bench_lookup(struct store *st, const struct bench_identity *ident, int64_t *id,
+			char *display, size_t len)
+{
+	sqlite3_stmt *stmt;
+	int ret = store_prepare(st, &stmt, "SELECT id, params FROM benchmark WHERE suite = ?1 AND key = ?2",
+				"tt", ident->suite, ident->key);
+	int rc;
+
+	if (ret)
+		return ret;
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(stmt, 0);
+		if (display)
+			snprintf(display, len, "%s", (const char *)sqlite3_column_text(stmt, 1));
+	} else {
+		ret = rc == SQLITE_DONE ? -ENOENT : store_sql_fail(st, rc, "looking up a benchmark");
+	}
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+int store_benchmark_get(struct store *st, const struct bench_identity *ident, int64_t *id,
+			char *display, size_t len)
+{
+	int ret;
+
+	if (!ident->suite[0]) {
+		log_err("benchmark suite must not be empty");
+		return -EINVAL;
+	}
+	/* The export writes "suite params" in one column and splits at the first space. */
+	if (strpbrk(ident->suite, " \t\r\n")) {
+		log_err("benchmark suite '%s' must not contain whitespace", ident->suite);
+		return -EINVAL;
+	}
+	ret = store_tx_begin(st);
+	if (ret)
+		return ret;
+	ret = bench_lookup(st, ident, id, display, len);
+	if (ret == -ENOENT) {
+		ret = store_exec(st, "INSERT INTO benchmark (suite, params, key) VALUES (?1, ?2, ?3)", "ttt",
+				 ident->suite, ident->display, ident->key);
+		if (!ret)
+			*id = sqlite3_last_insert_rowid(st->db);
+		if (!ret)
+			ret = bench_params_put(st, *id, ident);
+		if (!ret && display)
+			snprintf(display, len, "%s", ident->display);
+	}
+	return store_tx_end(st, ret);
+}
+
+/*
+ * Move the samples of result class @from into @to: in a session that has
+ * samples of both, @from's come after @to's (iterations shifted past them),
+ * so none is lost and none collides.
+ */
+static int bench_move_samples(struct store *st, int64_t from, int64_t to)
+{
+	int ret = store_exec(st, "CREATE TEMP TABLE shift AS SELECT session_id, warmup,"
+			     " max(iteration) + 1 AS off FROM sample WHERE resultclass_id = ?1"
+			     " GROUP BY session_id, warmup", "i", to);
+
+	if (!ret)
+		ret = store_exec(st, "UPDATE sample SET resultclass_id = ?2, iteration = iteration +"
+				 " coalesce((SELECT off FROM temp.shift t WHERE t.session_id = sample.session_id"
+				 " AND t.warmup = sample.warmup), 0) WHERE resultclass_id = ?1", "ii", from, to);
+	if (!ret)
+		ret = store_exec(st, "DROP TABLE temp.shift", NULL);
+	if (!ret)
+		ret = store_exec(st, "DELETE FROM resultclass WHERE id = ?1", "i", from);
+	return ret;
+}
+
+/* One result class, as read before it is moved. */
+struct bench_rc {
+	int64_t id;
+	char name[1200];
+	char unit[64];
+	int higher;
+};
+
+/*
+ * Read every row of @sql (bound to @arg when @fmt is "i") into a new array
+ * *@out of *@n elements of @size bytes, each filled by @fill.  0 or a store
+ * error (then *@out may hold what was read: free it).
+ */
+static int bench_read(struct store *st, const char *sql, const char *fmt, int64_t arg, size_t size,
+		      void (*fill)(sqlite3_stmt *stmt, void *row), void **out, size_t *n)
+{
+	sqlite3_stmt *stmt;
+	int ret = store_prepare(st, &stmt, sql, fmt, arg);
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (ret)
+		return ret;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		char *p = realloc(*out, (*n + 1) * size);
+
+		if (!p) {
+			ret = -ENOMEM;
+			break;
+		}
+		*out = p;
+		fill(stmt, p + (*n)++ * size);
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = store_sql_fail(st, rc, "reading benchmarks");
+	sqlite3_finalize(stmt);
+	return ret;
+}
+
+static void bench_rc_fill(sqlite3_stmt *stmt, void *row)
+{
+	struct bench_rc *p = row;
+
+	p->id = sqlite3_column_int64(stmt, 0);
+	snprintf(p->name, sizeof(p->name), "%s", (const char *)sqlite3_column_text(stmt, 1));
+	snprintf(p->unit, sizeof(p->unit), "%s", (const char *)sqlite3_column_text(stmt, 2));
+	p->higher = sqlite3_column_int(stmt, 3);
+}
+
+/* The result classes of benchmark @bench into a new array *@out of *@n. */
+static int bench_rcs(struct store *st, int64_t bench, struct bench_rc **out, size_t *n)
+{
+	return bench_read(st, "SELECT id, name, unit, higher_is_better FROM resultclass"
+			  " WHERE benchmark_id = ?1 ORDER BY id", "i", bench, sizeof(**out), bench_rc_fill,
+			  (void **)out, n);
+}
+
+/*
+ * Give benchmark @from's result classes to @to (renamed from display @dfrom
+ * to @dto), merging classes both have; @from must have been dropped from
+ * the key index first.  Errors follow.
+ */
+static int bench_reparent(struct store *st, const char *suite, int64_t from, const char *dfrom,
+			  int64_t to, const char *dto)
+{
+	struct bench_rc *rcs;
+	size_t n;
+	char name[2048];
+	int ret = bench_rcs(st, from, &rcs, &n);
+
+	for (size_t i = 0; !ret && i < n; i++) {
+		int64_t other;
+
+		store_rebase_name(suite, dfrom, dto, rcs[i].name, name, sizeof(name));
+		ret = store_int64(st, &other, "SELECT id FROM resultclass WHERE benchmark_id = ?1 AND name = ?2"
+				  " AND unit = ?3 AND higher_is_better = ?4", "ittb", to, name, rcs[i].unit,
+				  rcs[i].higher);
+		if (!ret)
+			ret = other == rcs[i].id ? 0 : bench_move_samples(st, rcs[i].id, other);
+		else if (ret == -ENOENT)
+			ret = store_exec(st, "UPDATE resultclass SET benchmark_id = ?2, name = ?3 WHERE id = ?1",
+					 "iit", rcs[i].id, to, name);
+	}
+	free(rcs);
+	if (!ret && from != to)
+		ret = store_exec(st, "UPDATE error SET benchmark_id = ?2 WHERE benchmark_id = ?1", "ii", from, to);
+	if (!ret && from != to)
+		ret = store_exec(st, "DELETE FROM benchmark WHERE id = ?1", "i", from);
+	return ret;
+}
+
+/* One stored benchmark, as the migration reads it. */
+struct bench_row {
+	int64_t id;
+	char suite[160];
+	char params[1024];
+};
+
+static void bench_row_fill(sqlite3_stmt *stmt, void *row)
+{
+	struct bench_row *p = row;
+
+	p->id = sqlite3_column_int64(stmt, 0);
+	snprintf(p->suite, sizeof(p->suite), "%s", (const char *)sqlite3_column_text(stmt, 1));
+	snprintf(p->params, sizeof(p->params), "%s", (const char *)sqlite3_column_text(stmt, 2));
+}
+
+static int bench_all(struct store *st, struct bench_row **out, size_t *n)
+{
+	return bench_read(st, "SELECT id, suite, params FROM benchmark ORDER BY id", NULL, 0, sizeof(**out),
+			  bench_row_fill, (void **)out, n);
+}
+
+/*
+ * Schema v3's data step: key every benchmark by its parsed identity, merge
+ * the ones two spellings made into the first (every sample kept), and show
+ * each with its canonical display, its result classes renamed to match.
+ * Merging goes first, so no display is renamed onto one not yet merged.
+ */
+int store_migrate_identity(struct store *st)
+{
+	struct bench_row *b = NULL;
+	struct bench_identity *id = malloc(sizeof(*id));
+	size_t n;
+	int ret = id ? bench_all(st, &b, &n) : -ENOMEM;
+
+	for (size_t i = 0; !ret && i < n; i++) {
+		int64_t first;
+		char display[1024];
+
+		ret = store_identity(b[i].suite, b[i].params, id);
+		if (!ret)
+			ret = bench_lookup(st, id, &first, display, sizeof(display));
+		if (!ret)
+			ret = bench_reparent(st, b[i].suite, b[i].id, b[i].params, first, display);
+		else if (ret == -ENOENT)
+			ret = store_exec(st, "UPDATE benchmark SET key = ?2 WHERE id = ?1", "it", b[i].id, id->key);
+	}
+	free(b);
+	b = NULL;
+	if (!ret)
+		ret = bench_all(st, &b, &n);
+	for (size_t i = 0; !ret && i < n; i++) {
+		ret = store_identity(b[i].suite, b[i].params, id);
+		if (!ret && strcmp(b[i].params, id->display))
+			ret = bench_reparent(st, b[i].suite, b[i].id, b[i].params, b[i].id, id->display);
+		if (!ret)
+			ret = store_exec(st, "UPDATE benchmark SET params = ?2 WHERE id = ?1", "it", b[i].id,
+					 id->display);
+		if (!ret)
+			ret = bench_params_put(st, b[i].id, id);
+	}
+	/* One benchmark per key from now on. */
+	if (!ret)
+		ret = store_exec(st, "CREATE UNIQUE INDEX benchmark_by_key ON benchmark(suite, key)", NULL);
+	free(b);
+	free(id);
+	return ret;
+}
+
+int store_bench_src_keys(struct store *st)
+{
+	struct bench_row *b = NULL;
+	struct bench_identity *id = malloc(sizeof(*id));
+	size_t n = 0;
+	int ret = id ? store_exec(st, "CREATE TEMP TABLE src_bench (id INTEGER PRIMARY KEY, suite TEXT NOT NULL,"
+				  " params TEXT NOT NULL, key TEXT NOT NULL)", NULL) : -ENOMEM;
+
+	if (!ret)
+		ret = bench_read(st, "SELECT id, suite, params FROM src.benchmark ORDER BY id", NULL, 0,
+				 sizeof(*b), bench_row_fill, (void **)&b, &n);
+	for (size_t i = 0; !ret && i < n; i++) {
+		ret = store_identity(b[i].suite, b[i].params, id);
+		if (!ret)
+			ret = store_exec(st, "INSERT INTO temp.src_bench (id, suite, params, key) VALUES (?1, ?2, ?3, ?4)",
+					 "ittt", b[i].id, b[i].suite, b[i].params, id->key);
+	}
+	free(b);
+	free(id);
+	return ret;
+}
+
+int store_bench_fill_params(struct store *st)
+{
+	struct bench_row *b = NULL;
+	struct bench_identity *id = malloc(sizeof(*id));
+	size_t n = 0;
+	int ret = id ? bench_read(st, "SELECT id, suite, params FROM benchmark b WHERE NOT EXISTS"
+				  " (SELECT 1 FROM benchmark_param p WHERE p.benchmark_id = b.id) ORDER BY id",
+				  NULL, 0, sizeof(*b), bench_row_fill, (void **)&b, &n) : -ENOMEM;
+
+	for (size_t i = 0; !ret && i < n; i++) {
+		ret = store_identity(b[i].suite, b[i].params, id);
+		if (!ret)
+			ret = bench_params_put(st, b[i].id, id);
+	}
+	free(b);
+	free(id);
+	return ret;
+}
+
+bool store_has_identity(struct store *st)
+{
+	int64_t n = 0;
+
+	store_int64(st, &n, "SELECT count(*) FROM sqlite_schema WHERE name = 'benchmark_param'", NULL);
+	return n > 0;
+}

@@ -31,10 +31,11 @@ static const char *const clear_then_modes[] = { "none", "read", "write", NULL };
 static const char *const clear_backings[] = { "auto", "hugetlb", "thp", NULL };
 
 static const struct wl_opt clear_opts[] = {
+	/* the page, then the extent in those pages: "-p 2MB -k 4MB" reads as clear_pages of two */
+	WL_MEM_PAGE_OPT(struct clear_params),
 	{ 'k', "extent", WL_OPT_SIZE, offsetof(struct clear_params, extent), "0", "size",
 	  "bytes per clear call, a multiple of the page: the page for clear_page, more for clear_pages (0: one page)",
 	  0, 0, NULL },
-	WL_MEM_PAGE_OPT(struct clear_params),
 	WL_MEM_RUN_OPTS(struct clear_params),
 	{ 0, "then", WL_OPT_STR, offsetof(struct clear_params, then), "none", "mode",
 	  "after each extent is cleared, the consumer reads or writes every cache line of it",

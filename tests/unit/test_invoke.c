@@ -771,8 +771,8 @@ static void test_identity_display(void **state)
 	expect_identity("mem/mmap", "-l 5 -s 32768MB --function demand --page 1GB", "-p 1GB -f demand -s 32GB -l 5",
 			"page=1GB function=demand size=32GB nr_loops=5 cycles=false randomize=0 threads=1 thp=system");
 	/* the rest after -l, long names where there is no short one; flags bare */
-	expect_identity("mem/clear", "--then read -c -s 1GB -k 2MB -f default",
-			"-k 2MB -f default -s 1GB -c --then read", NULL);
+	expect_identity("mem/clear", "--then read -c -s 1GB -k 2MB -p 2MB -f default",
+			"-p 2MB -k 2MB -f default -s 1GB -c --then read", NULL);
 	/* hand-made data sets name the workload in the text */
 	expect_identity("perf/mem", "memset -k 1GB -f default -s 16GB", "memset -k 1GB -f default -s 16GB", NULL);
 	/* what does not parse is its text */

@@ -382,9 +382,10 @@ static int import_row(struct import_ctx *c)
 	if (!ret)
 		ret = store_benchmark_get(st, c->ident, &bench, display, sizeof(display));
 	/* Another spelling of a benchmark stored first: its classes are named after that one. */
-	store_rebase_name(r.suite, r.params, display, r.field[COL_RESULTCLASS], rcname, sizeof(rcname));
-	if (!ret)
+	if (!ret) {
+		store_rebase_name(r.suite, r.params, display, r.field[COL_RESULTCLASS], rcname, sizeof(rcname));
 		ret = store_resultclass_get(st, bench, rcname, r.field[COL_UNIT], r.higher, &rclass);
+	}
 	if (!ret)
 		ret = import_session(c, &r, sut, swp, &session);
 	if (!ret)

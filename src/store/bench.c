@@ -247,6 +247,15 @@ static int bench_reparent(struct store *st, const char *suite, int64_t from, con
 	return ret;
 }
 
+/* Whether benchmark @id has no result class (only error rows name it); a store error counts as no. */
+static bool bench_named_by_errors_only(struct store *st, int64_t id)
+{
+	int64_t classes = 1;
+
+	store_int64(st, &classes, "SELECT count(*) FROM resultclass WHERE benchmark_id = ?1", "i", id);
+	return classes == 0;
+}
+
 /* One stored benchmark, as the migration reads it. */
 struct bench_row {
 	int64_t id;
@@ -271,9 +280,10 @@ static int bench_all(struct store *st, struct bench_row **out, size_t *n)
 
 /*
  * Schema v3's data step: key every benchmark by its parsed identity, merge
- * the ones two spellings made into the first (every sample kept), and show
- * each with its canonical display, its result classes renamed to match.
- * Merging goes first, so no display is renamed onto one not yet merged.
+ * the ones two spellings made into the first (every sample kept, result
+ * classes renamed after the first's display), and store the parameters.
+ * Displays users have seen in tables stay; a benchmark only error rows name
+ * (stored with their raw words) gets the canonical display.
  */
 int store_migrate_identity(struct store *st)
 {
@@ -289,9 +299,14 @@ int store_migrate_identity(struct store *st)
 		ret = store_identity(b[i].suite, b[i].params, id);
 		if (!ret)
 			ret = bench_lookup(st, id, &first, display, sizeof(display));
-		if (!ret)
+		if (!ret && bench_named_by_errors_only(st, first) && !bench_named_by_errors_only(st, b[i].id)) {
+			/* the spelling tables show wins over the raw words of an error row */
+			ret = bench_reparent(st, b[i].suite, first, display, b[i].id, b[i].params);
+			ret = ret ? ret : -ENOENT;
+		} else if (!ret) {
 			ret = bench_reparent(st, b[i].suite, b[i].id, b[i].params, first, display);
-		else if (ret == -ENOENT)
+		}
+		if (ret == -ENOENT)
 			ret = store_exec(st, "UPDATE benchmark SET key = ?2 WHERE id = ?1", "it", b[i].id, id->key);
 	}
 	free(b);
@@ -300,9 +315,8 @@ int store_migrate_identity(struct store *st)
 		ret = bench_all(st, &b, &n);
 	for (size_t i = 0; !ret && i < n; i++) {
 		ret = store_identity(b[i].suite, b[i].params, id);
-		if (!ret && strcmp(b[i].params, id->display))
-			ret = bench_reparent(st, b[i].suite, b[i].id, b[i].params, b[i].id, id->display);
-		if (!ret)
+		/* one only errors named (their raw words): no table shows it, give it the canonical display */
+		if (!ret && bench_named_by_errors_only(st, b[i].id))
 			ret = store_exec(st, "UPDATE benchmark SET params = ?2 WHERE id = ?1", "it", b[i].id,
 					 id->display);
 		if (!ret)

@@ -376,6 +376,8 @@ static int import_row(struct import_ctx *c)
 	if (!ret && strcmp(c->ident_of, r.field[COL_BENCHMARK])) {
 		c->ident_of[0] = '\0';
 		ret = store_identity(r.suite, r.params, c->ident);
+		/* the file's spelling is what its result classes are named after: keep it */
+		snprintf(c->ident->display, sizeof(c->ident->display), "%s", r.params);
 		if (!ret)
 			snprintf(c->ident_of, sizeof(c->ident_of), "%s", r.field[COL_BENCHMARK]);
 	}

@@ -79,13 +79,25 @@ static int bench_params_put(struct store *st, int64_t id, const struct bench_ide
 	return ret;
 }
 
-/* The id and display of the benchmark stored under @ident's key; -ENOENT when there is none. */
-static int bench_lookup(struct store *st, const struct bench_identity *ident, int64_t *id,
-			char *display, size_t len)
+/*
+ * The key @ident gives text @text of @suite: its parsed key, or the whole
+ * text when it is raw (never a copy cut to the identity's buffers).
+ */
+static const char *bench_key(const struct bench_identity *ident, const char *text)
+{
+	return ident->nparams ? ident->key : text;
+}
+
+/*
+ * The id and display (a new string in *@display when not NULL) of the
+ * benchmark stored under @suite and @key; -ENOENT when there is none.
+ */
+static int bench_lookup(struct store *st, const char *suite, const char *key, int64_t *id,
+			char **display)
 {
 	sqlite3_stmt *stmt;
 	int ret = store_prepare(st, &stmt, "SELECT id, params FROM benchmark WHERE suite = ?1 AND key = ?2",
-				"tt", ident->suite, ident->key);
+				"tt", suite, key);
 	int rc;
 
 	if (ret)
@@ -93,8 +105,8 @@ static int bench_lookup(struct store *st, const struct bench_identity *ident, in
 	rc = sqlite3_step(stmt);
 	if (rc == SQLITE_ROW) {
 		*id = sqlite3_column_int64(stmt, 0);
-		if (display)
-			snprintf(display, len, "%s", (const char *)sqlite3_column_text(stmt, 1));
+		if (display && !(*display = strdup((const char *)sqlite3_column_text(stmt, 1))))
+			ret = -ENOMEM;
 	} else {
 		ret = rc == SQLITE_DONE ? -ENOENT : store_sql_fail(st, rc, "looking up a benchmark");
 	}
@@ -102,35 +114,48 @@ static int bench_lookup(struct store *st, const struct bench_identity *ident, in
 	return ret;
 }
 
-int store_benchmark_get(struct store *st, const struct bench_identity *ident, int64_t *id,
-			char *display, size_t len)
+int store_benchmark_text(struct store *st, const char *suite, const char *text,
+			 const struct bench_identity *ident, int64_t *id, char **display)
 {
+	const char *key = bench_key(ident, text);
 	int ret;
 
-	if (!ident->suite[0]) {
+	if (!suite[0]) {
 		log_err("benchmark suite must not be empty");
 		return -EINVAL;
 	}
 	/* The export writes "suite params" in one column and splits at the first space. */
-	if (strpbrk(ident->suite, " \t\r\n")) {
-		log_err("benchmark suite '%s' must not contain whitespace", ident->suite);
+	if (strpbrk(suite, " \t\r\n")) {
+		log_err("benchmark suite '%s' must not contain whitespace", suite);
 		return -EINVAL;
 	}
 	ret = store_tx_begin(st);
 	if (ret)
 		return ret;
-	ret = bench_lookup(st, ident, id, display, len);
+	ret = bench_lookup(st, suite, key, id, display);
 	if (ret == -ENOENT) {
 		ret = store_exec(st, "INSERT INTO benchmark (suite, params, key) VALUES (?1, ?2, ?3)", "ttt",
-				 ident->suite, ident->display, ident->key);
+				 suite, text, key);
 		if (!ret)
 			*id = sqlite3_last_insert_rowid(st->db);
 		if (!ret)
 			ret = bench_params_put(st, *id, ident);
-		if (!ret && display)
-			snprintf(display, len, "%s", ident->display);
+		if (!ret && display && !(*display = strdup(text)))
+			ret = -ENOMEM;
 	}
 	return store_tx_end(st, ret);
+}
+
+int store_benchmark_get(struct store *st, const struct bench_identity *ident, int64_t *id,
+			char *display, size_t len)
+{
+	char *stored = NULL;
+	int ret = store_benchmark_text(st, ident->suite, ident->display, ident, id, display ? &stored : NULL);
+
+	if (!ret && display)
+		snprintf(display, len, "%s", stored);
+	free(stored);
+	return ret;
 }
 
 /*
@@ -259,8 +284,8 @@ static bool bench_named_by_errors_only(struct store *st, int64_t id)
 /* One stored benchmark, as the migration reads it. */
 struct bench_row {
 	int64_t id;
-	char suite[160];
-	char params[1024];
+	char *suite;		/* whole, whatever the length; NULL when out of memory */
+	char *params;
 };
 
 static void bench_row_fill(sqlite3_stmt *stmt, void *row)
@@ -268,8 +293,31 @@ static void bench_row_fill(sqlite3_stmt *stmt, void *row)
 	struct bench_row *p = row;
 
 	p->id = sqlite3_column_int64(stmt, 0);
-	snprintf(p->suite, sizeof(p->suite), "%s", (const char *)sqlite3_column_text(stmt, 1));
-	snprintf(p->params, sizeof(p->params), "%s", (const char *)sqlite3_column_text(stmt, 2));
+	p->suite = strdup((const char *)sqlite3_column_text(stmt, 1));
+	p->params = strdup((const char *)sqlite3_column_text(stmt, 2));
+}
+
+/* Free @n rows of @b; 0, or -ENOMEM when one of them could not be read whole. */
+static int bench_rows_free(struct bench_row *b, size_t n)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		ret = b[i].suite && b[i].params ? ret : -ENOMEM;
+		free(b[i].suite);
+		free(b[i].params);
+	}
+	free(b);
+	return ret;
+}
+
+/* Whether all @n rows of @b were read whole.  0 or -ENOMEM. */
+static int bench_rows_ok(const struct bench_row *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!b[i].suite || !b[i].params)
+			return -ENOMEM;
+	return 0;
 }
 
 static int bench_all(struct store *st, struct bench_row **out, size_t *n)
@@ -289,16 +337,20 @@ int store_migrate_identity(struct store *st)
 {
 	struct bench_row *b = NULL;
 	struct bench_identity *id = malloc(sizeof(*id));
-	size_t n;
+	size_t n = 0;
 	int ret = id ? bench_all(st, &b, &n) : -ENOMEM;
 
+	if (!ret)
+		ret = bench_rows_ok(b, n);
 	for (size_t i = 0; !ret && i < n; i++) {
+		const char *key;
+		char *display = NULL;
 		int64_t first;
-		char display[1024];
 
 		ret = store_identity(b[i].suite, b[i].params, id);
+		key = bench_key(id, b[i].params);
 		if (!ret)
-			ret = bench_lookup(st, id, &first, display, sizeof(display));
+			ret = bench_lookup(st, b[i].suite, key, &first, &display);
 		if (!ret && bench_named_by_errors_only(st, first) && !bench_named_by_errors_only(st, b[i].id)) {
 			/* the spelling tables show wins over the raw words of an error row */
 			ret = bench_reparent(st, b[i].suite, first, display, b[i].id, b[i].params);
@@ -307,16 +359,20 @@ int store_migrate_identity(struct store *st)
 			ret = bench_reparent(st, b[i].suite, b[i].id, b[i].params, first, display);
 		}
 		if (ret == -ENOENT)
-			ret = store_exec(st, "UPDATE benchmark SET key = ?2 WHERE id = ?1", "it", b[i].id, id->key);
+			ret = store_exec(st, "UPDATE benchmark SET key = ?2 WHERE id = ?1", "it", b[i].id, key);
+		free(display);
 	}
-	free(b);
+	bench_rows_free(b, n);
 	b = NULL;
+	n = 0;
 	if (!ret)
 		ret = bench_all(st, &b, &n);
+	if (!ret)
+		ret = bench_rows_ok(b, n);
 	for (size_t i = 0; !ret && i < n; i++) {
 		ret = store_identity(b[i].suite, b[i].params, id);
 		/* one only errors named (their raw words): no table shows it, give it the canonical display */
-		if (!ret && bench_named_by_errors_only(st, b[i].id))
+		if (!ret && id->nparams && bench_named_by_errors_only(st, b[i].id))
 			ret = store_exec(st, "UPDATE benchmark SET params = ?2 WHERE id = ?1", "it", b[i].id,
 					 id->display);
 		if (!ret)
@@ -325,7 +381,7 @@ int store_migrate_identity(struct store *st)
 	/* One benchmark per key from now on. */
 	if (!ret)
 		ret = store_exec(st, "CREATE UNIQUE INDEX benchmark_by_key ON benchmark(suite, key)", NULL);
-	free(b);
+	bench_rows_free(b, n);
 	free(id);
 	return ret;
 }
@@ -341,13 +397,15 @@ int store_bench_src_keys(struct store *st)
 	if (!ret)
 		ret = bench_read(st, "SELECT id, suite, params FROM src.benchmark ORDER BY id", NULL, 0,
 				 sizeof(*b), bench_row_fill, (void **)&b, &n);
+	if (!ret)
+		ret = bench_rows_ok(b, n);
 	for (size_t i = 0; !ret && i < n; i++) {
 		ret = store_identity(b[i].suite, b[i].params, id);
 		if (!ret)
 			ret = store_exec(st, "INSERT INTO temp.src_bench (id, suite, params, key) VALUES (?1, ?2, ?3, ?4)",
-					 "ittt", b[i].id, b[i].suite, b[i].params, id->key);
+					 "ittt", b[i].id, b[i].suite, b[i].params, bench_key(id, b[i].params));
 	}
-	free(b);
+	bench_rows_free(b, n);
 	free(id);
 	return ret;
 }
@@ -361,12 +419,14 @@ int store_bench_fill_params(struct store *st)
 				  " (SELECT 1 FROM benchmark_param p WHERE p.benchmark_id = b.id) ORDER BY id",
 				  NULL, 0, sizeof(*b), bench_row_fill, (void **)&b, &n) : -ENOMEM;
 
+	if (!ret)
+		ret = bench_rows_ok(b, n);
 	for (size_t i = 0; !ret && i < n; i++) {
 		ret = store_identity(b[i].suite, b[i].params, id);
 		if (!ret)
 			ret = bench_params_put(st, b[i].id, id);
 	}
-	free(b);
+	bench_rows_free(b, n);
 	free(id);
 	return ret;
 }

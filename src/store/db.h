@@ -98,6 +98,15 @@ int store_identity(const char *suite, const char *params, struct bench_identity 
 void store_rebase_name(const char *suite, const char *from, const char *to, const char *name,
 		       char *out, size_t len);
 
+/*
+ * store_benchmark_get() for a benchmark known as text: @suite and @text
+ * (its display) whole, whatever their length, @ident what they parse to
+ * (raw: the key is @text).  *@display (may be NULL) gets a new string: the
+ * display stored.  0 or a store error.
+ */
+int store_benchmark_text(struct store *st, const char *suite, const char *text,
+			 const struct bench_identity *ident, int64_t *id, char **display);
+
 /* Register cp_rebase(suite, from, to, name) on @st's connection.  0 or a store error. */
 int store_bench_sql_functions(struct store *st);
 

@@ -148,7 +148,7 @@ struct import_ctx {
 	const char *name;
 	const struct csv_record *rec;
 	struct bench_identity *ident;	/* of the benchmark column last, which is ident_of */
-	char ident_of[1200];
+	char *ident_of;		/* NULL: none yet */
 };
 
 static int bad_field(const struct import_ctx *c, int col, const char *fmt, ...)
@@ -361,7 +361,7 @@ static int import_row(struct import_ctx *c)
 	struct store *st = c->st;
 	struct import_row r = { .suite = NULL };
 	int64_t sut = 0, swp = 0, bench = 0, rclass = 0, session = 0;
-	char display[1024], rcname[2048];
+	char *display = NULL, rcname[2048];
 	int ret = parse_row(c, &r);
 
 	/* Suts and swprofiles get no fingerprint from a CSV; existing ones keep theirs. */
@@ -373,21 +373,25 @@ static int import_row(struct import_ctx *c)
 					  " ON CONFLICT DO NOTHING", "SELECT id FROM swprofile WHERE name = ?1",
 					  "t", r.field[COL_SWPROFILE]);
 	/* Rows come grouped by benchmark: parse each one once. */
-	if (!ret && strcmp(c->ident_of, r.field[COL_BENCHMARK])) {
-		c->ident_of[0] = '\0';
+	if (!ret && (!c->ident_of || strcmp(c->ident_of, r.field[COL_BENCHMARK]))) {
+		free(c->ident_of);
+		c->ident_of = NULL;
 		ret = store_identity(r.suite, r.params, c->ident);
-		/* the file's spelling is what its result classes are named after: keep it */
-		snprintf(c->ident->display, sizeof(c->ident->display), "%s", r.params);
-		if (!ret)
-			snprintf(c->ident_of, sizeof(c->ident_of), "%s", r.field[COL_BENCHMARK]);
+		if (!ret && !(c->ident_of = strdup(r.field[COL_BENCHMARK])))
+			ret = -ENOMEM;
 	}
+	/* the file's spelling, whole, is what its result classes are named after: keep it */
 	if (!ret)
-		ret = store_benchmark_get(st, c->ident, &bench, display, sizeof(display));
+		ret = store_benchmark_text(st, r.suite, r.params, c->ident, &bench, &display);
 	/* Another spelling of a benchmark stored first: its classes are named after that one. */
-	if (!ret) {
+	if (!ret && strcmp(display, r.params)) {
 		store_rebase_name(r.suite, r.params, display, r.field[COL_RESULTCLASS], rcname, sizeof(rcname));
 		ret = store_resultclass_get(st, bench, rcname, r.field[COL_UNIT], r.higher, &rclass);
+	} else if (!ret) {
+		ret = store_resultclass_get(st, bench, r.field[COL_RESULTCLASS], r.field[COL_UNIT], r.higher,
+					    &rclass);
 	}
+	free(display);
 	if (!ret)
 		ret = import_session(c, &r, sut, swp, &session);
 	if (!ret)
@@ -464,6 +468,7 @@ out:
 		log_hint("nothing from %s was imported", name);
 	csv_record_free(&rec);
 	free(c.ident);
+	free(c.ident_of);
 	return ret;
 }
 
@@ -554,7 +559,9 @@ static int merge_attached(struct store *dst, int *added)
 	if (!ret)
 		ret = store_int64(dst, &n, "SELECT count(*) FROM temp.merge_new", NULL);
 	if (!ret)
-		ret = store_exec(dst, "DROP TABLE temp.merge_new; DROP TABLE temp.src_bench", NULL);
+		ret = store_exec(dst, "DROP TABLE temp.merge_new", NULL);
+	if (!ret)
+		ret = store_exec(dst, "DROP TABLE temp.src_bench", NULL);
 	ret = store_tx_end(dst, ret);
 	if (!ret && added)
 		*added = (int)n;

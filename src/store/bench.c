@@ -124,6 +124,10 @@ int store_benchmark_text(struct store *st, const char *suite, const char *text,
 		log_err("benchmark suite must not be empty");
 		return -EINVAL;
 	}
+	if (!store_utf8_valid(suite) || !store_utf8_valid(text)) {
+		log_err("benchmark %s is not valid UTF-8", store_utf8_valid(suite) ? "parameters" : "suite");
+		return -EINVAL;
+	}
 	/* The export writes "suite params" in one column and splits at the first space. */
 	if (strpbrk(suite, " \t\r\n")) {
 		log_err("benchmark suite '%s' must not contain whitespace", suite);

@@ -453,11 +453,12 @@ static size_t cmp_shared(const struct cmp_cell *a, const struct cmp_levels *x, c
 /*
  * Columns measured in the same sessions (the strategies of one -f all run)
  * share each session's offset: compare @cell with @base within the
- * sessions both have.  Returns 1 when they share none (compare them as
- * independent), 0 when compared, EXIT_INTERNAL.
+ * sessions both have, setting *@paired; when they share none *@paired stays
+ * false (compare them as independent).  Returns 0 or EXIT_INTERNAL (which
+ * is 1: never a second meaning of the return).
  */
 static int cmp_paired(const struct cmp_cell *base, struct cmp_cell *cell, const struct cmp_row *row,
-		      const struct cmp_opts *o)
+		      const struct cmp_opts *o, bool *paired)
 {
 	struct cmp_levels x = { 0 }, y = { 0 };
 	double *la = malloc((base->n + 1) * sizeof(*la)), *lb = malloc((base->n + 1) * sizeof(*lb));
@@ -467,12 +468,10 @@ static int cmp_paired(const struct cmp_cell *base, struct cmp_cell *cell, const 
 	if (!la || !lb || cmp_levels_of(base, &x) || cmp_levels_of(cell, &y))
 		goto out;
 	k = cmp_shared(base, &x, cell, &y, la, lb);
-	ret = 1;
-	if (k && !stats_compare_paired(la, lb, k, row->higher_is_better, o->alpha, o->min_effect_pct,
-				       &cell->change))
+	*paired = k > 0;
+	if (!k || !stats_compare_paired(la, lb, k, row->higher_is_better, o->alpha, o->min_effect_pct,
+					&cell->change))
 		ret = 0;
-	else if (k)
-		ret = EXIT_INTERNAL;
 out:
 	free(x.ids);
 	free(x.lv);
@@ -500,17 +499,15 @@ static int cmp_compute_row(struct cmp_set *s, const struct cmp_opts *o, struct c
 	}
 	for (size_t c = 0; base->n && c < s->ncols; c++) {
 		struct cmp_cell *cell = &row->cells[c];
-		int ret = 1;
+		bool paired = false;
 
 		if (c == s->base || !cell->n)
 			continue;
-		if (o->rule == STATS_RULE_NESTED)
-			ret = cmp_paired(base, cell, row, o);
-		if (ret == 1 && stats_compare(&base->st, &cell->st, row->higher_is_better, o->rule, o->alpha,
-					      o->min_effect_pct, &cell->change))
+		if (o->rule == STATS_RULE_NESTED && cmp_paired(base, cell, row, o, &paired))
 			return EXIT_INTERNAL;
-		if (ret > 1)
-			return ret;
+		if (!paired && stats_compare(&base->st, &cell->st, row->higher_is_better, o->rule, o->alpha,
+					     o->min_effect_pct, &cell->change))
+			return EXIT_INTERNAL;
 		stats_plan(&cell->change, o->alpha, o->target_pct);
 		cell->has_change = true;
 	}
@@ -570,14 +567,15 @@ int cmp_finish(struct cmp_set *s, const struct cmp_opts *o)
 		cmp_swap_cols(s, c, c - 1);
 	if (o->axis == CMP_BY_PARAM)
 		s->base = 0;
-	for (size_t b = 0; b < s->nblocks; b++)
-		for (size_t r = 0; r < s->blocks[b].nrows; r++)
-			if ((ret = cmp_compute_row(s, o, &s->blocks[b].rows[r])))
-				return ret;
-	for (size_t b = 0; b < s->nblocks; b++)
-		if ((ret = cmp_geomean(s, &s->blocks[b])))
-			return ret;
-	return 0;
+	for (size_t b = 0; !ret && b < s->nblocks; b++)
+		for (size_t r = 0; !ret && r < s->blocks[b].nrows; r++)
+			ret = cmp_compute_row(s, o, &s->blocks[b].rows[r]);
+	for (size_t b = 0; !ret && b < s->nblocks; b++)
+		ret = cmp_geomean(s, &s->blocks[b]);
+	/* the steps above fail only for memory or a statistic refusing its input: said once, here */
+	if (ret)
+		log_err("cannot compute the comparison: out of memory or an invalid sample");
+	return ret;
 }
 
 static const struct cmp_row *cmp_find_row(const struct cmp_block *b, const struct cmp_row *like)

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -87,6 +88,41 @@ void harness_session_signals(void)
 	stop_install(stop_session);
 }
 
+/*
+ * Replace this process with a fresh run of the binary running now, whatever
+ * PATH says.  Under a user-mode emulator the kernel cannot run this binary
+ * itself unless binfmt_misc knows the emulator, so $CLEARPATH_EMULATOR (a
+ * program such as qemu-aarch64-static) runs it, as it ran this process.
+ * Returns only when that failed, with errno set.
+ */
+static void spawn_reexec(char **argv)
+{
+	const char *emu = getenv("CLEARPATH_EMULATOR");
+	char self[4096];
+	ssize_t n;
+	size_t argc = 0;
+
+	if (!emu || !*emu) {
+		execv("/proc/self/exe", argv);
+		return;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0)
+		return;
+	self[n] = '\0';
+	while (argv[argc])
+		argc++;
+	{
+		char *eargv[argc + 2];	/* emulator, binary, argv[1..argc] with its NULL */
+
+		eargv[0] = (char *)emu;
+		eargv[1] = self;
+		for (size_t i = 1; i <= argc; i++)
+			eargv[i + 1] = argv[i];
+		execvp(emu, eargv);
+	}
+}
+
 /* The forked child: die with the parent, then become the session process. */
 static void spawn_child(char **argv, pid_t parent, const sigset_t *mask)
 {
@@ -98,9 +134,10 @@ static void spawn_child(char **argv, pid_t parent, const sigset_t *mask)
 	/* a signal forwarded before execv must stop this child, not run the parent's handler here */
 	stop_install(SIG_DFL);
 	sigprocmask(SIG_SETMASK, mask, NULL);
-	/* /proc/self/exe: the very binary running now, whatever PATH says */
-	execv("/proc/self/exe", argv);
+	spawn_reexec(argv);
 	log_err("cannot re-execute clearpath for a session: %s", strerror(errno));
+	if (errno == ENOEXEC)
+		log_hint("an emulated clearpath needs CLEARPATH_EMULATOR set to its emulator (or binfmt_misc)");
 	_exit(EXIT_INTERNAL);
 }
 

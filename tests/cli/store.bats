@@ -43,6 +43,23 @@ samples() {
 	[ "$output" = $'1|0\n0|0,1\n1|0\n0|0,1\n1|0\n0|0,1' ]
 }
 
+@test "run: CLEARPATH_EMULATOR starts each session process through that program" {
+	# An "emulator" that logs its arguments and runs the binary it was given, as qemu would
+	# (through the real emulator when this clearpath is itself emulated: make check-arm64).
+	printf '#!/bin/sh\necho "$@" >> "%s"\nexec %s "$@"\n' "$D/emu.log" "${CLEARPATH_EMULATOR:-}" > "$D/emu"
+	chmod +x "$D/emu"
+	CLEARPATH_EMULATOR=$D/emu run --separate-stderr small_run --warmups 0 --repeats 1 --sessions 2
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	[ "$(sql "$CLEARPATH_STORE" "SELECT count(*), sum(complete) FROM session")" = "2|2" ]
+	[ "$(grep -c -- " run --session-child " "$D/emu.log")" -eq 2 ]
+	# the session child is the very binary running now, not one found on PATH
+	read -r first _ < "$D/emu.log"
+	[ -x "$first" ] && [ "$(basename "$first")" != emu ]
+	CLEARPATH_EMULATOR=$D/nosuch run --separate-stderr small_run --repeats 1
+	[ "$status" -ne 0 ]
+	[[ "$stderr" == *"cannot re-execute clearpath for a session"* ]]
+}
+
 @test "run: one summary line per session, and --sut/--swprofile name what is stored" {
 	run --separate-stderr small_run --warmups 0 --repeats 2 --sessions 2 --sut box --swprofile base
 	[ "$status" -eq 0 ]

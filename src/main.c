@@ -17,6 +17,15 @@ struct command {
 
 static int help(int argc, char **argv);
 
+/* What this binary was built for, as uname -m spells it: an arm64 build may run emulated on x86-64. */
+#if defined(__x86_64__)
+#define MAIN_MACHINE "x86_64"
+#elif defined(__aarch64__)
+#define MAIN_MACHINE "aarch64"
+#else
+#define MAIN_MACHINE "other"
+#endif
+
 static const struct command commands[] = {
 	{ "doctor", cmd_doctor, "is this machine fit to measure? clearpath doctor [--fix] [--format json]" },
 	{ "bench", cmd_bench, "run one workload, perf bench style: clearpath bench mem mmap -p 2MB -s 1GB" },
@@ -105,7 +114,7 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("clearpath %s\n", CLEARPATH_VERSION);
+		printf("clearpath %s (%s)\n", CLEARPATH_VERSION, MAIN_MACHINE);
 		return EXIT_OK;
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++)

@@ -1,10 +1,10 @@
 # helpers.bash: assertions the bats CLI suites share (load helpers).
 
-# Check $output as JSON with a python3 snippet reading `d`; python3 is part of the test image.
+# Check $output as JSON with a python3 snippet reading `d` (further arguments in sys.argv[1:]); python3 is part of the test image.
 json_check() {
 	printf '%s' "$output" | python3 -c "import json, sys
 d = json.load(sys.stdin)
-$1"
+$1" "${@:2}"
 }
 
 # A refusal: exit $1, nothing on stdout, stderr containing every further argument.
@@ -40,4 +40,16 @@ PY
 unwrapped() {
 	printf '%s\n' "$1" | awk '/^ / && !/^ +fix: / {sub(/^ +/, ""); line = line " " $0; next}
 		{if (NR > 1) print line; line = $0} END {print line}'
+}
+
+# The architecture clearpath was built for (uname -m spelling), from `clearpath --version`: under
+# `make check-arm64` an aarch64 binary runs emulated on an x86-64 host, so uname -m would be wrong.
+cp_machine() {
+	"$CP" --version | sed -n 's/^clearpath .* (\(.*\))$/\1/p'
+}
+
+# Skip the current test when clearpath runs under a user-mode emulator (CLEARPATH_EMULATOR, set
+# by make check-arm64) with the reason given: what the emulator cannot do that the test needs.
+skip_emulated() {
+	[ -z "${CLEARPATH_EMULATOR:-}" ] || skip "under ${CLEARPATH_EMULATOR##*/}: $*"
 }

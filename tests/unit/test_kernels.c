@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "kernels/kernels.h"
+#include "kernels/cpu.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -180,11 +181,41 @@ static void test_other_arch_says_why(void **state)
 	assert_true(others > 0);
 }
 
+#if defined(__aarch64__)
+#include <sys/auxv.h>
+
+/*
+ * The kernel's word, AT_HWCAP2, decides MOPS: it runs on hardware with
+ * FEAT_MOPS and is refused with the reason elsewhere (qemu 7.2 does not
+ * emulate it).  dc zva (unless DCZID_EL0 prohibits it), stnp and stp need
+ * nothing beyond the base architecture.
+ */
+static void test_arm64_offered(void **state)
+{
+	bool mops = getauxval(AT_HWCAP2) & (1UL << 43);	/* HWCAP2_MOPS */
+
+	(void)state;
+	assert_null(kern_why_not(kern_find("arm64-stnp")));
+	assert_null(kern_why_not(kern_find("arm64-stp")));
+	assert_int_equal(kern_why_not(kern_find("arm64-dc-zva")) == NULL, !cpu_features()->dczva_prohibited);
+	for (const char *const *n = (const char *const[]){ "arm64-mops", "arm64-mops-nt", NULL }; *n; n++) {
+		const char *why = kern_why_not(kern_find(*n));
+
+		assert_int_equal(why == NULL, mops);
+		if (!mops)
+			assert_string_equal(why, "needs FEAT_MOPS (HWCAP2_MOPS not set)");
+	}
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_invariants),
 		cmocka_unit_test(test_other_arch_says_why),
+#if defined(__aarch64__)
+		cmocka_unit_test(test_arm64_offered),
+#endif
 		cmocka_unit_test(test_portable_always_runnable),
 		cmocka_unit_test(test_fill_small),
 		cmocka_unit_test(test_fill_large),

@@ -32,6 +32,9 @@ TEST_CFLAGS := $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_LIBS   := $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 
 CFLAGS   ?= -O2 -g
+# No fused multiply-add: the same store must give the same statistics, digit for digit, on
+# arm64 (where GCC fuses by default) as on x86-64.
+CFLAGS   += -ffp-contract=off
 CFLAGS   += -std=gnu11 $(WARN) $(SANFLAGS) -Isrc $(PKG_CFLAGS) -DCLEARPATH_VERSION='"$(VERSION)"' -MMD -MP
 LDFLAGS  += $(SANFLAGS)
 LDLIBS   += $(PKG_LIBS) -lpthread -lm
@@ -89,27 +92,8 @@ check: deps
 	@$(MAKE) --no-print-directory clearpath $(UNIT_BIN) cross
 	@tests/run-all $(BIN) $(UNIT_BIN) $$(ls $(BUILD)/cross/run-* 2>/dev/null)
 
-# arm64 kernels: cross-built statically and run under qemu-aarch64 when the tools exist
-# (always in CI).  The wrapper script is what tests/run-all executes.
-CROSS_CC   := aarch64-linux-gnu-gcc
-CROSS_QEMU := qemu-aarch64-static
-CROSS_SRC  := tests/cross/test_kernels_tap.c $(wildcard src/kernels/*.c)
-.PHONY: cross
-cross:
-	@if command -v $(CROSS_CC) >/dev/null && command -v $(CROSS_QEMU) >/dev/null; then \
-		$(MAKE) --no-print-directory $(BUILD)/cross/run-kernels-arm64; \
-	else \
-		rm -f $(BUILD)/cross/run-kernels-arm64; \
-		echo "# arm64 tests skipped: install gcc-aarch64-linux-gnu qemu-user-static (scripts/install-deps --with-cross)"; \
-	fi
-
-$(BUILD)/cross/kernels-arm64: $(CROSS_SRC) $(wildcard src/kernels/*.h)
-	@mkdir -p $(dir $@)
-	$(CROSS_CC) -static -std=gnu11 -O2 -g $(WARN) -Isrc -o $@ $(CROSS_SRC)
-
-$(BUILD)/cross/run-kernels-arm64: $(BUILD)/cross/kernels-arm64
-	@printf '#!/bin/sh\nexec $(CROSS_QEMU) %s "$$@"\n' "$(CURDIR)/$<" > $@
-	@chmod +x $@
+# arm64: the kernels' TAP test under make check, the whole binary under make check-arm64.
+include mk/arm64.mk
 
 bench: clearpath
 	bench/fidelity

@@ -44,12 +44,28 @@ static int check_strategy(const struct kern_strategy *k, unsigned char *buf)
 	return 0;
 }
 
-int main(void)
+/*
+ * Where the arm64 build cannot be made or run, a native build of this program
+ * reports each of its tests as skipped with @why, so the totals of `make check`
+ * say what was not tested instead of silently counting less.
+ */
+static int report_not_run(const char *why)
+{
+	printf("1..%zu\n", kern_count());
+	for (size_t i = 0; i < kern_count(); i++)
+		printf("ok %zu - %s # SKIP %s\n", i + 1, kern_at(i)->name, why);
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	size_t cap = 2 * GUARD + 512 + (1 << 20) + 13;
-	unsigned char *buf = malloc(cap);
+	unsigned char *buf;
 	int failed = 0;
 
+	if (argc == 3 && !strcmp(argv[1], "--not-run"))
+		return report_not_run(argv[2]);
+	buf = malloc(cap);
 	if (!buf)
 		return 2;
 	printf("1..%zu\n", kern_count());

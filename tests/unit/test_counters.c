@@ -65,9 +65,11 @@ static void test_real_page_faults(void **state)
 	madvise((void *)p, NPAGES * PAGE, MADV_NOHUGEPAGE);
 	counters_open(&s, NULL);
 	if (s.tot.err[COUNTERS_PAGE_FAULTS]) {
+		print_message("# test_real_page_faults skipped: the page-faults event does not open here (%s)\n",
+			      counters_strerror(s.tot.err[COUNTERS_PAGE_FAULTS]));
 		counters_close(&s);
 		munmap((void *)p, NPAGES * PAGE);
-		skip();		/* perf_event_paranoid 3 or no CONFIG_PERF_EVENTS */
+		skip();		/* perf_event_paranoid 3, no CONFIG_PERF_EVENTS, or qemu-user */
 	}
 	f0 = minor_faults();
 	t0 = now_ns();

@@ -567,7 +567,9 @@ static void test_counters(void **state)
 	assert_string_equal(r.last.metrics[0].name, "");
 	assert_int_equal(find_metric(&r.last, "task-clock") != NULL, sw >= 0);
 	assert_int_equal(find_metric(&r.last, "cycles") != NULL, hw >= 0);
-	assert_int_equal(count_of(r.err, "hardware counters unavailable ("), hw < 0);
+	/* without perf events at all (no CONFIG_PERF_EVENTS, qemu-user) one line names every event */
+	assert_int_equal(count_of(r.err, sw < 0 ? ": counters unavailable (" : "hardware counters unavailable ("),
+			 hw < 0);
 	if (hw < 0)
 		expect_contains("stderr", r.err, perfctr_strerror(hw));
 

@@ -55,7 +55,8 @@ samples() {
 	# the session child is the very binary running now, not one found on PATH
 	read -r first _ < "$D/emu.log"
 	[ -x "$first" ] && [ "$(basename "$first")" != emu ]
-	CLEARPATH_EMULATOR=$D/nosuch run --separate-stderr small_run --repeats 1
+	# a store of its own: nothing but the missing emulator can refuse this run
+	CLEARPATH_EMULATOR=$D/nosuch run --separate-stderr small_run --repeats 1 --store "$D/nosuch.db"
 	[ "$status" -ne 0 ]
 	[[ "$stderr" == *"cannot re-execute clearpath for a session"* ]]
 }

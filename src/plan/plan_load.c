@@ -1,6 +1,7 @@
 /* plan_load: read a plan's YAML (libyaml's document API), follow includes and expand every benchmark. */
 #include "plan/plan_int.h"
 #include "machine/machine.h"
+#include "util/identity.h"
 #include "util/log.h"
 #include "util/size.h"
 
@@ -381,6 +382,12 @@ static int plan_read_exec(struct plan_file *f, yaml_node_t *item, yaml_node_t *e
 		goto out;
 	if (!b->id[0]) {
 		ret = plan_err(&loc, "an exec's name must not be empty: it names the benchmark in the store");
+		goto out;
+	}
+	if (strlen(b->id) > IDENT_EXEC_NAME_MAX || strlen(b->exec.command) > IDENT_EXEC_COMMAND_MAX) {
+		ret = plan_err(&loc, "an exec's name may have at most %zu bytes and its command at most %zu "
+			       "(this one: %zu and %zu): the store keeps both whole; put a long command in a script",
+			       IDENT_EXEC_NAME_MAX, IDENT_EXEC_COMMAND_MAX, strlen(b->id), strlen(b->exec.command));
 		goto out;
 	}
 	if (strcmp(hib, "true") && strcmp(hib, "false")) {

@@ -40,6 +40,14 @@ struct bench_identity {
 	struct ident_param params[IDENT_MAX_PARAMS];
 };
 
+/*
+ * The longest exec name and command an identity carries whole: "exec/NAME"
+ * is the suite, the command is the display.  Plans refuse longer ones rather
+ * than store a name cut short (two commands would then share one benchmark).
+ */
+#define IDENT_EXEC_NAME_MAX (sizeof(((struct bench_identity *)0)->suite) - sizeof("exec/"))
+#define IDENT_EXEC_COMMAND_MAX (sizeof(((struct bench_identity *)0)->display) - 1)
+
 /* An identity that is its text: no parameters, key and display both @text (NULL: ""). */
 void ident_raw(struct bench_identity *id, const char *suite, const char *text);
 

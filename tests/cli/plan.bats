@@ -224,3 +224,12 @@ setup() {
 	run "$CP" plan --help
 	[ "$status" -eq 0 ]
 }
+
+@test "an exec name or command too long to store whole is refused by validate, never cut" {
+	run "$CP" plan validate "$F/exec-long-command.yaml"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"an exec's name may have at most 154 bytes and its command at most 1023 (this one: 4 and 1107)"* ]]
+	run "$CP" plan validate "$F/exec-long-name.yaml"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"(this one: 200 and 6)"* ]]
+}

@@ -1,10 +1,8 @@
 /* cmd_calibrate: `clearpath calibrate PLAN`: the plan's benchmarks in N sessions, and the machine's noise per result class. */
 #include "cli/cli_common.h"
 #include "cli/commands.h"
-#include "compare/compare.h"
+#include "cli/cli_cmp.h"
 #include "report/report.h"
-#include "store/store.h"
-#include "store/url.h"
 #include "util/log.h"
 
 #include <errno.h>
@@ -119,17 +117,6 @@ static int ca_run(const struct ca_cli *o, const char *swp)
 	return plan_run(n - 1, argv + 1);
 }
 
-static int ca_collect(const struct store_row *row, void *arg)
-{
-	void **ctx = arg;
-	struct cmp_sample x = {
-		row->sut, row->swprofile, row->session, row->session_started, row->suite,
-		row->resultclass, row->unit, row->param, row->nparam, row->higher_is_better, row->value,
-	};
-
-	return cmp_add(ctx[0], ctx[1], &x) ? -ENOMEM : 0;
-}
-
 /* One row per result class: sessions, spreads, what 4 sessions detect, sessions for the target. */
 static int ca_rows(struct rpt_table *t, const struct cmp_block *blk, const struct ca_cli *o)
 {
@@ -161,18 +148,12 @@ static int ca_report(const struct ca_cli *o, const char *swp)
 			       .target_pct = o->target, .sut_glob = o->sut };
 	static const char *const heads[] = { "Benchmark", "Result Class", "sessions", "between sessions",
 					     "within a session", "4 sessions detect", NULL };
-	struct cmp_set *set = cmp_new(&co);
-	struct store *st = NULL;
-	void *ctx[2] = { set, &co };
+	struct cmp_set *set = NULL;
 	char head[64], title[600];
-	int ret = set ? store_url_open_existing(o->store, &st) : EXIT_INTERNAL;
+	int ret = cli_cmp_load(o->store, &co, &set);
 
-	if (!ret) {
-		ret = store_query(st, NULL, ca_collect, ctx) ? EXIT_RESOURCE : 0;
-		store_close(st);
-	}
-	if (!ret)
-		ret = cmp_finish(set, &co);
+	if (ret)
+		return ret;
 	snprintf(head, sizeof(head), "sessions for %.10g%%", o->target);
 	for (size_t b = 0; !ret && b < set->nblocks; b++) {
 		struct rpt_table *t;

@@ -1,4 +1,5 @@
 /* cmd_plan_run: `clearpath plan run FILE`: parses, loads and scales the plan, and hands it to the harness. */
+#include "cli/cli_cmp.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "harness/harness.h"
@@ -6,17 +7,21 @@
 #include "util/log.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
-enum { PR_RESUME = 256, PR_SCALE, PR_SEED, PR_SESSIONS, PR_HELP };
+enum { PR_RESUME = 256, PR_SCALE, PR_SEED, PR_SESSIONS, PR_UNTIL, PR_MAX_SESSIONS, PR_HELP };
 
 static const struct option pr_options[] = {
 	{ "resume", no_argument, NULL, PR_RESUME },
 	{ "scale", required_argument, NULL, PR_SCALE },
 	{ "seed", required_argument, NULL, PR_SEED },
 	{ "sessions", required_argument, NULL, PR_SESSIONS },
+	{ "until-decided", no_argument, NULL, PR_UNTIL },
+	{ "max-sessions", required_argument, NULL, PR_MAX_SESSIONS },
 	{ "help", no_argument, NULL, PR_HELP },
 	CLI_HARNESS_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -30,6 +35,8 @@ struct pr_cli {
 	bool have_seed;
 	unsigned long long seed;
 	unsigned sessions;	/* --sessions: overrides every benchmark's, 0: the plan's */
+	bool until;		/* --until-decided: add sessions while cells are undecided */
+	unsigned max_sessions;	/* --max-sessions: at most this many in all */
 };
 
 static void pr_usage(FILE *out)
@@ -44,6 +51,9 @@ static void pr_usage(FILE *out)
 		"    --seed N          the shuffle seed (default: from the clock)\n"
 		"    --sessions N      sessions for every benchmark instead of the plan's; with a\n"
 		"                      reboot between runs, --sessions 1 makes each boot a session\n"
+		"    --until-decided   then add one session at a time while a cell comparing this\n"
+		"                      swprofile with the others in the store is undecided\n"
+		"    --max-sessions N  with --until-decided, stop at N sessions in all (default 10)\n"
 		"%s", cli_harness_help);
 }
 
@@ -67,6 +77,8 @@ static int pr_parse(int argc, char **argv, struct pr_cli *o)
 			}
 			break;
 		case PR_SESSIONS: ret = cli_number(optarg, "sessions", 1, &o->sessions); break;
+		case PR_UNTIL: o->until = true; break;
+		case PR_MAX_SESSIONS: ret = cli_number(optarg, "max-sessions", 1, &o->max_sessions); break;
 		case CLI_SESSION_CHILD: o->child = true; break;
 		case PR_HELP: pr_usage(stdout); return CLI_HELP_SHOWN;
 		case '?':
@@ -180,6 +192,95 @@ static int pr_harness(const struct pr_cli *o, const struct plan *p, int argc, ch
 	return ret;
 }
 
+/* The plan's sessions: the most any benchmark runs in. */
+static unsigned pr_sessions(const struct plan *p)
+{
+	unsigned k = 0;
+
+	for (size_t i = 0; i < p->nbench; i++)
+		if (p->bench[i].proto.sessions > k)
+			k = p->bench[i].proto.sessions;
+	return k;
+}
+
+/* Undecided cells of @col's column, or of every column when @col is the base: it is in all comparisons. */
+static int pr_undecided_in(const struct cmp_set *s, const char *swp, int *compared)
+{
+	int n = 0;
+
+	for (size_t b = 0; b < s->nblocks; b++)
+		for (size_t r = 0; r < s->blocks[b].nrows; r++)
+			for (size_t c = 0; c < s->ncols; c++) {
+				const struct cmp_cell *cell = &s->blocks[b].rows[r].cells[c];
+
+				if (!cell->has_change || (strcmp(s->cols[c], swp) && strcmp(s->cols[s->base], swp)))
+					continue;
+				(*compared)++;
+				/* with 2 sessions and still nothing to plan with (no spread), more will not help */
+				n += !cell->change.decided &&
+				     !(cell->change.sessions >= 2 && !isfinite(cell->change.sessions_needed));
+			}
+	return n;
+}
+
+/* How many cells comparing @swp with the store's other swprofiles are undecided at @alpha; < 0: an exit code. */
+static int pr_undecided(const struct pr_cli *o, const char *swp, double alpha, int *compared)
+{
+	struct cmp_opts co = { .axis = CMP_BY_SWPROFILE, .sut_glob = o->h.sut, .alpha = alpha,
+			       .min_effect_pct = STATS_DEFAULT_MIN_EFFECT_PCT,
+			       .target_pct = STATS_DEFAULT_TARGET_PCT };
+	struct cmp_set *s = NULL;
+	int ret = cli_cmp_load(o->h.store_url, &co, &s), n;
+
+	if (ret)
+		return -ret;
+	*compared = 0;
+	n = pr_undecided_in(s, swp, compared);
+	cmp_free(s);
+	return n;
+}
+
+/*
+ * --until-decided: after the plan's sessions, one more session at a time
+ * while a cell is undecided, up to --max-sessions.  Each look judges at
+ * stats_sequential_alpha(), so the repeated looks keep false alarms at 5%.
+ */
+static int pr_until_decided(struct pr_cli *o, struct plan *p, int argc, char **argv)
+{
+	unsigned first = pr_sessions(p), k = first, max = o->max_sessions ? o->max_sessions : 10;
+	double alpha = stats_sequential_alpha(STATS_DEFAULT_ALPHA, first, max);
+	struct utsname u;
+	const char *swp = o->h.swprofile;
+	int ret = 0, left, compared = 0;
+
+	if (!swp && uname(&u) == 0)
+		swp = u.release;
+	for (;;) {
+		left = pr_undecided(o, swp ? swp : "", alpha, &compared);
+		if (left < 0)
+			return -left;
+		if (!compared) {
+			printf("until-decided: '%s' has nothing to be compared with in this store yet; stopping at %u sessions\n",
+			       swp, k);
+			return 0;
+		}
+		printf("until-decided: %u sessions, %d of %d cells undecided at alpha %.4g\n", k, left, compared, alpha);
+		if (!left || k >= max)
+			break;
+		/* one more session of every benchmark, a fresh run with its own seed */
+		for (size_t i = 0; i < p->nbench; i++)
+			p->bench[i].proto.sessions = 1;
+		o->resume = o->have_seed = false;
+		ret = pr_harness(o, p, argc, argv);
+		if (ret)
+			return ret;
+		k++;
+	}
+	printf("until-decided: %s; 'clearpath show --alpha %.4g' judges at the level these looks were made at\n",
+	       left ? "stopped at --max-sessions with cells undecided" : "every cell decided", alpha);
+	return 0;
+}
+
 int plan_run(int argc, char **argv)
 {
 	struct pr_cli o = { .h = { .max_failures = 3 } };
@@ -193,8 +294,14 @@ int plan_run(int argc, char **argv)
 		o.h.swprofile = p->swprofile;
 	if (!ret && !o.child)
 		ret = pr_check(&o, p);
+	if (!ret && o.max_sessions && !o.until) {
+		log_err("--max-sessions goes with --until-decided");
+		ret = EXIT_USAGE;
+	}
 	if (!ret)
 		ret = pr_harness(&o, p, argc + 1, argv - 1);
+	if (!ret && o.until && !o.child)
+		ret = pr_until_decided(&o, p, argc + 1, argv - 1);
 	plan_free(p);
 	return ret;
 }

@@ -75,3 +75,8 @@ double stats_sessions_independent(double rsd, double target_pct, double alpha)
 		return NAN;
 	return stats_sessions_for(100 * rsd * sqrt(2), target_pct, alpha, 2);
 }
+
+double stats_sequential_alpha(double alpha, unsigned first, unsigned last)
+{
+	return last > first ? alpha / (double)(last - first + 1) : alpha;
+}

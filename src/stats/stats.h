@@ -214,6 +214,16 @@ void stats_plan(struct stats_change *ch, double alpha, double target_pct);
 double stats_mde_independent(double rsd, size_t sessions, double alpha);
 double stats_sessions_independent(double rsd, double target_pct, double alpha);
 
+/*
+ * The level for each look of a sequential run (plan run --until-decided):
+ * sessions are added one at a time and the comparison looked at after each,
+ * from @first to @last sessions, stopping once decided.  Each look tests at
+ * @alpha / (number of looks) (Bonferroni), so the chance of a false (I)/(R)
+ * over all looks stays at or below @alpha however the looks correlate;
+ * tests/unit/test_stats_sim.c measures it.  @alpha itself when @last <= @first.
+ */
+double stats_sequential_alpha(double alpha, unsigned first, unsigned last);
+
 /* "improvement" | "regression" | "none" | "insufficient"; "?" for an unknown value. */
 const char *stats_verdict_name(enum stats_verdict v);
 

@@ -350,6 +350,71 @@ static void test_paired(void **state)
 	assert_true(rate.nested_right_way >= 0.8);
 }
 
+/*
+ * plan run --until-decided: start with 4 sessions per column, add one to each
+ * after every undecided look, up to 10.  Looking 7 times at the 5% level
+ * inflates A/A false alarms; each look at alpha / 7 keeps them at or below 5%.
+ */
+static double sim_sequential(double alpha_look, double effect, double *mean_sessions)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	enum { FIRST = 4, LAST = 10 };
+	double called = 0, used = 0;
+	static struct sim_col b, o;
+	struct sim_cfg cfg = { .effect = effect, .sigma_b = 0.01, .p_out = 0.05, .dip = -0.15, .sessions = LAST };
+
+	gsl_rng_set(r, SIM_SEED);
+	for (int d = 0; d < SIM_DATASETS / 2; d++) {
+		double boot_b[SIM_MAX_SESSIONS], boot_o[SIM_MAX_SESSIONS];
+		struct sim_rates unused = { 0 };
+
+		for (int s = 0; s < LAST; s++) {
+			boot_b[s] = gsl_ran_gaussian(r, cfg.sigma_b);
+			boot_o[s] = gsl_ran_gaussian(r, cfg.sigma_b);
+		}
+		sim_fill(r, &cfg, SIM_MEAN, boot_b, &b, &unused);
+		sim_fill(r, &cfg, SIM_MEAN * (1 + effect), boot_o, &o, &unused);
+		for (int k = FIRST; k <= LAST; k++) {
+			struct stats_sample_set sb = { b.v, b.sess, (size_t)k * SIM_REPEATS },
+						so = { o.v, o.sess, (size_t)k * SIM_REPEATS };
+			struct stats_cell cb, co;
+			struct stats_change ch;
+
+			assert_int_equal(stats_cell_compute(&sb, alpha_look, &cb), 0);
+			assert_int_equal(stats_cell_compute(&so, alpha_look, &co), 0);
+			assert_int_equal(stats_compare(&cb, &co, true, STATS_RULE_NESTED, alpha_look,
+						       STATS_DEFAULT_MIN_EFFECT_PCT, &ch), 0);
+			stats_plan(&ch, alpha_look, STATS_DEFAULT_TARGET_PCT);
+			if (ch.decided || k == LAST) {
+				called += ch.verdict == STATS_IMPROVEMENT || ch.verdict == STATS_REGRESSION;
+				used += k;
+				break;
+			}
+		}
+	}
+	gsl_rng_free(r);
+	*mean_sessions = used / (SIM_DATASETS / 2);
+	return called / (SIM_DATASETS / 2);
+}
+
+static void test_sequential(void **state)
+{
+	double limit = 0.05 + 3 * sqrt(0.05 * 0.95 / (SIM_DATASETS / 2)), k;
+	double alpha = stats_sequential_alpha(STATS_DEFAULT_ALPHA, 4, 10);
+	double naive = sim_sequential(STATS_DEFAULT_ALPHA, 0, &k), ksafe, rate, power;
+
+	(void)state;
+	assert_true(fabs(alpha - 0.05 / 7) < 1e-15);
+	rate = sim_sequential(alpha, 0, &ksafe);
+	power = sim_sequential(alpha, 0.03, &k);
+	print_message("# until decided, 4..10 sessions, 1%% between, 5%% of samples -15%%: A/A at 5%% per look %.4f; "
+		      "at %.4f per look %.4f (mean %.2f sessions); +3%% found %.4f (mean %.2f sessions)\n",
+		      naive, alpha, rate, ksafe, power, k);
+	assert_true(rate <= limit);
+	assert_true(naive > rate);
+	assert_true(power >= 0.8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_deep_dips_false_alarms),
 		cmocka_unit_test(test_one_session_no_verdict),
 		cmocka_unit_test(test_paired),
+		cmocka_unit_test(test_sequential),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,43 @@
+/* cli_cmp: a comparison loaded from a store, for the commands that judge stored samples (calibrate, plan run --until-decided). */
+#include "cli/cli_cmp.h"
+#include "store/store.h"
+#include "store/url.h"
+#include "util/log.h"
+
+#include <string.h>
+
+static int cli_cmp_collect(const struct store_row *row, void *arg)
+{
+	void **ctx = arg;
+	struct cmp_sample x = {
+		row->sut, row->swprofile, row->session, row->session_started, row->suite,
+		row->resultclass, row->unit, row->param, row->nparam, row->higher_is_better, row->value,
+	};
+
+	return cmp_add(ctx[0], ctx[1], &x) ? -ENOMEM : 0;
+}
+
+int cli_cmp_load(const char *store_url, const struct cmp_opts *o, struct cmp_set **out)
+{
+	struct cmp_set *set = cmp_new(o);
+	struct store *st = NULL;
+	void *ctx[2] = { set, (void *)o };
+	int ret = set ? store_url_open_existing(store_url, &st) : EXIT_INTERNAL;
+
+	if (!ret) {
+		ret = store_query(st, NULL, cli_cmp_collect, ctx);
+		store_close(st);
+		if (ret) {
+			log_err("cannot read the samples: %s", strerror(-ret));
+			ret = EXIT_RESOURCE;
+		}
+	}
+	if (!ret)
+		ret = cmp_finish(set, o);
+	if (ret) {
+		cmp_free(set);
+		return ret;
+	}
+	*out = set;
+	return 0;
+}

@@ -1,0 +1,16 @@
+/* cli_cmp: a comparison loaded from a store, for the commands that judge stored samples. */
+#ifndef CLEARPATH_CLI_CLI_CMP_H
+#define CLEARPATH_CLI_CLI_CMP_H
+
+#include "compare/compare.h"
+
+#include <errno.h>
+
+/*
+ * Every sample of the store at @store_url (NULL: the default) that @o keeps,
+ * grouped and computed (cmp_finish) into a new *@out.  Returns 0, or an exit
+ * code after log_err() (no store, no samples, a read error).
+ */
+int cli_cmp_load(const char *store_url, const struct cmp_opts *o, struct cmp_set **out);
+
+#endif

@@ -1,0 +1,70 @@
+#!/usr/bin/env bats
+# decided.bats: `clearpath plan run --until-decided`: sessions are added while a comparison is undecided.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+	cd "$BATS_TEST_DIRNAME/../.."
+	CP=${CLEARPATH:-./clearpath}
+	D=$BATS_TEST_TMPDIR
+	export CLEARPATH_STORE="$D/r.db"
+}
+
+# A plan of one exec whose value is $1 plus a counter modulo $2 (a counter file per plan):
+# spread without randomness.
+plan() {
+	cat >"$D/$3.yaml" <<-EOF2
+	name: $3
+	defaults: {warmups: 0, repeats: 3, sessions: 2}
+	benchmarks:
+	  - exec: {name: rate, command: "n=\$(cat $D/$3.n 2>/dev/null || echo 0); echo \$((n + 1)) > $D/$3.n; echo rate \$(($1 + n % $2))", regex: 'rate ([0-9]+)', unit: GB/sec, higher_is_better: true}
+	EOF2
+}
+
+# Sessions stored under swprofile $1.
+sessions() {
+	python3 -c 'import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM session s JOIN swprofile w ON w.id = s.swprofile_id WHERE w.name = ?", (sys.argv[2],)).fetchone()[0])' "$CLEARPATH_STORE" "$1"
+}
+
+# --force: other jobs on a shared machine may resize hugepage pools between sessions.
+
+@test "until-decided: no other swprofile yet, nothing to decide: the plan's sessions only" {
+	plan 100 7 a
+	run --separate-stderr "$CP" plan run --quiet --force --swprofile base --until-decided "$D/a.yaml"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"until-decided: 'base' has nothing to be compared with in this store yet; stopping at 2 sessions"* ]]
+	[ "$(sessions base)" -eq 2 ]
+}
+
+@test "until-decided: a clear change is decided at the first look" {
+	plan 100 3 a
+	plan 150 3 b
+	"$CP" plan run --quiet --force --swprofile base "$D/a.yaml" >/dev/null
+	run --separate-stderr "$CP" plan run --quiet --force --swprofile patched --until-decided "$D/b.yaml"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"until-decided: 2 sessions, 0 of 1 cells undecided at alpha 0.005556"* ]]
+	[[ "$output" == *"until-decided: every cell decided; 'clearpath show --alpha 0.005556'"* ]]
+	[ "$(sessions patched)" -eq 2 ]
+}
+
+@test "until-decided: an undecided cell gets one more session per look, up to --max-sessions" {
+	plan 100 7 a
+	plan 100 5 b
+	"$CP" plan run --quiet --force --swprofile base "$D/a.yaml" >/dev/null
+	run --separate-stderr "$CP" plan run --quiet --force --swprofile patched --until-decided --max-sessions 4 "$D/b.yaml"
+	[ "$status" -eq 0 ]
+	# 3 looks (2, 3 and 4 sessions), each at 0.05 / 3; the default --max-sessions 10 makes 9
+	[[ "$output" == *"until-decided: 2 sessions, 1 of 1 cells undecided at alpha 0.01667"* ]]
+	[[ "$output" == *"until-decided: 3 sessions, 1 of 1 cells undecided"* ]]
+	[[ "$output" == *"until-decided: 4 sessions, 1 of 1 cells undecided"* ]]
+	[[ "$output" == *"stopped at --max-sessions with cells undecided"* ]]
+	[ "$(sessions patched)" -eq 4 ]
+}
+
+@test "until-decided: --max-sessions alone is refused" {
+	plan 100 3 a
+	run --separate-stderr "$CP" plan run --max-sessions 4 "$D/a.yaml"
+	refused 2 "--max-sessions goes with --until-decided"
+}

@@ -33,6 +33,7 @@ struct cmp_set_priv {
 	struct cmp_set pub;
 	size_t cols_cap, blocks_cap;
 	size_t *rows_cap;	/* per block */
+	struct cmp_index row_ix;	/* (block, bench, rclass, unit) -> CMP_ROW_POS(block, row) */
 	/*
 	 * Every swprofile the other filters let through, before --swprofile
 	 * filters: an unknown --swprofile is then named, with what exists,
@@ -56,6 +57,7 @@ static void cmp_cell_free(struct cmp_cell *c)
 	for (size_t i = 0; i < c->nuuids; i++)
 		free(c->uuids[i]);
 	free(c->uuids);
+	cmp_index_free(&c->uuid_ix);
 	free(c->values);
 	free(c->sessions);
 	free(c->outlier);
@@ -90,6 +92,7 @@ void cmp_free(struct cmp_set *s)
 	free(s->col_first);
 	free(s->blocks);
 	free(p->rows_cap);
+	cmp_index_free(&p->row_ix);
 	for (size_t i = 0; i < p->nswp_seen; i++)
 		free(p->swp_seen[i]);
 	free(p->swp_seen);
@@ -228,17 +231,38 @@ static struct cmp_block *cmp_block_get(struct cmp_set *s, const char *name)
 	return &s->blocks[s->nblocks++];
 }
 
+/* A row's place in the set-wide row index: its block and its index in the block. */
+#define CMP_ROW_POS(b, r) (((size_t)(b) << 32) | (r))
+
+struct cmp_row_key {
+	const struct cmp_set *s;
+	size_t block;
+	const char *bench, *rclass, *unit;
+};
+
+static bool cmp_row_eq(size_t pos, const void *key)
+{
+	const struct cmp_row_key *k = key;
+	const struct cmp_row *row = &k->s->blocks[pos >> 32].rows[pos & 0xffffffffu];
+
+	return (pos >> 32) == k->block && !strcmp(row->bench, k->bench) && !strcmp(row->rclass, k->rclass) &&
+	       !strcmp(row->unit, k->unit);
+}
+
 static struct cmp_row *cmp_row_get(struct cmp_set *s, struct cmp_block *blk, const char *bench,
 				   const char *rclass, const struct cmp_sample *x)
 {
 	struct cmp_set_priv *p = (struct cmp_set_priv *)s;
-	size_t *cap = &p->rows_cap[blk - s->blocks];
+	size_t b = (size_t)(blk - s->blocks), *cap = &p->rows_cap[b], at;
+	struct cmp_row_key key = { s, b, bench, rclass, x->unit };
+	uint64_t h = cmp_hash(CMP_HASH_SEED + b * 0x9e3779b97f4a7c15ULL, bench);
 	struct cmp_row *row;
 
-	for (size_t i = 0; i < blk->nrows; i++)
-		if (!strcmp(blk->rows[i].bench, bench) && !strcmp(blk->rows[i].rclass, rclass) &&
-		    !strcmp(blk->rows[i].unit, x->unit))
-			return &blk->rows[i];
+	/* Hashed: a fleet's blocks hold hundreds of rows, searched once per sample. */
+	h = cmp_hash(cmp_hash(h, rclass), x->unit);
+	at = cmp_index_find(&p->row_ix, h, cmp_row_eq, &key);
+	if (at != CMP_INDEX_NONE)
+		return &blk->rows[at & 0xffffffffu];
 	if (cmp_grow((void **)&blk->rows, cap, blk->nrows, sizeof(*blk->rows)))
 		return NULL;
 	row = &blk->rows[blk->nrows];
@@ -247,27 +271,45 @@ static struct cmp_row *cmp_row_get(struct cmp_set *s, struct cmp_block *blk, con
 	row->rclass = strdup(rclass);
 	row->unit = strdup(x->unit);
 	row->higher_is_better = x->higher_is_better;
-	if (!row->cells || !row->bench || !row->rclass || !row->unit)
+	if (!row->cells || !row->bench || !row->rclass || !row->unit ||
+	    cmp_index_add(&p->row_ix, h, CMP_ROW_POS(b, blk->nrows)))
 		return NULL;
 	blk->nrows++;
 	return row;
 }
 
+static bool cmp_uuid_eq(size_t pos, const void *key)
+{
+	const struct cmp_cell *c = ((const void *const *)key)[0];
+
+	return !strcmp(c->uuids[pos], ((const char *const *)key)[1]);
+}
+
+/* The index of @session in @c->uuids, or CMP_INDEX_NONE. */
+static size_t cmp_cell_find(const struct cmp_cell *c, const char *session, uint64_t h)
+{
+	const void *key[2] = { c, session };
+
+	return cmp_index_find(&c->uuid_ix, h, cmp_uuid_eq, key);
+}
+
 static int cmp_cell_add(struct cmp_cell *c, const char *session, double value)
 {
 	size_t ucap = c->nuuids, vcap = c->cap, i;
+	uint64_t h;
 
-	for (i = 0; i < c->nuuids && strcmp(c->uuids[i], session); i++)
-		;
-	if (i == c->nuuids) {
+	/* The store yields a session's samples together: most samples are the last session's. */
+	if (c->nuuids && !strcmp(c->uuids[c->nuuids - 1], session))
+		i = c->nuuids - 1;
+	else if ((i = cmp_cell_find(c, session, h = cmp_hash(CMP_HASH_SEED, session))) == CMP_INDEX_NONE) {
 		char **u = realloc(c->uuids, (ucap + 1) * sizeof(*u));
 
 		if (!u)
 			return -ENOMEM;
 		c->uuids = u;
-		if (!(c->uuids[c->nuuids] = strdup(session)))
+		if (!(c->uuids[c->nuuids] = strdup(session)) || cmp_index_add(&c->uuid_ix, h, c->nuuids))
 			return -ENOMEM;
-		c->nuuids++;
+		i = c->nuuids++;
 	}
 	if (cmp_grow((void **)&c->values, &vcap, c->n, sizeof(double)) ||
 	    cmp_grow((void **)&c->sessions, &c->cap, c->n, sizeof(int)))
@@ -435,19 +477,34 @@ static int cmp_levels_of(const struct cmp_cell *c, struct cmp_levels *l)
 	return l->k < 0 ? -1 : 0;
 }
 
-/* The sessions @a and @b share, by UUID: their levels into @la/@lb; returns how many. */
-static size_t cmp_shared(const struct cmp_cell *a, const struct cmp_levels *x, const struct cmp_cell *b,
-			 const struct cmp_levels *y, double *la, double *lb)
+/*
+ * The sessions @a and @b share, by UUID: their levels into @la/@lb, in @x's
+ * order; returns how many, or -ENOMEM.  Hashed: a CI store's cells hold tens
+ * of thousands of sessions.
+ */
+static ssize_t cmp_shared(const struct cmp_cell *a, const struct cmp_levels *x, const struct cmp_cell *b,
+			  const struct cmp_levels *y, double *la, double *lb)
 {
+	int *level_of = malloc((b->nuuids + 1) * sizeof(*level_of));	/* b's uuid -> its level in y */
 	size_t k = 0;
 
-	for (int i = 0; i < x->k; i++)
-		for (int j = 0; j < y->k; j++)
-			if (!strcmp(a->uuids[x->ids[i]], b->uuids[y->ids[j]])) {
-				la[k] = x->lv[i];
-				lb[k++] = y->lv[j];
-			}
-	return k;
+	if (!level_of)
+		return -ENOMEM;
+	for (size_t u = 0; u < b->nuuids; u++)
+		level_of[u] = -1;
+	for (int j = 0; j < y->k; j++)
+		level_of[y->ids[j]] = j;
+	for (int i = 0; i < x->k; i++) {
+		const char *uuid = a->uuids[x->ids[i]];
+		size_t u = cmp_cell_find(b, uuid, cmp_hash(CMP_HASH_SEED, uuid));
+
+		if (u != CMP_INDEX_NONE && level_of[u] >= 0) {
+			la[k] = x->lv[i];
+			lb[k++] = y->lv[level_of[u]];
+		}
+	}
+	free(level_of);
+	return (ssize_t)k;
 }
 
 /*
@@ -463,14 +520,16 @@ static int cmp_paired(const struct cmp_cell *base, struct cmp_cell *cell, const 
 	struct cmp_levels x = { 0 }, y = { 0 };
 	double *la = malloc((base->n + 1) * sizeof(*la)), *lb = malloc((base->n + 1) * sizeof(*lb));
 	int ret = EXIT_INTERNAL;
-	size_t k;
+	ssize_t k;
 
 	if (!la || !lb || cmp_levels_of(base, &x) || cmp_levels_of(cell, &y))
 		goto out;
 	k = cmp_shared(base, &x, cell, &y, la, lb);
+	if (k < 0)
+		goto out;
 	*paired = k > 0;
-	if (!k || !stats_compare_paired(la, lb, k, row->higher_is_better, o->alpha, o->min_effect_pct,
-					&cell->change))
+	if (!k || !stats_compare_paired(la, lb, (size_t)k, row->higher_is_better, o->alpha,
+					o->min_effect_pct, &cell->change))
 		ret = 0;
 out:
 	free(x.ids);

@@ -2,6 +2,7 @@
 #ifndef CLEARPATH_COMPARE_COMPARE_H
 #define CLEARPATH_COMPARE_COMPARE_H
 
+#include "compare/index.h"
 #include "stats/stats.h"
 #include "util/identity.h"
 
@@ -47,6 +48,7 @@ struct cmp_cell {
 	int *sessions;		/* index into uuids */
 	char **uuids;		/* distinct session UUIDs of this cell */
 	size_t nuuids;
+	struct cmp_index uuid_ix;	/* UUID -> index into uuids */
 	struct stats_cell st;	/* valid when n > 0 */
 	bool *outlier;		/* per value: flagged by stats_outliers (valid when n > 0) */
 	/*

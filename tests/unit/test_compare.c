@@ -444,6 +444,67 @@ static void test_sessions_per_cell(void **state)
 	cmp_free(s);
 }
 
+/*
+ * @nsess sessions each measuring both columns, the other column's sessions
+ * added in @order (0: as the base's, 1: reversed, 2: interleaved, a session
+ * coming back after others): grouping and pairing are found by hash (issue 12)
+ * and must not depend on the order samples arrive in.
+ */
+static struct cmp_set *shared_sessions(const struct cmp_opts *o, int nsess, int order)
+{
+	struct cmp_set *s = cmp_new(o);
+	char uuid[40];
+
+	assert_non_null(s);
+	for (int k = 0; k < nsess; k++) {
+		snprintf(uuid, sizeof(uuid), "5e550000-0000-4000-8000-%012d", k);
+		for (int i = 0; i < 2; i++)
+			add(s, o, "box", "base", uuid, "2026-09-01T00:00:00Z", "mem/memset", MEMSET,
+			    100 + k % 7 + i * 0.1);
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (int t = 0; t < nsess; t++) {
+			int k = order == 1 ? nsess - 1 - t : order == 2 ? (t * 7) % nsess : t;
+
+			snprintf(uuid, sizeof(uuid), "5e550000-0000-4000-8000-%012d", k);
+			/* order 0 and 1 add each session's two samples together, 2 in two passes */
+			if (order == 2 || pass == 0)
+				add(s, o, "box", "next", uuid, "2026-09-02T00:00:00Z", "mem/memset", MEMSET,
+				    102 + k % 7 + (order == 2 ? pass : 0) * 0.1);
+			if (order != 2 && pass == 0)
+				add(s, o, "box", "next", uuid, "2026-09-02T00:00:00Z", "mem/memset", MEMSET,
+				    102 + k % 7 + 0.1);
+		}
+	assert_int_equal(cmp_finish(s, o), 0);
+	return s;
+}
+
+static void test_shared_sessions_any_order(void **state)
+{
+	struct cmp_opts o = opts(CMP_BY_SWPROFILE);
+	struct cmp_set *s[3];
+	const struct cmp_cell *c[3];
+
+	(void)state;
+	for (int order = 0; order < 3; order++) {
+		s[order] = shared_sessions(&o, 300, order);
+		c[order] = &find_row(&s[order]->blocks[0], MEMSET)->cells[1];
+		assert_int_equal(c[order]->n, 600);
+		assert_int_equal(c[order]->nuuids, 300);
+		assert_true(c[order]->has_change);
+		assert_true(c[order]->change.paired);
+		assert_int_equal(c[order]->change.sessions, 300);
+	}
+	/* session 7's two samples, apart in order 2, share one uuid index */
+	assert_int_equal(c[2]->sessions[1], c[2]->sessions[300 + 1]);
+	for (int order = 1; order < 3; order++) {
+		assert_true(c[order]->change.pct == c[0]->change.pct);
+		assert_true(c[order]->change.p_value == c[0]->change.p_value);
+	}
+	for (int order = 0; order < 3; order++)
+		cmp_free(s[order]);
+}
+
 static void test_every_change_computed(void **state)
 {
 	struct cmp_opts o = opts(CMP_BY_SWPROFILE);
@@ -487,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_finish_errors),
 		cmocka_unit_test(test_sessions_per_cell),
 		cmocka_unit_test(test_every_change_computed),
+		cmocka_unit_test(test_shared_sessions_any_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

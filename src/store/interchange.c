@@ -2,6 +2,7 @@
 #include "store/db.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +143,18 @@ int store_export(struct store *st, FILE *out, enum store_format fmt)
 	return ret;
 }
 
+/*
+ * The ids of the previous line's sut, swprofile, result class and session,
+ * with the fields they were found for: an export's lines come grouped, so
+ * most lines need no lookup and import stays near SQLite's bulk speed.
+ */
+struct import_cache {
+	char *key[4];		/* NULL: nothing cached */
+	int64_t id[4];
+};
+
+enum { CACHE_SUT, CACHE_SWPROFILE, CACHE_RCLASS, CACHE_SESSION };
+
 /* Where the importer is, for messages that name line and column. */
 struct import_ctx {
 	struct store *st;
@@ -149,6 +162,8 @@ struct import_ctx {
 	const struct csv_record *rec;
 	struct bench_identity *ident;	/* of the benchmark column last, which is ident_of */
 	char *ident_of;		/* NULL: none yet */
+	struct import_cache cache;
+	sqlite3_stmt *insert;	/* the sample insert, prepared once */
 };
 
 static int bad_field(const struct import_ctx *c, int col, const char *fmt, ...)
@@ -290,8 +305,8 @@ static int parse_row(const struct import_ctx *c, struct import_row *r)
  * The session of a data line: created when new (complete, since an export
  * is a finished record), checked against the line when it exists.
  */
-static int import_session(const struct import_ctx *c, const struct import_row *r, int64_t sut,
-			  int64_t swp, int64_t *id)
+static int import_session_find(const struct import_ctx *c, const struct import_row *r, int64_t sut,
+			       int64_t swp, int64_t *id)
 {
 	struct store *st = c->st;
 	sqlite3_stmt *stmt;
@@ -320,26 +335,75 @@ static int import_session(const struct import_ctx *c, const struct import_row *r
 	return ret;
 }
 
+/* The id cached under @slot when @key is what it was found for, else 0. */
+static int64_t import_cached(const struct import_ctx *c, int slot, const char *key)
+{
+	return c->cache.key[slot] && !strcmp(c->cache.key[slot], key) ? c->cache.id[slot] : 0;
+}
+
+/* Remember @id for @key under @slot; 0 or -ENOMEM. */
+static int import_remember(struct import_ctx *c, int slot, const char *key, int64_t id)
+{
+	free(c->cache.key[slot]);
+	c->cache.key[slot] = strdup(key);
+	c->cache.id[slot] = id;
+	return c->cache.key[slot] ? 0 : -ENOMEM;
+}
+
+static void import_cache_free(struct import_ctx *c)
+{
+	for (int i = 0; i < 4; i++)
+		free(c->cache.key[i]);
+	sqlite3_finalize(c->insert);
+}
+
+/*
+ * The session of a line: its sut, swprofile and start go into the cache key,
+ * so a line that disagrees with the session's first line is still checked.
+ */
+static int import_session(struct import_ctx *c, const struct import_row *r, int64_t sut, int64_t swp,
+			  int64_t *id)
+{
+	char key[512];
+	int ret;
+
+	snprintf(key, sizeof(key), "%s %" PRId64 " %" PRId64 " %s", r->field[COL_SESSION], sut, swp,
+		 r->field[COL_STARTED]);
+	if ((*id = import_cached(c, CACHE_SESSION, key)))
+		return 0;
+	ret = import_session_find(c, r, sut, swp, id);
+	return ret ? ret : import_remember(c, CACHE_SESSION, key, *id);
+}
+
 /* Insert the sample unless the very same one is stored already. */
-static int import_sample(const struct import_ctx *c, const struct import_row *r, int64_t session,
+static int import_sample(struct import_ctx *c, const struct import_row *r, int64_t session,
 			 int64_t rclass)
 {
 	sqlite3_stmt *stmt;
 	int ret, rc;
 
-	ret = store_prepare(c->st, &stmt, "INSERT INTO sample (session_id, resultclass_id, iteration,"
-			    " warmup, value, time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
-			    " ON CONFLICT (session_id, resultclass_id, warmup, iteration) DO NOTHING"
-			    " RETURNING id", "iiibdt", session, rclass, (int64_t)r->iteration,
-			    (int)r->warmup, r->value, r->field[COL_TIME]);
-	if (ret)
+	if (!c->insert) {
+		ret = store_prepare(c->st, &c->insert, "INSERT INTO sample (session_id, resultclass_id,"
+				    " iteration, warmup, value, time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+				    " ON CONFLICT (session_id, resultclass_id, warmup, iteration) DO NOTHING"
+				    " RETURNING id", NULL);
+		if (ret)
+			return ret;
+	}
+	sqlite3_reset(c->insert);
+	sqlite3_bind_int64(c->insert, 1, session);
+	sqlite3_bind_int64(c->insert, 2, rclass);
+	sqlite3_bind_int64(c->insert, 3, r->iteration);
+	sqlite3_bind_int(c->insert, 4, r->warmup);
+	sqlite3_bind_double(c->insert, 5, r->value);
+	sqlite3_bind_text(c->insert, 6, r->field[COL_TIME], -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(c->insert);
+	if (rc == SQLITE_ROW)	/* inserted: run the statement to its end */
+		rc = sqlite3_step(c->insert) == SQLITE_DONE ? SQLITE_ROW : SQLITE_ERROR;
+	ret = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : store_sql_fail(c->st, rc, "importing a sample");
+	sqlite3_reset(c->insert);
+	if (ret || rc == SQLITE_ROW)
 		return ret;
-	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
-	if (rc == SQLITE_ROW)
-		return 0;
-	if (rc != SQLITE_DONE)
-		return store_sql_fail(c->st, rc, "importing a sample");
 	/* Not inserted: it exists.  The same value is a re-import; another is a contradiction. */
 	ret = store_prepare(c->st, &stmt, "SELECT value, value = ?5 FROM sample WHERE session_id = ?1 AND"
 			    " resultclass_id = ?2 AND iteration = ?3 AND warmup = ?4", "iiibd", session,
@@ -356,42 +420,80 @@ static int import_sample(const struct import_ctx *c, const struct import_row *r,
 	return ret;
 }
 
-static int import_row(struct import_ctx *c)
+/* The id of the line's sut (@slot CACHE_SUT) or swprofile, created without a fingerprint when new. */
+static int import_named(struct import_ctx *c, int slot, const char *name, int64_t *id)
+{
+	static const char *const sql[][2] = {
+		{ "INSERT INTO sut (name) VALUES (?1) ON CONFLICT DO NOTHING", "SELECT id FROM sut WHERE name = ?1" },
+		{ "INSERT INTO swprofile (name) VALUES (?1) ON CONFLICT DO NOTHING",
+		  "SELECT id FROM swprofile WHERE name = ?1" },
+	};
+	int ret;
+
+	if ((*id = import_cached(c, slot, name)))
+		return 0;
+	/* Suts and swprofiles get no fingerprint from a CSV; existing ones keep theirs. */
+	ret = store_get_or_create(c->st, id, sql[slot][0], sql[slot][1], "t", name);
+	return ret ? ret : import_remember(c, slot, name, *id);
+}
+
+/* The id of the line's result class, found or created as its benchmark's identity says. */
+static int import_rclass_find(struct import_ctx *c, const struct import_row *r, int64_t *rclass)
 {
 	struct store *st = c->st;
-	struct import_row r = { .suite = NULL };
-	int64_t sut = 0, swp = 0, bench = 0, rclass = 0, session = 0;
 	char *display = NULL, rcname[2048];
-	int ret = parse_row(c, &r);
+	int64_t bench = 0;
+	int ret = 0;
 
-	/* Suts and swprofiles get no fingerprint from a CSV; existing ones keep theirs. */
-	if (!ret)
-		ret = store_get_or_create(st, &sut, "INSERT INTO sut (name) VALUES (?1) ON CONFLICT DO NOTHING",
-					  "SELECT id FROM sut WHERE name = ?1", "t", r.field[COL_SUT]);
-	if (!ret)
-		ret = store_get_or_create(st, &swp, "INSERT INTO swprofile (name) VALUES (?1)"
-					  " ON CONFLICT DO NOTHING", "SELECT id FROM swprofile WHERE name = ?1",
-					  "t", r.field[COL_SWPROFILE]);
 	/* Rows come grouped by benchmark: parse each one once. */
-	if (!ret && (!c->ident_of || strcmp(c->ident_of, r.field[COL_BENCHMARK]))) {
+	if (!c->ident_of || strcmp(c->ident_of, r->field[COL_BENCHMARK])) {
 		free(c->ident_of);
 		c->ident_of = NULL;
-		ret = store_identity(r.suite, r.params, c->ident);
-		if (!ret && !(c->ident_of = strdup(r.field[COL_BENCHMARK])))
+		ret = store_identity(r->suite, r->params, c->ident);
+		if (!ret && !(c->ident_of = strdup(r->field[COL_BENCHMARK])))
 			ret = -ENOMEM;
 	}
 	/* the file's spelling, whole, is what its result classes are named after: keep it */
 	if (!ret)
-		ret = store_benchmark_text(st, r.suite, r.params, c->ident, &bench, &display);
+		ret = store_benchmark_text(st, r->suite, r->params, c->ident, &bench, &display);
 	/* Another spelling of a benchmark stored first: its classes are named after that one. */
-	if (!ret && strcmp(display, r.params)) {
-		store_rebase_name(r.suite, r.params, display, r.field[COL_RESULTCLASS], rcname, sizeof(rcname));
-		ret = store_resultclass_get(st, bench, rcname, r.field[COL_UNIT], r.higher, &rclass);
+	if (!ret && strcmp(display, r->params)) {
+		store_rebase_name(r->suite, r->params, display, r->field[COL_RESULTCLASS], rcname, sizeof(rcname));
+		ret = store_resultclass_get(st, bench, rcname, r->field[COL_UNIT], r->higher, rclass);
 	} else if (!ret) {
-		ret = store_resultclass_get(st, bench, r.field[COL_RESULTCLASS], r.field[COL_UNIT], r.higher,
-					    &rclass);
+		ret = store_resultclass_get(st, bench, r->field[COL_RESULTCLASS], r->field[COL_UNIT], r->higher,
+					    rclass);
 	}
 	free(display);
+	return ret;
+}
+
+/* The result class of the line, remembered with the fields it was found for. */
+static int import_rclass(struct import_ctx *c, const struct import_row *r, int64_t *rclass)
+{
+	char key[4096];
+	int ret;
+
+	snprintf(key, sizeof(key), "%s\n%s\n%s\n%d", r->field[COL_BENCHMARK], r->field[COL_RESULTCLASS],
+		 r->field[COL_UNIT], r->higher);
+	if ((*rclass = import_cached(c, CACHE_RCLASS, key)))
+		return 0;
+	ret = import_rclass_find(c, r, rclass);
+	return ret ? ret : import_remember(c, CACHE_RCLASS, key, *rclass);
+}
+
+static int import_row(struct import_ctx *c)
+{
+	struct import_row r = { .suite = NULL };
+	int64_t sut = 0, swp = 0, rclass = 0, session = 0;
+	int ret = parse_row(c, &r);
+
+	if (!ret)
+		ret = import_named(c, CACHE_SUT, r.field[COL_SUT], &sut);
+	if (!ret)
+		ret = import_named(c, CACHE_SWPROFILE, r.field[COL_SWPROFILE], &swp);
+	if (!ret)
+		ret = import_rclass(c, &r, &rclass);
 	if (!ret)
 		ret = import_session(c, &r, sut, swp, &session);
 	if (!ret)
@@ -463,6 +565,7 @@ int store_import_csv(struct store *st, FILE *in, const char *name)
 		ret = -EINVAL;
 	}
 out:
+	import_cache_free(&c);
 	ret = store_tx_end(st, ret);
 	if (ret)
 		log_hint("nothing from %s was imported", name);

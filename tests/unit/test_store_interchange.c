@@ -287,6 +287,47 @@ static void test_import_rejects_bad_header_and_conflicts(void **state)
 			"line 3, column 10 (value): this sample is already stored with value 1.5");
 }
 
+/*
+ * import remembers the previous line's ids (issue 12): a later line of the
+ * same session that disagrees about its start or sut is still refused, and
+ * lines that alternate sessions and classes land where they belong.
+ */
+static void test_import_cache_checks_every_line(void **state)
+{
+	struct store *st;
+	json_t *list;
+	char *text;
+
+	expect_rejected(state, HEADER GOOD
+			"m7g,6.9,0b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 1GB,bw,bytes/sec,1,1,0,1.5,"
+			"2026-04-08T09:47:00.000000Z,2026-04-08T08:47:01.000000Z\n",
+			"line 3, column 3 (session): session 0b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00 has another");
+	expect_rejected(state, HEADER GOOD
+			"c7g,6.9,0b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 1GB,bw,bytes/sec,1,1,0,1.5,"
+			"2026-04-08T08:47:00.000000Z,2026-04-08T08:47:01.000000Z\n",
+			"line 3, column 3 (session)");
+	st = open_in(state, "alternating.db");
+	assert_int_equal(import_text(st, HEADER GOOD
+			"m7g,6.9,1b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 2MB,bw,bytes/sec,1,0,0,2.5,"
+			"2026-04-08T09:47:00.000000Z,2026-04-08T09:47:01.000000Z\n"
+			"m7g,6.9,0b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 1GB,bw,bytes/sec,1,1,0,1.5,"
+			"2026-04-08T08:47:00.000000Z,2026-04-08T08:47:02.000000Z\n"
+			"m7g,6.9,1b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 1GB,bw,bytes/sec,1,0,0,3.5,"
+			"2026-04-08T09:47:00.000000Z,2026-04-08T09:47:02.000000Z\n"), 0);
+	assert_int_equal(fixture_count(st, true), 4);
+	assert_int_equal(store_list_sessions(st, &list), 0);
+	assert_int_equal(json_array_size(list), 2);
+	json_decref(list);
+	assert_int_equal(store_list_benchmarks(st, &list), 0);
+	assert_int_equal(json_array_size(list), 2);
+	json_decref(list);
+	text = export_text(st, STORE_CSV);
+	assert_non_null(strstr(text, "\nm7g,6.9,1b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 1GB,bw,bytes/sec,1,0,0,3.5,"));
+	assert_non_null(strstr(text, "\nm7g,6.9,0b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 1GB,bw,bytes/sec,1,1,0,1.5,"));
+	free(text);
+	store_close(st);
+}
+
 static void test_merge_without_duplicates(void **state)
 {
 	char path_a[512];
@@ -352,6 +393,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_import_rejects_unterminated_quote, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_import_rejects_bad_header_and_conflicts, setup_dir,
 						teardown_dir),
+		cmocka_unit_test_setup_teardown(test_import_cache_checks_every_line, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_merge_without_duplicates, setup_dir, teardown_dir),
 	};
 

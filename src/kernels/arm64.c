@@ -34,66 +34,53 @@ void *kern_arm64_dc_zva(void *p, int c, size_t n)
 	return p;
 }
 
-void *kern_arm64_stnp(void *p, int c, size_t n)
-{
-	uint64_t v = a64_pattern(c);
-	char *d = p;
-	size_t h = a64_head(d, 64, n);
+/*
+ * stnp and stp differ only in the pair-store instruction: a non-temporal
+ * hint or none.  One body keeps the two measured loops identical otherwise,
+ * so a difference in their rates is the hint's alone.
+ */
+#define A64_PAIR_FILL(name, insn)                                                            \
+	void *name(void *p, int c, size_t n)                                                  \
+	{                                                                                     \
+		uint64_t v = a64_pattern(c);                                                  \
+		char *d = p;                                                                  \
+		size_t h = a64_head(d, 64, n);                                                \
+                                                                                              \
+		memset(d, c, h);                                                              \
+		d += h;                                                                       \
+		n -= h;                                                                       \
+		for (; n >= 64; n -= 64, d += 64)                                             \
+			__asm__ volatile(insn " %1, %1, [%0]\n\t" insn " %1, %1, [%0, #16]\n\t" \
+					 insn " %1, %1, [%0, #32]\n\t" insn " %1, %1, [%0, #48]"  \
+					 : : "r"(d), "r"(v) : "memory");                      \
+		memset(d, c, n);                                                              \
+		return p;                                                                     \
+	}
 
-	memset(d, c, h);
-	d += h;
-	n -= h;
-	for (; n >= 64; n -= 64, d += 64)
-		__asm__ volatile("stnp %1, %1, [%0]\n\tstnp %1, %1, [%0, #16]\n\t"
-				 "stnp %1, %1, [%0, #32]\n\tstnp %1, %1, [%0, #48]"
-				 : : "r"(d), "r"(v) : "memory");
-	memset(d, c, n);
-	return p;
-}
+A64_PAIR_FILL(kern_arm64_stnp, "stnp")
+A64_PAIR_FILL(kern_arm64_stp, "stp")
 
-void *kern_arm64_stp(void *p, int c, size_t n)
-{
-	uint64_t v = a64_pattern(c);
-	char *d = p;
-	size_t h = a64_head(d, 64, n);
+/*
+ * FEAT_MOPS: the prologue/main/epilogue triple must stay together with the
+ * same registers.  @nt is "" for SETP/SETM/SETE, "n" for the non-temporal
+ * SETPN/SETMN/SETEN.
+ */
+#define A64_MOPS_FILL(name, nt)                                                  \
+	void *name(void *p, int c, size_t n)                                      \
+	{                                                                         \
+		char *d = p;                                                      \
+		uint64_t v = (unsigned char)c;                                    \
+                                                                                  \
+		__asm__ volatile(".arch_extension mops\n\t"                      \
+				 "setp" nt " [%0]!, %1!, %2\n\t"                   \
+				 "setm" nt " [%0]!, %1!, %2\n\t"                   \
+				 "sete" nt " [%0]!, %1!, %2"                        \
+				 : "+r"(d), "+r"(n) : "r"(v) : "memory", "cc");     \
+		return p;                                                         \
+	}
 
-	memset(d, c, h);
-	d += h;
-	n -= h;
-	for (; n >= 64; n -= 64, d += 64)
-		__asm__ volatile("stp %1, %1, [%0]\n\tstp %1, %1, [%0, #16]\n\t"
-				 "stp %1, %1, [%0, #32]\n\tstp %1, %1, [%0, #48]"
-				 : : "r"(d), "r"(v) : "memory");
-	memset(d, c, n);
-	return p;
-}
-
-/* The prologue/main/epilogue triple must stay together with the same registers. */
-void *kern_arm64_mops(void *p, int c, size_t n)
-{
-	char *d = p;
-	uint64_t v = (unsigned char)c;
-
-	__asm__ volatile(".arch_extension mops\n\t"
-			 "setp [%0]!, %1!, %2\n\t"
-			 "setm [%0]!, %1!, %2\n\t"
-			 "sete [%0]!, %1!, %2"
-			 : "+r"(d), "+r"(n) : "r"(v) : "memory", "cc");
-	return p;
-}
-
-void *kern_arm64_mops_nt(void *p, int c, size_t n)
-{
-	char *d = p;
-	uint64_t v = (unsigned char)c;
-
-	__asm__ volatile(".arch_extension mops\n\t"
-			 "setpn [%0]!, %1!, %2\n\t"
-			 "setmn [%0]!, %1!, %2\n\t"
-			 "seten [%0]!, %1!, %2"
-			 : "+r"(d), "+r"(n) : "r"(v) : "memory", "cc");
-	return p;
-}
+A64_MOPS_FILL(kern_arm64_mops, "")
+A64_MOPS_FILL(kern_arm64_mops_nt, "n")
 
 const char *kern_arm64_check_dczva(const struct cpu_features *cpu)
 {

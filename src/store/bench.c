@@ -324,10 +324,77 @@ static int bench_rows_ok(const struct bench_row *b, size_t n)
 	return 0;
 }
 
-static int bench_all(struct store *st, struct bench_row **out, size_t *n)
+/*
+ * Call @fn with each benchmark row that @sql selects (id, suite, params) and
+ * its parsed identity in @id, until one returns non-zero; that value is
+ * returned.  All rows are read before the first call, so @fn may write.
+ */
+static int bench_each(struct store *st, const char *sql, struct bench_identity *id,
+		      int (*fn)(struct store *st, const struct bench_row *b, const struct bench_identity *id))
 {
-	return bench_read(st, "SELECT id, suite, params FROM benchmark ORDER BY id", NULL, 0, sizeof(**out),
-			  bench_row_fill, (void **)out, n);
+	struct bench_row *b = NULL;
+	size_t n = 0;
+	int ret = id ? bench_read(st, sql, NULL, 0, sizeof(*b), bench_row_fill, (void **)&b, &n) : -ENOMEM;
+
+	if (!ret)
+		ret = bench_rows_ok(b, n);
+	for (size_t i = 0; !ret && i < n; i++) {
+		ret = store_identity(b[i].suite, b[i].params, id);
+		if (!ret)
+			ret = fn(st, &b[i], id);
+	}
+	bench_rows_free(b, n);
+	return ret;
+}
+
+/* bench_each(): store @id's parameters for row @b. */
+static int bench_each_params(struct store *st, const struct bench_row *b, const struct bench_identity *id)
+{
+	return bench_params_put(st, b->id, id);
+}
+
+/*
+ * bench_each(): a benchmark only error rows named (their raw words) is shown
+ * by no table: give it the canonical display, then store its parameters.
+ */
+static int bench_each_final(struct store *st, const struct bench_row *b, const struct bench_identity *id)
+{
+	int ret = 0;
+
+	if (id->nparams && bench_named_by_errors_only(st, b->id))
+		ret = store_exec(st, "UPDATE benchmark SET params = ?2 WHERE id = ?1", "it", b->id, id->display);
+	return ret ?: bench_params_put(st, b->id, id);
+}
+
+/* bench_each(): the merge source's benchmark @b with its key, into temp.src_bench. */
+static int bench_each_src_key(struct store *st, const struct bench_row *b, const struct bench_identity *id)
+{
+	return store_exec(st, "INSERT INTO temp.src_bench (id, suite, params, key) VALUES (?1, ?2, ?3, ?4)",
+			  "ittt", b->id, b->suite, b->params, bench_key(id, b->params));
+}
+
+/*
+ * bench_each(): key benchmark @b, or merge it into the first benchmark of
+ * its key (or that one into @b, when only error rows named the first).
+ */
+static int bench_each_key(struct store *st, const struct bench_row *b, const struct bench_identity *id)
+{
+	const char *key = bench_key(id, b->params);
+	char *display = NULL;
+	int64_t first;
+	int ret = bench_lookup(st, b->suite, key, &first, &display);
+
+	if (!ret && bench_named_by_errors_only(st, first) && !bench_named_by_errors_only(st, b->id)) {
+		/* the spelling tables show wins over the raw words of an error row */
+		ret = bench_reparent(st, b->suite, first, display, b->id, b->params);
+		ret = ret ? ret : -ENOENT;
+	} else if (!ret) {
+		ret = bench_reparent(st, b->suite, b->id, b->params, first, display);
+	}
+	if (ret == -ENOENT)
+		ret = store_exec(st, "UPDATE benchmark SET key = ?2 WHERE id = ?1", "it", b->id, key);
+	free(display);
+	return ret;
 }
 
 /*
@@ -339,98 +406,38 @@ static int bench_all(struct store *st, struct bench_row **out, size_t *n)
  */
 int store_migrate_identity(struct store *st)
 {
-	struct bench_row *b = NULL;
+	static const char all[] = "SELECT id, suite, params FROM benchmark ORDER BY id";
 	struct bench_identity *id = malloc(sizeof(*id));
-	size_t n = 0;
-	int ret = id ? bench_all(st, &b, &n) : -ENOMEM;
+	int ret = bench_each(st, all, id, bench_each_key);
 
 	if (!ret)
-		ret = bench_rows_ok(b, n);
-	for (size_t i = 0; !ret && i < n; i++) {
-		const char *key;
-		char *display = NULL;
-		int64_t first;
-
-		ret = store_identity(b[i].suite, b[i].params, id);
-		key = bench_key(id, b[i].params);
-		if (!ret)
-			ret = bench_lookup(st, b[i].suite, key, &first, &display);
-		if (!ret && bench_named_by_errors_only(st, first) && !bench_named_by_errors_only(st, b[i].id)) {
-			/* the spelling tables show wins over the raw words of an error row */
-			ret = bench_reparent(st, b[i].suite, first, display, b[i].id, b[i].params);
-			ret = ret ? ret : -ENOENT;
-		} else if (!ret) {
-			ret = bench_reparent(st, b[i].suite, b[i].id, b[i].params, first, display);
-		}
-		if (ret == -ENOENT)
-			ret = store_exec(st, "UPDATE benchmark SET key = ?2 WHERE id = ?1", "it", b[i].id, key);
-		free(display);
-	}
-	bench_rows_free(b, n);
-	b = NULL;
-	n = 0;
-	if (!ret)
-		ret = bench_all(st, &b, &n);
-	if (!ret)
-		ret = bench_rows_ok(b, n);
-	for (size_t i = 0; !ret && i < n; i++) {
-		ret = store_identity(b[i].suite, b[i].params, id);
-		/* one only errors named (their raw words): no table shows it, give it the canonical display */
-		if (!ret && id->nparams && bench_named_by_errors_only(st, b[i].id))
-			ret = store_exec(st, "UPDATE benchmark SET params = ?2 WHERE id = ?1", "it", b[i].id,
-					 id->display);
-		if (!ret)
-			ret = bench_params_put(st, b[i].id, id);
-	}
+		ret = bench_each(st, all, id, bench_each_final);
 	/* One benchmark per key from now on. */
 	if (!ret)
 		ret = store_exec(st, "CREATE UNIQUE INDEX benchmark_by_key ON benchmark(suite, key)", NULL);
-	bench_rows_free(b, n);
 	free(id);
 	return ret;
 }
 
 int store_bench_src_keys(struct store *st)
 {
-	struct bench_row *b = NULL;
 	struct bench_identity *id = malloc(sizeof(*id));
-	size_t n = 0;
 	int ret = id ? store_exec(st, "CREATE TEMP TABLE src_bench (id INTEGER PRIMARY KEY, suite TEXT NOT NULL,"
 				  " params TEXT NOT NULL, key TEXT NOT NULL)", NULL) : -ENOMEM;
 
 	if (!ret)
-		ret = bench_read(st, "SELECT id, suite, params FROM src.benchmark ORDER BY id", NULL, 0,
-				 sizeof(*b), bench_row_fill, (void **)&b, &n);
-	if (!ret)
-		ret = bench_rows_ok(b, n);
-	for (size_t i = 0; !ret && i < n; i++) {
-		ret = store_identity(b[i].suite, b[i].params, id);
-		if (!ret)
-			ret = store_exec(st, "INSERT INTO temp.src_bench (id, suite, params, key) VALUES (?1, ?2, ?3, ?4)",
-					 "ittt", b[i].id, b[i].suite, b[i].params, bench_key(id, b[i].params));
-	}
-	bench_rows_free(b, n);
+		ret = bench_each(st, "SELECT id, suite, params FROM src.benchmark ORDER BY id", id, bench_each_src_key);
 	free(id);
 	return ret;
 }
 
 int store_bench_fill_params(struct store *st)
 {
-	struct bench_row *b = NULL;
 	struct bench_identity *id = malloc(sizeof(*id));
-	size_t n = 0;
-	int ret = id ? bench_read(st, "SELECT id, suite, params FROM benchmark b WHERE NOT EXISTS"
-				  " (SELECT 1 FROM benchmark_param p WHERE p.benchmark_id = b.id) ORDER BY id",
-				  NULL, 0, sizeof(*b), bench_row_fill, (void **)&b, &n) : -ENOMEM;
+	int ret = bench_each(st, "SELECT id, suite, params FROM benchmark b WHERE NOT EXISTS"
+			     " (SELECT 1 FROM benchmark_param p WHERE p.benchmark_id = b.id) ORDER BY id",
+			     id, bench_each_params);
 
-	if (!ret)
-		ret = bench_rows_ok(b, n);
-	for (size_t i = 0; !ret && i < n; i++) {
-		ret = store_identity(b[i].suite, b[i].params, id);
-		if (!ret)
-			ret = bench_params_put(st, b[i].id, id);
-	}
-	bench_rows_free(b, n);
 	free(id);
 	return ret;
 }

@@ -6,13 +6,20 @@
 
 #include <string.h>
 
-static int cli_cmp_collect(const struct store_row *row, void *arg)
+struct cmp_sample cli_cmp_sample(const struct store_row *row)
 {
-	void **ctx = arg;
 	struct cmp_sample x = {
 		row->sut, row->swprofile, row->session, row->session_started, row->suite,
 		row->resultclass, row->unit, row->param, row->nparam, row->higher_is_better, row->value,
 	};
+
+	return x;
+}
+
+static int cli_cmp_collect(const struct store_row *row, void *arg)
+{
+	void **ctx = arg;
+	struct cmp_sample x = cli_cmp_sample(row);
 
 	return cmp_add(ctx[0], ctx[1], &x) ? -ENOMEM : 0;
 }

@@ -6,6 +6,11 @@
 
 #include <errno.h>
 
+struct store_row;
+
+/* The comparison's view of one stored sample row (pointers into @row). */
+struct cmp_sample cli_cmp_sample(const struct store_row *row);
+
 /*
  * Every sample of the store at @store_url (NULL: the default) that @o keeps,
  * grouped and computed (cmp_finish) into a new *@out.  Returns 0, or an exit

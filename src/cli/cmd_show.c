@@ -1,4 +1,5 @@
 /* cmd_show: `clearpath show`, the comparison table users post to the mailing list. */
+#include "cli/cli_cmp.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "cli/show.h"
@@ -185,10 +186,7 @@ static int show_parse(int argc, char **argv, struct show_cli *o)
 static int show_collect(const struct store_row *row, void *arg)
 {
 	void **ctx = arg;
-	struct cmp_sample x = {
-		row->sut, row->swprofile, row->session, row->session_started, row->suite,
-		row->resultclass, row->unit, row->param, row->nparam, row->higher_is_better, row->value,
-	};
+	struct cmp_sample x = cli_cmp_sample(row);
 	int ret = cmp_add(ctx[0], ctx[1], &x);
 
 	/* the machine's noise floor, kept apart from the comparison */

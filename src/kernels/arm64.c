@@ -6,23 +6,11 @@
 #include <stdint.h>
 #include <string.h>
 
-static inline uint64_t a64_pattern(int c)
-{
-	return 0x0101010101010101ULL * (unsigned char)c;
-}
-
-static inline size_t a64_head(const void *p, size_t align, size_t n)
-{
-	size_t h = (size_t)(-(uintptr_t)p & (align - 1));
-
-	return h < n ? h : n;
-}
-
 void *kern_arm64_dc_zva(void *p, int c, size_t n)
 {
 	size_t block = cpu_features()->dczva_block;
 	char *d = p;
-	size_t h = a64_head(d, block, n);
+	size_t h = kern_head(d, block, n);
 
 	(void)c;	/* dc zva only writes zeros: the table marks it zero_only */
 	memset(d, 0, h);
@@ -42,9 +30,9 @@ void *kern_arm64_dc_zva(void *p, int c, size_t n)
 #define A64_PAIR_FILL(name, insn)                                                            \
 	void *name(void *p, int c, size_t n)                                                  \
 	{                                                                                     \
-		uint64_t v = a64_pattern(c);                                                  \
+		uint64_t v = kern_pattern(c);                                                  \
 		char *d = p;                                                                  \
-		size_t h = a64_head(d, 64, n);                                                \
+		size_t h = kern_head(d, 64, n);                                                \
                                                                                               \
 		memset(d, c, h);                                                              \
 		d += h;                                                                       \

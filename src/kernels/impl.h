@@ -3,8 +3,23 @@
 #define CLEARPATH_KERNELS_IMPL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct cpu_features;
+
+/* @c repeated in every byte of a quadword: what a 64-bit store writes for memset(p, c, n). */
+static inline uint64_t kern_pattern(int c)
+{
+	return 0x0101010101010101ULL * (unsigned char)c;
+}
+
+/* Bytes to the next @align boundary, capped at @n: the head done with plain stores. */
+static inline size_t kern_head(const void *p, size_t align, size_t n)
+{
+	size_t h = (size_t)(-(uintptr_t)p & (align - 1));
+
+	return h < n ? h : n;
+}
 
 void *kern_c_loop(void *p, int c, size_t n);
 

@@ -7,18 +7,14 @@
 #include <stdint.h>
 #include <string.h>
 
-static inline uint64_t x86_pattern(int c)
-{
-	return 0x0101010101010101ULL * (unsigned char)c;
-}
-
-/* Bytes to the next @align boundary, capped at @n: the head done with plain stores. */
-static inline size_t x86_head(const void *p, size_t align, size_t n)
-{
-	size_t h = (size_t)(-(uintptr_t)p & (align - 1));
-
-	return h < n ? h : n;
-}
+/*
+ * One 64-byte line as eight quadword stores of %1 at %0 with @insn (movq or
+ * movnti): the unrolled and the non-temporal loop differ only in it.
+ */
+#define X86_LINE_OF(insn)                                                               \
+	insn " %1, 0(%0)\n\t" insn " %1, 8(%0)\n\t" insn " %1, 16(%0)\n\t"              \
+	insn " %1, 24(%0)\n\t" insn " %1, 32(%0)\n\t" insn " %1, 40(%0)\n\t"           \
+	insn " %1, 48(%0)\n\t" insn " %1, 56(%0)"
 
 void *kern_x86_stosb(void *p, int c, size_t n)
 {
@@ -38,14 +34,14 @@ void *kern_x86_stosq(void *p, int c, size_t n)
 			 "movl %k[rem], %%ecx\n\t"
 			 "rep stosb"
 			 : "+D"(d), "+c"(q)
-			 : "a"(x86_pattern(c)), [rem] "r"(n & 7)
+			 : "a"(kern_pattern(c)), [rem] "r"(n & 7)
 			 : "memory");
 	return p;
 }
 
 void *kern_x86_unrolled(void *p, int c, size_t n)
 {
-	uint64_t v = x86_pattern(c);
+	uint64_t v = kern_pattern(c);
 	char *d = p;
 
 	/* One unaligned quadword covers the head, then everything is 8-byte aligned. */
@@ -57,11 +53,7 @@ void *kern_x86_unrolled(void *p, int c, size_t n)
 		n -= adv;
 	}
 	for (; n >= 64; n -= 64, d += 64)
-		__asm__ volatile("movq %1, 0(%0)\n\tmovq %1, 8(%0)\n\t"
-				 "movq %1, 16(%0)\n\tmovq %1, 24(%0)\n\t"
-				 "movq %1, 32(%0)\n\tmovq %1, 40(%0)\n\t"
-				 "movq %1, 48(%0)\n\tmovq %1, 56(%0)"
-				 : : "r"(d), "r"(v) : "memory");
+		__asm__ volatile(X86_LINE_OF("movq") : : "r"(d), "r"(v) : "memory");
 	for (; n >= 8; n -= 8, d += 8)
 		__asm__ volatile("movq %1, (%0)" : : "r"(d), "r"(v) : "memory");
 	for (; n; n--, d++)
@@ -71,20 +63,16 @@ void *kern_x86_unrolled(void *p, int c, size_t n)
 
 void *kern_x86_movnti(void *p, int c, size_t n)
 {
-	uint64_t v = x86_pattern(c);
+	uint64_t v = kern_pattern(c);
 	char *d = p;
-	size_t h = x86_head(d, 64, n);
+	size_t h = kern_head(d, 64, n);
 
 	/* Stream whole cache lines only; partial lines would be read for ownership anyway. */
 	memset(d, c, h);
 	d += h;
 	n -= h;
 	for (; n >= 64; n -= 64, d += 64)
-		__asm__ volatile("movnti %1, 0(%0)\n\tmovnti %1, 8(%0)\n\t"
-				 "movnti %1, 16(%0)\n\tmovnti %1, 24(%0)\n\t"
-				 "movnti %1, 32(%0)\n\tmovnti %1, 40(%0)\n\t"
-				 "movnti %1, 48(%0)\n\tmovnti %1, 56(%0)"
-				 : : "r"(d), "r"(v) : "memory");
+		__asm__ volatile(X86_LINE_OF("movnti") : : "r"(d), "r"(v) : "memory");
 	memset(d, c, n);
 	_mm_sfence();	/* order the weakly-ordered streaming stores before any later store */
 	return p;
@@ -95,7 +83,7 @@ void *kern_x86_nt_avx2(void *p, int c, size_t n)
 {
 	__m256i v = _mm256_set1_epi8((char)c);
 	char *d = p;
-	size_t h = x86_head(d, 64, n);
+	size_t h = kern_head(d, 64, n);
 
 	memset(d, c, h);
 	d += h;
@@ -118,7 +106,7 @@ void *kern_x86_nt_avx512(void *p, int c, size_t n)
 {
 	__m512i v = _mm512_set1_epi32((int)(0x01010101u * (unsigned char)c));
 	char *d = p;
-	size_t h = x86_head(d, 64, n);
+	size_t h = kern_head(d, 64, n);
 
 	memset(d, c, h);
 	d += h;
@@ -139,7 +127,7 @@ void *kern_x86_nt_avx512(void *p, int c, size_t n)
 void *kern_x86_clzero(void *p, int c, size_t n)
 {
 	char *d = p;
-	size_t h = x86_head(d, 64, n);
+	size_t h = kern_head(d, 64, n);
 
 	(void)c;	/* clzero can only write zeros: the table marks it zero_only */
 	memset(d, 0, h);

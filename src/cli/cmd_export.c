@@ -144,16 +144,34 @@ static int export_replace(struct store *st, enum store_format fmt, const char *p
 
 /*
  * Export to @path.  A regular file (or a symbolic link to one, or nothing yet)
- * is replaced whole; a character device or a FIFO (/dev/stdout, a pipe from
+ * is replaced whole, unless it is our own stdout; a character device or a FIFO (/dev/stdout, a pipe from
  * the shell's >(...)) is written to as it is; anything else is refused, so an
  * export never turns a special file into a regular one.
  */
+static bool export_is_stdout(const struct stat *sb)
+{
+	struct stat out;
+
+	return !fstat(STDOUT_FILENO, &out) && out.st_dev == sb->st_dev && out.st_ino == sb->st_ino;
+}
+
 static int export_file(struct store *st, enum store_format fmt, const char *path)
 {
 	struct stat sb;
 	char *target;
 	int fd, ret;
 
+	/*
+	 * "export /dev/stdout >> f": the path is this process's own stdout, a
+	 * regular file the shell opened (perhaps to append).  Replacing it would
+	 * lose what it held, and reopening it would write from offset 0: write
+	 * through the descriptor the shell gave us instead.
+	 */
+	if (!stat(path, &sb) && S_ISREG(sb.st_mode) && export_is_stdout(&sb)) {
+		fd = dup(STDOUT_FILENO);
+		ret = fd < 0 ? -errno : export_fd(st, fmt, fd, false);
+		return ret ? export_failed(path, ret, "") : 0;
+	}
 	if (!stat(path, &sb) && (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode))) {
 		fd = open(path, O_WRONLY | O_CLOEXEC);
 		if (fd < 0) {

@@ -71,6 +71,12 @@ one_row_store() {
 	# /dev/stdout and a process substitution, as a shell user writes them
 	run bash -c "\"$CP\" export /dev/stdout | sed -n 2p"
 	[ "$output" = "$ROW" ]
+	# /dev/stdout redirected to a regular file: appended to through the shell's descriptor,
+	# never replaced (what the file held stays) nor overwritten from its start
+	echo kept > "$D/appended"
+	"$CP" export /dev/stdout >> "$D/appended"
+	[ "$(sed -n 1p "$D/appended")" = kept ]
+	[ "$(sed -n 3p "$D/appended")" = "$ROW" ]
 	# (bash sets $! to the process substitution, so the test waits for gzip to finish)
 	run bash -c "\"$CP\" export >(gzip > \"$D/x.csv.gz\") && wait \$!"
 	[ "$status" -eq 0 ]

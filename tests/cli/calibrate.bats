@@ -5,10 +5,7 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 setup() {
-	cd "$BATS_TEST_DIRNAME/../.."
-	CP=${CLEARPATH:-./clearpath}
-	D=$BATS_TEST_TMPDIR
-	export CLEARPATH_STORE="$D/r.db"
+	setup_store
 	cat >"$D/tiny.yaml" <<-'EOF2'
 	name: tiny
 	defaults: {warmups: 0, repeats: 3, sessions: 1}

@@ -5,10 +5,7 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 setup() {
-	cd "$BATS_TEST_DIRNAME/../.."
-	CP=${CLEARPATH:-./clearpath}
-	D=$BATS_TEST_TMPDIR
-	export CLEARPATH_STORE="$D/r.db"
+	setup_store
 }
 
 # A plan of one exec whose value is $1 plus a counter modulo $2 (a counter file per plan):
@@ -24,8 +21,7 @@ plan() {
 
 # Sessions stored under swprofile $1.
 sessions() {
-	python3 -c 'import sqlite3, sys
-print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM session s JOIN swprofile w ON w.id = s.swprofile_id WHERE w.name = ?", (sys.argv[2],)).fetchone()[0])' "$CLEARPATH_STORE" "$1"
+	store_sql "SELECT count(*) FROM session s JOIN swprofile w ON w.id = s.swprofile_id WHERE w.name = '$1'"
 }
 
 # --force: other jobs on a shared machine may resize hugepage pools between sessions.

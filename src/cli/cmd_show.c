@@ -195,25 +195,56 @@ static int show_collect(const struct store_row *row, void *arg)
 	return ret ? -ENOMEM : 0;
 }
 
-/* Session UUID -> environment snapshot, for the settings warnings. */
-static json_t *show_envs(struct store *st)
+/*
+ * Session UUID -> environment snapshot (JSON null: none), for the settings
+ * warnings: only what show_env_diffs() reads, the first session with settings
+ * per block and column, so memory follows the table, not the store's sessions.
+ */
+static int show_env_want(struct store *st, json_t *envs, const char *uuid, bool *found)
 {
-	json_t *sessions = NULL, *envs = json_object(), *s;
-	size_t i;
+	json_t *env = json_object_get(envs, uuid);
+	int ret = 0;
 
+	if (!env) {
+		ret = store_session_environment(st, uuid, &env);
+		if (ret == -ENOENT || (!ret && !env))
+			env = json_null();
+		if ((ret && ret != -ENOENT) || json_object_set_new(envs, uuid, env))
+			return ret && ret != -ENOENT ? ret : -ENOMEM;
+		ret = 0;
+	}
+	*found = json_is_object(json_object_get(env, "settings"));
+	return ret;
+}
+
+static json_t *show_envs(struct store *st, const struct cmp_set *set)
+{
+	struct store_counts n;
+	json_t *envs = json_object();
+	int ret = envs ? store_count(st, &n) : -ENOMEM;
+
+	/* a store of imports has no snapshots: nothing to look up */
+	for (size_t b = 0; !ret && n.environments && b < set->nblocks; b++) {
+		const struct cmp_block *blk = &set->blocks[b];
+
+		for (size_t c = 0; !ret && c < set->ncols; c++) {
+			bool found = false;
+
+			for (size_t r = 0; !ret && !found && r < blk->nrows; r++) {
+				const struct cmp_cell *cell = &blk->rows[r].cells[c];
+
+				for (size_t u = 0; !ret && !found && u < cell->nuuids; u++)
+					ret = show_env_want(st, envs, cell->uuids[u], &found);
+			}
+		}
+	}
 	/* NULL on failure (logged): show must not go on and exit 0 after an error */
-	if (!envs || store_list_sessions(st, &sessions)) {
+	if (ret) {
+		if (ret == -ENOMEM)
+			log_err("out of memory reading the sessions' environments");
 		json_decref(envs);
 		return NULL;
 	}
-	json_array_foreach(sessions, i, s) {
-		const char *uuid = json_string_value(json_object_get(s, "uuid"));
-		json_t *env = json_object_get(s, "environment");
-
-		if (uuid && json_is_object(env))
-			json_object_set(envs, uuid, env);
-	}
-	json_decref(sessions);
 	return envs;
 }
 
@@ -228,7 +259,7 @@ static int show_load(const struct show_cli *o, struct cmp_set *set, struct cmp_s
 	if (ret)
 		return ret;
 	ret = store_query(st, NULL, show_collect, ctx);
-	*envs = show_envs(st);
+	*envs = ret ? NULL : show_envs(st, set);
 	store_close(st);
 	if (ret) {
 		log_err("cannot read the samples: %s", strerror(-ret));

@@ -284,6 +284,24 @@ int store_list_swprofiles(struct store *st, json_t **out);
 int store_list_benchmarks(struct store *st, json_t **out);
 int store_list_sessions(struct store *st, json_t **out);
 
+/* How much a store holds, without listing it. */
+struct store_counts {
+	int64_t sessions;
+	int64_t samples;
+	int64_t environments;	/* sessions with an environment snapshot (not "{}") */
+};
+
+/* Fill *@c.  Returns 0 or a store error. */
+int store_count(struct store *st, struct store_counts *c);
+
+/*
+ * The environment snapshot of session @uuid as a new JSON object in *@out
+ * (caller json_decref()s it), or *@out NULL when it has none ("{}").  One
+ * session at a time, so a reader holds only the snapshots it shows.
+ * Returns 0, -ENOENT (not logged) for an unknown UUID, or a store error.
+ */
+int store_session_environment(struct store *st, const char *uuid, json_t **out);
+
 enum store_format {
 	STORE_CSV,
 	STORE_JSON,

@@ -466,6 +466,35 @@ assert "change_pct" not in rows["mmap -p 2MB -s 1GB -l 1"][1]'
 	json_check 'assert all(b["settings_differ"] == [] for b in d["blocks"])'
 }
 
+@test "show: memory follows the table, not the sessions: only the environments it shows are read" {
+	# 40 sessions of one SUT class and two kernels, each with a 5 MB environment snapshot (200 MB in
+	# all): the settings warning reads one snapshot per column, so show's peak RSS stays far below
+	python3 - "$D/big.csv" "$D/big.db" "$CP" <<-'EOF'
+	import json, resource, sqlite3, subprocess, sys
+	csv, db, cp = sys.argv[1:4]
+	with open(csv, "w") as f:
+	    f.write("sut,swprofile,session,benchmark,resultclass,unit,higher_is_better,iteration,warmup,value,"
+	            "session_started,sample_time\n")
+	    for s in range(40):
+	        for i in range(2):
+	            f.write("box,kernel-%d,5e551000-0000-4000-8000-%012d,mem/memset memset -s 1GB -f default,"
+	                    "memset -s 1GB -f default,bytes/sec,1,%d,0,%d,2026-10-01T00:%02d:00.000000Z,"
+	                    "2026-10-01T00:%02d:00.000000Z\n" % (s % 2, s, i, 1000 + s + i, s, s))
+	subprocess.run([cp, "import", "--store", db, csv], check=True, stdout=subprocess.DEVNULL)
+	con = sqlite3.connect(db)
+	for sid, in con.execute("SELECT id FROM session").fetchall():
+	    env = {"settings": {"thp_enabled": "madvise"}, "pad": "x" * (5 << 20)}
+	    con.execute("UPDATE session SET environment = ? WHERE id = ?", (json.dumps(env), sid))
+	con.commit()
+	con.close()
+	out = subprocess.run([cp, "show", "--store", db, "--format", "json"], stdout=subprocess.PIPE)
+	assert out.returncode == 0, out.returncode
+	assert json.loads(out.stdout)["blocks"][0]["settings_differ"] == []
+	peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+	assert peak_mb < 100, "show's peak RSS %.0f MB with 200 MB of environments stored" % peak_mb
+	EOF
+}
+
 @test "show: an unknown swprofile is named, with the ones the store has" {
 	run --separate-stderr "$CP" show --swprofile nosuch
 	refused 2 "swprofile 'nosuch' has no samples here; the store has '$WITH', '$WITHOUT'"

@@ -351,6 +351,25 @@ static void test_sample_rules(void **state)
 	store_close(st);
 }
 
+/* Counts and one session's snapshot, without a listing: @bare has no environment, @with has one. */
+static void check_counts_and_environment(struct store *st, const char *bare, const char *with)
+{
+	struct store_counts n;
+	json_t *env;
+
+	assert_int_equal(store_count(st, &n), 0);
+	assert_int_equal(n.sessions, 2);
+	assert_int_equal(n.samples, 4);	/* warmups included */
+	assert_int_equal(n.environments, 1);
+	assert_int_equal(store_session_environment(st, with, &env), 0);
+	assert_string_equal(json_string_value(json_object_get(env, "governor")), "performance");
+	json_decref(env);
+	assert_int_equal(store_session_environment(st, bare, &env), 0);
+	assert_null(env);
+	assert_int_equal(store_session_environment(st, "00000000-0000-4000-8000-000000000000", &env), -ENOENT);
+	assert_null(env);
+}
+
 static void test_incomplete_session_stays(void **state)
 {
 	char path[512];
@@ -381,6 +400,8 @@ static void test_incomplete_session_stays(void **state)
 	assert_string_equal(json_string_value(json_object_get(json_object_get(row, "environment"),
 							      "governor")), "performance");
 	assert_true(json_is_true(json_object_get(json_array_get(list, 0), "complete")));
+	check_counts_and_environment(st, json_string_value(json_object_get(json_array_get(list, 0), "uuid")),
+				     s.uuid);
 	json_decref(list);
 	assert_int_equal(fixture_count(st, false), 3);
 	store_close(st);

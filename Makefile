@@ -73,7 +73,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 # Install build dependencies only when something is missing.
 deps:
 	@pkg-config --exists $(PKGS) $(TEST_PKGS) && command -v bats >/dev/null \
-		&& command -v python3 >/dev/null || scripts/install-deps
+		&& command -v python3 >/dev/null && command -v ssh >/dev/null \
+		&& test -x /usr/sbin/sshd || scripts/install-deps
 
 # The main job: plans/quick.yaml into a fresh store under build/, then the answer:
 # is clearing with memset faster than with non-temporal stores, for one page and more?
@@ -94,6 +95,8 @@ check: deps
 
 # arm64: the kernels' TAP test under make check, the whole binary under make check-arm64.
 include mk/arm64.mk
+# `make static`, `make static-arm64`: one static binary per architecture for machines under test.
+include mk/static.mk
 
 bench: clearpath
 	bench/fidelity

@@ -60,7 +60,7 @@ _clearpath_files()
 _clearpath_value()
 {
 	case $prev in
-	--store | --into) _clearpath_files ;;
+	--store | --into | --ssh-config) _clearpath_files ;;
 	--format)
 		case $1 in
 		bench) _clearpath_add 'default simple json' ;;
@@ -186,6 +186,16 @@ _clearpath()
 		if ! _clearpath_value "$cmd"; then
 			[[ $cur == -* ]] && _clearpath_add "$(_clearpath_options '' "$cmd")"
 			[[ $cur == -* ]] || _clearpath_files "$([[ $cmd == import ]] && echo '*.csv')"
+		fi ;;
+	remote)
+		if [[ ${#words[@]} -eq 0 && $cur != -* ]]; then
+			_clearpath_add 'check'
+		elif ! _clearpath_value remote; then
+			if [[ $cur == -* ]]; then
+				_clearpath_add "$(_clearpath_options '' remote check)"
+			elif declare -F _known_hosts_real >/dev/null; then
+				_known_hosts_real -a -- "$cur"
+			fi
 		fi ;;
 	*) _clearpath_value "$cmd" || _clearpath_add "$(_clearpath_options '' "$cmd")" ;;
 	esac

@@ -1,6 +1,7 @@
 /* main: clearpath's entry point; dispatches to one subcommand and nothing else. */
 #include "cli/commands.h"
 #include "store/store.h"
+#include "util/arch.h"
 #include "util/log.h"
 #include "workloads/workload.h"
 
@@ -17,15 +18,6 @@ struct command {
 
 static int help(int argc, char **argv);
 
-/* What this binary was built for, as uname -m spells it: an arm64 build may run emulated on x86-64. */
-#if defined(__x86_64__)
-#define MAIN_MACHINE "x86_64"
-#elif defined(__aarch64__)
-#define MAIN_MACHINE "aarch64"
-#else
-#define MAIN_MACHINE "other"
-#endif
-
 static const struct command commands[] = {
 	{ "doctor", cmd_doctor, "is this machine fit to measure? clearpath doctor [--fix] [--format json]" },
 	{ "bench", cmd_bench, "run one workload, perf bench style: clearpath bench mem mmap -p 2MB -s 1GB" },
@@ -37,6 +29,7 @@ static const struct command commands[] = {
 	{ "export", cmd_export, "every sample of the store as CSV or JSON, to a file or stdout" },
 	{ "import", cmd_import, "add the samples of an exported CSV file to the store, all or nothing" },
 	{ "merge", cmd_merge, "copy the sessions of other stores into one, without duplicates" },
+	{ "remote", cmd_remote, "can clearpath run sessions on these hosts over SSH? clearpath remote check user@box" },
 	{ "help", help, "this list, or one command's options: clearpath help run (also: man clearpath)" },
 };
 
@@ -114,7 +107,7 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("clearpath %s (%s)\n", CLEARPATH_VERSION, MAIN_MACHINE);
+		printf("clearpath %s (%s)\n", CLEARPATH_VERSION, CLEARPATH_MACHINE);
 		return EXIT_OK;
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++)

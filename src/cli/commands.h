@@ -25,5 +25,6 @@ int cmd_list(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_remote(int argc, char **argv);
 
 #endif

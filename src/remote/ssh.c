@@ -1,0 +1,345 @@
+/* ssh: the OpenSSH transport: ssh and scp with safe, bounded options, and what their failures mean. */
+#define _GNU_SOURCE
+#include "remote/remote.h"
+#include "harness/exec.h"
+#include "util/log.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * A dead network or a host that stopped answering must end a command, not
+ * hang the campaign: connecting is bounded, and an established connection
+ * that stops answering is dropped after about half a minute.
+ */
+#define SSH_OPTIONS "-o BatchMode=yes -o ConnectTimeout=15 -o ServerAliveInterval=10 " \
+		    "-o ServerAliveCountMax=3 -o LogLevel=ERROR"
+/* ssh's own exit status when it, not the remote command, failed. */
+#define SSH_FAILED 255
+/* Copies and short queries: generous, but a hung host ends them. */
+#define SSH_COPY_TIMEOUT 600
+#define SSH_QUERY_TIMEOUT 120
+
+int remote_host_parse(const char *dest, struct remote_host *h)
+{
+	const char *at = strrchr(dest, '@'), *host = at ? at + 1 : dest, *port = NULL;
+	size_t userlen = at ? (size_t)(at - dest) + 1 : 0, hostlen;
+	bool v6 = host[0] == '[';
+
+	memset(h, 0, sizeof(*h));
+	if (v6) {
+		const char *end = strchr(host, ']');
+
+		if (!end || (end[1] && end[1] != ':'))
+			goto bad;
+		host++;
+		hostlen = (size_t)(end - host);
+		port = end[1] ? end + 2 : NULL;
+	} else {
+		port = strchr(host, ':');
+		hostlen = port ? (size_t)(port - host) : strlen(host);
+		port = port ? port + 1 : NULL;
+	}
+	/* a leading '-' would reach ssh as an option */
+	if (!hostlen || dest[0] == '-' || host[0] == '-' || (at && at == dest))
+		goto bad;
+	if (port) {
+		char *end;
+		long p = strtol(port, &end, 10);
+
+		if (!*port || *end || p < 1 || p > 65535)
+			goto bad;
+		h->port = (int)p;
+	}
+	h->dest = strdup(dest);
+	h->login = malloc(userlen + hostlen + 1);
+	h->scp_login = malloc(userlen + hostlen + 3);
+	if (!h->dest || !h->login || !h->scp_login) {
+		remote_host_free(h);
+		log_err("out of memory");
+		return EXIT_INTERNAL;
+	}
+	sprintf(h->login, "%.*s%.*s", (int)userlen, dest, (int)hostlen, host);
+	sprintf(h->scp_login, v6 ? "%.*s[%.*s]" : "%.*s%.*s", (int)userlen, dest, (int)hostlen, host);
+	return 0;
+bad:
+	log_err("bad host '%s': expected [user@]host[:port] (an IPv6 address in brackets: [::1]:22)", dest);
+	return EXIT_USAGE;
+}
+
+void remote_host_free(struct remote_host *h)
+{
+	free(h->dest);
+	free(h->login);
+	free(h->scp_login);
+	free(h->tmpdir);
+	free(h->arch);
+	free(h->bin);
+	free(h->version);
+	memset(h, 0, sizeof(*h));
+}
+
+char *remote_quote(const char *s)
+{
+	size_t n = 3;
+	char *q, *p;
+
+	for (const char *c = s; *c; c++)
+		n += *c == '\'' ? 4 : 1;
+	q = p = malloc(n);
+	if (!q)
+		return NULL;
+	*p++ = '\'';
+	for (const char *c = s; *c; c++) {
+		if (*c == '\'') {
+			memcpy(p, "'\\''", 4);
+			p += 4;
+		} else {
+			*p++ = *c;
+		}
+	}
+	*p++ = '\'';
+	*p = '\0';
+	return q;
+}
+
+/*
+ * The local command line for ssh (@scp false) or scp, with the options and
+ * the config file; NULL when out of memory.  Every word from the user is
+ * quoted: this goes through /bin/sh.
+ */
+static char *ssh_prefix(const struct remote_host *h, bool scp)
+{
+	char *cfg = h->ssh_config ? remote_quote(h->ssh_config) : NULL, *cmd;
+	char port[32] = "";
+	int n;
+
+	if (h->ssh_config && !cfg)
+		return NULL;
+	if (h->port)
+		snprintf(port, sizeof(port), " -%c %d", scp ? 'P' : 'p', h->port);
+	n = asprintf(&cmd, "%s %s%s%s%s", scp ? "scp -q -B" : "ssh -n", SSH_OPTIONS, cfg ? " -F " : "",
+		     cfg ? cfg : "", port);
+	free(cfg);
+	return n < 0 ? NULL : cmd;
+}
+
+/* Why ssh could not reach @h, from its message @err: log_err() with it and a hint to fix it. */
+static void ssh_explain(const struct remote_host *h, const char *err)
+{
+	log_err("cannot reach %s over ssh: %s", h->dest, err);
+	if (strstr(err, "Connection refused"))
+		log_hint("nothing listens for ssh there: is sshd running on that host and port?");
+	else if (strstr(err, "IDENTIFICATION HAS CHANGED") || strstr(err, "host key for"))
+		log_hint("the host's key differs from the one in your known_hosts: check why before "
+			 "removing the old key (ssh-keygen -R HOST)");
+	else if (strstr(err, "Host key verification failed") || strstr(err, "host key is known"))
+		log_hint("the host's key is not in your known_hosts: connect once with 'ssh %s' and check "
+			 "its fingerprint (clearpath never turns host key checking off)", h->dest);
+	else if (strstr(err, "Permission denied"))
+		log_hint("clearpath logs in without prompting (BatchMode): load your key into ssh-agent or "
+			 "name it with IdentityFile in your ssh config (or --ssh-config FILE)");
+	else if (strstr(err, "Could not resolve"))
+		log_hint("check the host name, or give an address");
+	else if (strstr(err, "timed out") || strstr(err, "Timeout"))
+		log_hint("the host did not answer in time: is it up, and reachable from here?");
+}
+
+/*
+ * Run the local command line @cmd (ssh or scp against @h); ssh's own failure
+ * is explained.  Returns 0 with *r filled, or an exit code after log_err().
+ */
+static int ssh_exec(const struct remote_host *h, const char *cmd, unsigned timeout_s,
+		    struct harness_exec_result *r)
+{
+	int ret = harness_exec(cmd, timeout_s, r);
+
+	if (ret)
+		return ret;
+	if (r->timed_out) {
+		log_err("%s: no answer within %u seconds", h->dest, timeout_s);
+		harness_exec_free(r);
+		return EXIT_RESOURCE;
+	}
+	if (r->status == SSH_FAILED) {
+		ssh_explain(h, r->err_tail);
+		harness_exec_free(r);
+		return EXIT_RESOURCE;
+	}
+	return 0;
+}
+
+/* Run @command on @h through ssh: ssh_exec()'s contract. */
+static int ssh_run(const struct remote_host *h, const char *command, unsigned timeout_s,
+		   struct harness_exec_result *r)
+{
+	char *prefix = ssh_prefix(h, false), *login = remote_quote(h->login), *rcmd = remote_quote(command);
+	char *cmd = NULL;
+	int ret;
+
+	if (prefix && login && rcmd && asprintf(&cmd, "%s -- %s %s", prefix, login, rcmd) < 0)
+		cmd = NULL;
+	free(prefix);
+	free(login);
+	free(rcmd);
+	if (!cmd) {
+		log_err("out of memory");
+		return EXIT_INTERNAL;
+	}
+	ret = ssh_exec(h, cmd, timeout_s, r);
+	free(cmd);
+	return ret;
+}
+
+/* Hand r->out over to *out ("" when empty); returns 0 or EXIT_INTERNAL after log_err(). */
+static int ssh_take_out(struct harness_exec_result *r, char **out)
+{
+	if (!out)
+		return 0;
+	*out = r->out ? r->out : strdup("");
+	r->out = NULL;
+	if (*out)
+		return 0;
+	log_err("out of memory");
+	return EXIT_INTERNAL;
+}
+
+int remote_run(const struct remote_host *h, const char *command, unsigned timeout_s, char **out, int *status)
+{
+	struct harness_exec_result r;
+	int ret = ssh_run(h, command, timeout_s, &r);
+
+	if (ret)
+		return ret;
+	*status = r.status;
+	ret = ssh_take_out(&r, out);
+	harness_exec_free(&r);
+	return ret;
+}
+
+int remote_run_ok(const struct remote_host *h, const char *command, unsigned timeout_s, char **out)
+{
+	struct harness_exec_result r;
+	int ret = ssh_run(h, command, timeout_s, &r);
+
+	if (ret)
+		return ret;
+	if (r.status) {
+		log_err("%s: '%s' failed with status %d: %s", h->dest, command, r.status, r.err_tail);
+		ret = EXIT_RESOURCE;
+	} else {
+		ret = ssh_take_out(&r, out);
+	}
+	harness_exec_free(&r);
+	return ret;
+}
+
+/* The first line of @s, in place: a command's one-word answer. */
+static char *ssh_line(char *s)
+{
+	s[strcspn(s, "\r\n")] = '\0';
+	return s;
+}
+
+int remote_mkdtemp(struct remote_host *h)
+{
+	char *out;
+	int ret = remote_run_ok(h, "mktemp -d \"${TMPDIR:-/tmp}/clearpath.XXXXXXXXXX\"", SSH_QUERY_TIMEOUT, &out);
+
+	if (ret)
+		return ret;
+	if (out[0] != '/') {
+		log_err("%s: mktemp -d gave no directory: '%s'", h->dest, ssh_line(out));
+		free(out);
+		return EXIT_RESOURCE;
+	}
+	free(h->tmpdir);
+	h->tmpdir = ssh_line(out);
+	return 0;
+}
+
+void remote_rmtemp(struct remote_host *h)
+{
+	char *q, *cmd = NULL;
+	int status;
+
+	if (!h->tmpdir)
+		return;
+	q = remote_quote(h->tmpdir);
+	if (q && asprintf(&cmd, "rm -rf -- %s", q) < 0)
+		cmd = NULL;
+	free(q);
+	if (!cmd || remote_run(h, cmd, SSH_QUERY_TIMEOUT, NULL, &status) || status)
+		log_warn("%s: could not remove %s", h->dest, h->tmpdir);
+	free(cmd);
+	free(h->tmpdir);
+	h->tmpdir = NULL;
+}
+
+/* scp @from to @to, one of them "login:path" on @h. */
+static int ssh_copy(const struct remote_host *h, const char *from, const char *to)
+{
+	struct harness_exec_result r;
+	char *prefix = ssh_prefix(h, true), *qf = remote_quote(from), *qt = remote_quote(to), *cmd = NULL;
+	int ret;
+
+	if (prefix && qf && qt && asprintf(&cmd, "%s -- %s %s", prefix, qf, qt) < 0)
+		cmd = NULL;
+	free(prefix);
+	free(qf);
+	free(qt);
+	if (!cmd) {
+		log_err("out of memory");
+		return EXIT_INTERNAL;
+	}
+	ret = ssh_exec(h, cmd, SSH_COPY_TIMEOUT, &r);
+	free(cmd);
+	if (ret)
+		return ret;
+	if (r.status) {
+		log_err("%s: copying %s to %s failed: %s", h->dest, from, to, r.err_tail);
+		ret = EXIT_RESOURCE;
+	}
+	harness_exec_free(&r);
+	return ret;
+}
+
+/* "login:path" for scp, or NULL after log_err() when out of memory. */
+static char *ssh_remote_path(const struct remote_host *h, const char *path)
+{
+	char *s;
+
+	if (asprintf(&s, "%s:%s", h->scp_login, path) >= 0)
+		return s;
+	log_err("out of memory");
+	return NULL;
+}
+
+int remote_put(const struct remote_host *h, const char *local, const char *remote_path)
+{
+	char *to = ssh_remote_path(h, remote_path);
+	int ret = to ? ssh_copy(h, local, to) : EXIT_INTERNAL;
+
+	free(to);
+	return ret;
+}
+
+int remote_get(const struct remote_host *h, const char *remote_path, const char *local)
+{
+	char *from = ssh_remote_path(h, remote_path);
+	int ret = from ? ssh_copy(h, from, local) : EXIT_INTERNAL;
+
+	free(from);
+	return ret;
+}
+
+int remote_arch(const struct remote_host *h, char **arch)
+{
+	int ret = remote_run_ok(h, "uname -m", SSH_QUERY_TIMEOUT, arch);
+
+	if (!ret)
+		ssh_line(*arch);
+	return ret;
+}

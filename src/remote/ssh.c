@@ -126,6 +126,24 @@ static char *ssh_prefix(const struct remote_host *h, bool scp)
 	return n < 0 ? NULL : cmd;
 }
 
+/*
+ * "ssh OPTIONS -- @a @b" (@scp: scp's), both words quoted for the local
+ * shell; NULL after log_err() when out of memory.
+ */
+static char *ssh_cmdline(const struct remote_host *h, bool scp, const char *a, const char *b)
+{
+	char *prefix = ssh_prefix(h, scp), *qa = remote_quote(a), *qb = remote_quote(b), *cmd = NULL;
+
+	if (prefix && qa && qb && asprintf(&cmd, "%s -- %s %s", prefix, qa, qb) < 0)
+		cmd = NULL;
+	free(prefix);
+	free(qa);
+	free(qb);
+	if (!cmd)
+		log_err("out of memory");
+	return cmd;
+}
+
 /* Why ssh could not reach @h, from its message @err: log_err() with it and a hint to fix it. */
 static void ssh_explain(const struct remote_host *h, const char *err)
 {
@@ -175,19 +193,11 @@ static int ssh_exec(const struct remote_host *h, const char *cmd, unsigned timeo
 static int ssh_run(const struct remote_host *h, const char *command, unsigned timeout_s,
 		   struct harness_exec_result *r)
 {
-	char *prefix = ssh_prefix(h, false), *login = remote_quote(h->login), *rcmd = remote_quote(command);
-	char *cmd = NULL;
+	char *cmd = ssh_cmdline(h, false, h->login, command);
 	int ret;
 
-	if (prefix && login && rcmd && asprintf(&cmd, "%s -- %s %s", prefix, login, rcmd) < 0)
-		cmd = NULL;
-	free(prefix);
-	free(login);
-	free(rcmd);
-	if (!cmd) {
-		log_err("out of memory");
+	if (!cmd)
 		return EXIT_INTERNAL;
-	}
 	ret = ssh_exec(h, cmd, timeout_s, r);
 	free(cmd);
 	return ret;
@@ -282,18 +292,11 @@ void remote_rmtemp(struct remote_host *h)
 static int ssh_copy(const struct remote_host *h, const char *from, const char *to)
 {
 	struct harness_exec_result r;
-	char *prefix = ssh_prefix(h, true), *qf = remote_quote(from), *qt = remote_quote(to), *cmd = NULL;
+	char *cmd = ssh_cmdline(h, true, from, to);
 	int ret;
 
-	if (prefix && qf && qt && asprintf(&cmd, "%s -- %s %s", prefix, qf, qt) < 0)
-		cmd = NULL;
-	free(prefix);
-	free(qf);
-	free(qt);
-	if (!cmd) {
-		log_err("out of memory");
+	if (!cmd)
 		return EXIT_INTERNAL;
-	}
 	ret = ssh_exec(h, cmd, SSH_COPY_TIMEOUT, &r);
 	free(cmd);
 	if (ret)

@@ -3,6 +3,7 @@
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "cli/show.h"
+#include "report/header.h"
 #include "report/report.h"
 #include "store/url.h"
 #include "store/store.h"
@@ -19,7 +20,7 @@
 
 enum {
 	SO_STORE = 256, SO_SUT, SO_SWPROFILE, SO_BASE, SO_BENCHMARK, SO_COLUMNS, SO_FORMAT, SO_STATS,
-	SO_RULE, SO_MIN_EFFECT, SO_TARGET, SO_ALPHA, SO_COLOR, SO_FAIL, SO_HELP,
+	SO_RULE, SO_MIN_EFFECT, SO_TARGET, SO_ALPHA, SO_COLOR, SO_FAIL, SO_HEADER, SO_HELP,
 };
 
 static const struct option show_options[] = {
@@ -37,6 +38,7 @@ static const struct option show_options[] = {
 	{ "alpha", required_argument, NULL, SO_ALPHA },
 	{ "color", required_argument, NULL, SO_COLOR },
 	{ "fail-on-regression", no_argument, NULL, SO_FAIL },
+	{ "header", no_argument, NULL, SO_HEADER },
 	{ "help", no_argument, NULL, SO_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -47,7 +49,7 @@ struct show_cli {
 	const char *store_url;
 	const char *format;
 	const char *color;
-	bool stats, fail_on_regression;
+	bool stats, fail_on_regression, header;
 };
 
 static void show_usage(FILE *out)
@@ -64,6 +66,8 @@ static void show_usage(FILE *out)
 		"    --format FMT           box (default on a terminal), grid (default otherwise),\n"
 		"                           compact, markdown, csv, json\n"
 		"    --stats                add n, cv and the 95%% CI to every cell\n"
+		"    --header               above each table: the machine, each column's kernel,\n"
+		"                           cmdline, THP and hugepages, sessions, samples, dates\n"
 		"    --rule RULE            nested (default: sessions are the unit) or fastpath\n"
 		"                           (pooled samples, intervals must not overlap)\n"
 		"    --min-effect PCT       smallest change ever marked (default 0.5)\n"
@@ -131,6 +135,7 @@ static int show_option(int c, const char *arg, void *ctx)
 	case SO_FORMAT: o->format = arg; return 0;
 	case SO_STATS: o->stats = true; return 0;
 	case SO_FAIL: o->fail_on_regression = true; return 0;
+	case SO_HEADER: o->header = true; return 0;
 	case SO_COLUMNS: return show_columns_opt(arg, &o->cmp);
 	case SO_MIN_EFFECT: return show_double(arg, "min-effect", 0, 1000, &o->cmp.min_effect_pct);
 	case SO_TARGET: return show_double(arg, "target", 0.001, 1000, &o->cmp.target_pct);
@@ -248,9 +253,12 @@ static json_t *show_envs(struct store *st, const struct cmp_set *set)
 	return envs;
 }
 
-/* The comparison into @set and, when @cal is not NULL, the calibration runs into @cal. */
+/*
+ * The comparison into @set and, when @cal is not NULL, the calibration runs
+ * into @cal; under --header, what the header is built from into *@hdr_in.
+ */
 static int show_load(const struct show_cli *o, struct cmp_set *set, struct cmp_set *cal,
-		     const struct cmp_opts *calo, json_t **envs)
+		     const struct cmp_opts *calo, json_t **envs, json_t **hdr_in)
 {
 	struct store *st = NULL;
 	void *ctx[4] = { set, (void *)&o->cmp, cal, (void *)calo };
@@ -260,12 +268,14 @@ static int show_load(const struct show_cli *o, struct cmp_set *set, struct cmp_s
 		return ret;
 	ret = store_query(st, NULL, show_collect, ctx);
 	*envs = ret ? NULL : show_envs(st, set);
+	if (!ret && o->header)
+		*hdr_in = show_header_inputs(st);
 	store_close(st);
 	if (ret) {
 		log_err("cannot read the samples: %s", strerror(-ret));
 		return store_exit_code(ret);
 	}
-	return *envs ? 0 : EXIT_RESOURCE;
+	return *envs && (!o->header || *hdr_in) ? 0 : EXIT_RESOURCE;
 }
 
 /* The calibration cells: as the comparison's, only for calibration swprofiles. */
@@ -297,17 +307,20 @@ static void show_settings_free(json_t **diffs, size_t n)
 	free(diffs);
 }
 
-static int show_render(const struct show_cli *o, const struct cmp_set *set, const json_t *envs)
+static int show_render(const struct show_cli *o, const struct cmp_set *set, const json_t *envs,
+		       const json_t *hdr_in)
 {
 	json_t **diffs = show_settings(set, envs);
-	struct rpt_result r = { set, &o->cmp, diffs };
+	struct rpt_header *header = hdr_in ? show_header_build(set, hdr_in) : NULL;
+	struct rpt_result r = { set, &o->cmp, diffs, header };
 	struct rpt_opts ro = {
 		.color = !strcmp(o->color, "always") || (!strcmp(o->color, "auto") && isatty(STDOUT_FILENO)),
 		.stats = o->stats,
 	};
-	int ret = diffs ? rpt_render_result(&r, o->format, &ro, stdout) : -ENOMEM;
+	int ret = diffs && (header || !hdr_in) ? rpt_render_result(&r, o->format, &ro, stdout) : -ENOMEM;
 
 	show_settings_free(diffs, set->nblocks);
+	rpt_header_free(header);
 	if (!ret)
 		return 0;
 	log_err("cannot render the comparison: %s", ret == -EIO ? "write error" : strerror(-ret));
@@ -321,7 +334,7 @@ int cmd_show(int argc, char **argv)
 				      .target_pct = STATS_DEFAULT_TARGET_PCT }, .color = "auto" };
 	struct cmp_set *set, *cal = NULL;
 	struct cmp_opts calo;
-	json_t *envs = NULL;
+	json_t *envs = NULL, *hdr_in = NULL;
 	int ret = show_parse(argc + 1, argv - 1, &o);
 
 	if (ret)
@@ -335,18 +348,19 @@ int cmd_show(int argc, char **argv)
 	if (!set)
 		return EXIT_INTERNAL;
 	if (!ret)
-		ret = show_load(&o, set, cal, &calo, &envs);
+		ret = show_load(&o, set, cal, &calo, &envs, &hdr_in);
 	if (!ret)
 		ret = cmp_finish(set, &o.cmp);
 	/* no calibration samples is the usual case, not an error */
 	if (!ret && cal && cal->samples && !cmp_finish(cal, &calo))
 		cmp_attach_floor(set, cal, &o.cmp);
 	if (!ret)
-		ret = show_render(&o, set, envs);
+		ret = show_render(&o, set, envs, hdr_in);
 	if (!ret && o.fail_on_regression && cmp_count_verdicts(set, STATS_REGRESSION))
 		ret = EXIT_REGRESSION;
 	cmp_free(set);
 	cmp_free(cal);
 	json_decref(envs);
+	json_decref(hdr_in);
 	return ret;
 }

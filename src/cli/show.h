@@ -14,4 +14,17 @@
  */
 json_t *show_env_diffs(const struct cmp_set *s, const struct cmp_block *blk, const json_t *envs);
 
+struct store;
+struct rpt_header;
+
+/*
+ * What the header (report/header.h) is built from: the store's sessions,
+ * SUT classes and swprofiles as {sessions, suts, swprofiles}, read while the
+ * store is open.  A new reference; NULL after log_err() when a listing failed.
+ */
+json_t *show_header_inputs(struct store *st);
+
+/* The header of the finished comparison @set from @inputs (show_header_inputs); NULL when out of memory. */
+struct rpt_header *show_header_build(const struct cmp_set *set, const json_t *inputs);
+
 #endif

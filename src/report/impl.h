@@ -22,6 +22,8 @@ struct rpt_table {
 	size_t nrows;
 	char **footers;
 	size_t nfooters;
+	char **preamble;	/* lines between the title and the table (the header) */
+	size_t npreamble;
 };
 
 /* Glyphs of a framed table; box and grid differ only in these. */

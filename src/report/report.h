@@ -42,6 +42,7 @@ enum rpt_tone {
 #define RPT_COMPACT_WIDTH 72
 
 struct rpt_table;
+struct rpt_header;
 
 struct rpt_opts {
 	bool color;		/* ANSI colour by tone; ignored by markdown, csv and json */
@@ -58,6 +59,7 @@ struct rpt_result {
 	const struct cmp_set *set;
 	const struct cmp_opts *cmp;
 	json_t *const *settings_differ;	/* per block: [{column, setting, base, value}]; NULL: unknown */
+	const struct rpt_header *header;	/* report/header.h: printed above each block's table; NULL: none */
 };
 
 /*
@@ -98,6 +100,9 @@ int rpt_table_add_row(struct rpt_table *t, const char *const *cells, size_t n,
 
 /* Append a line printed under the table (a legend, the test setup).  Returns 0 or -ENOMEM. */
 int rpt_table_add_footer(struct rpt_table *t, const char *line);
+
+/* Append a line printed between the title and the table (the header: machine, kernels).  0 or -ENOMEM. */
+int rpt_table_add_preamble(struct rpt_table *t, const char *line);
 
 /* Number of formats in the registry, and the i-th (NULL past the end), for --format help. */
 size_t rpt_format_count(void);

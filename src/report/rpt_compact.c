@@ -330,6 +330,14 @@ static int compact_render(const struct rpt_table *t, const struct rpt_opts *o, F
 		return -ENOMEM;
 	if (t->title)
 		compact_wrap(out, "", COMPACT_GAP, t->title);
+	for (size_t i = 0; i < t->npreamble; i++) {
+		/* an indented line (a column's cmdline) keeps its indent, continuations go deeper */
+		size_t lead = strspn(t->preamble[i], " ");
+		char pad[16];
+
+		snprintf(pad, sizeof(pad), "%*s", (int)(lead < 8 ? lead : 8), "");
+		compact_wrap(out, pad, strlen(pad) + COMPACT_GAP, t->preamble[i] + lead);
+	}
 	if (t->ncols) {
 		compact_layout(&c);
 		compact_legend(&c);

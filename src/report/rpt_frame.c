@@ -58,6 +58,8 @@ int rpt_frame_render(const struct rpt_table *t, const struct rpt_frame_glyphs *g
 		return -ENOMEM;
 	if (t->title)
 		fprintf(out, "%s\n", t->title);
+	for (size_t i = 0; i < t->npreamble; i++)
+		fprintf(out, "%s\n", t->preamble[i]);
 	if (t->ncols) {
 		frame_rule(out, g, g->top, w, t->ncols);
 		frame_header(out, t, g, w);

@@ -1,4 +1,5 @@
 /* rpt_json: the `json` format, a result's every number and verdict for scripts, or a table as records (jansson). */
+#include "report/header.h"
 #include "report/impl.h"
 
 #include <errno.h>
@@ -121,8 +122,12 @@ static json_t *json_block(const struct rpt_result *r, size_t b)
 			json_object_set_new(res, "noise_floor", json_floor(&row->floor));
 		json_array_append_new(results, res);
 	}
-	return json_pack("{s:s, s:o, s:o, s:O}", rpt_block_key(s->axis), blk->name, "results", results,
-			 "geomean", json_geomean(s, blk), "settings_differ", differ ? differ : json_array());
+	json_t *j = json_pack("{s:s, s:o, s:o, s:O}", rpt_block_key(s->axis), blk->name, "results", results,
+			      "geomean", json_geomean(s, blk), "settings_differ", differ ? differ : json_array());
+
+	if (j && r->header && b < r->header->nblocks)
+		json_object_set_new(j, "header", rpt_header_json(&r->header->blocks[b]));
+	return j;
 }
 
 /* Write @doc (stolen) and a newline: 0, -ENOMEM when it could not be built, -EIO. */
@@ -160,7 +165,7 @@ static int json_render_result(const struct rpt_result *r, const struct rpt_opts 
 /* A table: its title, one object per row keyed by the column headers, and its footers. */
 static int json_render(const struct rpt_table *t, const struct rpt_opts *o, FILE *out)
 {
-	json_t *rows = json_array(), *footers = json_array();
+	json_t *rows = json_array(), *footers = json_array(), *preamble = json_array();
 
 	(void)o;
 	for (size_t r = 0; r < t->nrows; r++) {
@@ -172,7 +177,14 @@ static int json_render(const struct rpt_table *t, const struct rpt_opts *o, FILE
 	}
 	for (size_t i = 0; i < t->nfooters; i++)
 		json_array_append_new(footers, json_string(t->footers[i]));
-	return json_write(json_pack("{s:s?, s:o, s:o}", "title", t->title, "rows", rows, "footers", footers),
+	for (size_t i = 0; i < t->npreamble; i++)
+		json_array_append_new(preamble, json_string(t->preamble[i]));
+	if (!t->npreamble) {
+		json_decref(preamble);
+		preamble = NULL;
+	}
+	return json_write(json_pack("{s:s?, s:o*, s:o, s:o}", "title", t->title, "preamble", preamble, "rows", rows,
+				    "footers", footers),
 			  out);
 }
 

@@ -66,6 +66,25 @@ static void md_paragraph(FILE *out, const char *s)
 	fputs("\n\n", out);
 }
 
+/*
+ * The header as a list: a line indented under the previous one (a column's
+ * cmdline under its kernel) becomes a nested item.
+ */
+static void md_preamble(FILE *out, const struct rpt_table *t)
+{
+	for (size_t i = 0; i < t->npreamble; i++) {
+		const char *s = t->preamble[i];
+		size_t indent = strspn(s, " ");
+
+		rpt_pad(out, indent);
+		fputs("- ", out);
+		md_put(out, s + indent);
+		fputc('\n', out);
+	}
+	if (t->npreamble)
+		fputc('\n', out);
+}
+
 static int md_render(const struct rpt_table *t, const struct rpt_opts *o, FILE *out)
 {
 	/* at least 3 so the delimiter row reads ":--" or "--:" */
@@ -76,6 +95,7 @@ static int md_render(const struct rpt_table *t, const struct rpt_opts *o, FILE *
 		return -ENOMEM;
 	if (t->title)
 		md_paragraph(out, t->title);
+	md_preamble(out, t);
 	if (t->ncols) {
 		fputc('|', out);
 		for (size_t c = 0; c < t->ncols; c++)

@@ -1,4 +1,5 @@
 /* rpt_result: a result laid out as tables for the text formats (base means, % changes, geomean row, legend), and the dispatch by format. */
+#include "report/header.h"
 #include "report/impl.h"
 
 #include <errno.h>
@@ -55,6 +56,7 @@ struct show_opts {
 	const struct rpt_format *format;
 	const struct rpt_opts *ro;
 	json_t *const *settings_differ;
+	const struct rpt_header *header;
 	bool stats, color;
 };
 
@@ -418,6 +420,11 @@ static int show_block_rows(struct rpt_table *t, const struct cmp_set *s, size_t 
 	return ret;
 }
 
+static int show_preamble_line(void *ctx, const char *line)
+{
+	return rpt_table_add_preamble(ctx, line);
+}
+
 /* One table per block, titled with the SUT class (or swprofile), blank lines between. */
 static int show_blocks(const struct cmp_set *s, const struct show_opts *o, FILE *out)
 {
@@ -433,7 +440,10 @@ static int show_blocks(const struct cmp_set *s, const struct show_opts *o, FILE 
 			return -ENOMEM;
 		if (b)
 			fputc('\n', out);
-		ret = show_columns(t, s, o);
+		ret = o->header && b < o->header->nblocks
+			      ? rpt_header_lines(&o->header->blocks[b], show_preamble_line, t) : 0;
+		if (!ret)
+			ret = show_columns(t, s, o);
 		if (!ret)
 			ret = show_block_rows(t, s, b, o);
 		if (!ret)
@@ -470,6 +480,6 @@ int rpt_render_result(const struct rpt_result *r, const char *name, const struct
 	ro = ro ? ro : &defaults;
 	if (f->render_result)
 		return f->render_result(r, ro, out);
-	o = (struct show_opts){ r->cmp, f, ro, r->settings_differ, ro->stats, ro->color };
+	o = (struct show_opts){ r->cmp, f, ro, r->settings_differ, r->header, ro->stats, ro->color };
 	return f->one_table ? show_one_table(r->set, &o, out) : show_blocks(r->set, &o, out);
 }

@@ -40,7 +40,10 @@ void rpt_table_free(struct rpt_table *t)
 		free(t->footers[i]);
 	free(t->rows);
 	free(t->cols);
+	for (size_t i = 0; i < t->npreamble; i++)
+		free(t->preamble[i]);
 	free(t->footers);
+	free(t->preamble);
 	free(t->title);
 	free(t);
 }
@@ -103,16 +106,27 @@ out:
 	return rc;
 }
 
-int rpt_table_add_footer(struct rpt_table *t, const char *line)
+/* Append a copy of @line to the list *@lines of *@n. */
+static int add_line(char ***lines, size_t *n, const char *line)
 {
 	char *l = text_one_line_dup(line);
 
-	if (!l || grow((void **)&t->footers, t->nfooters, sizeof(*t->footers))) {
+	if (!l || grow((void **)lines, *n, sizeof(**lines))) {
 		free(l);
 		return -ENOMEM;
 	}
-	t->footers[t->nfooters++] = l;
+	(*lines)[(*n)++] = l;
 	return 0;
+}
+
+int rpt_table_add_footer(struct rpt_table *t, const char *line)
+{
+	return add_line(&t->footers, &t->nfooters, line);
+}
+
+int rpt_table_add_preamble(struct rpt_table *t, const char *line)
+{
+	return add_line(&t->preamble, &t->npreamble, line);
 }
 
 bool rpt_cell_hidden(const struct rpt_table *t, size_t r, size_t c)

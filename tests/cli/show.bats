@@ -8,6 +8,7 @@
 #   param.csv  one kernel, clear strategies -f default|x86-64-stosb|x86-64-movnti at two extents
 #   gaps.csv   'one-shot' has one memset sample only, 2MB mmap only under 'patched', a latency (ns)
 #   flat.csv   seed.csv with every sample equal to its cell's mean: no spread anywhere
+#   header.db  seed.csv plus machine and kernel fingerprints and session environments (add-fingerprints)
 # The golden files are what users paste into mail: after UPDATE_GOLDEN=1 read them by eye.
 
 bats_require_minimum_version 1.5.0
@@ -22,6 +23,9 @@ setup_file() {
 	for f in seed param gaps flat; do
 		"$cp" import --store "$BATS_FILE_TMPDIR/$f.db" "$fix/$f.csv" >/dev/null
 	done
+	# the seed with the fingerprints and environments a real run records
+	cp "$BATS_FILE_TMPDIR/seed.db" "$BATS_FILE_TMPDIR/header.db"
+	"$fix/add-fingerprints" "$BATS_FILE_TMPDIR/header.db"
 }
 
 setup() {
@@ -565,4 +569,71 @@ assert "change_pct" not in rows["mmap -p 2MB -s 1GB -l 1"][1]'
 @test "show: csv names the SUT class of every block" {
 	run --separate-stderr "$CP" show --format csv
 	[[ "$output" == *aws-m7g.metal* && "$output" == *cesw-aarch64-ampereone-1s-a192-32x* ]]
+}
+
+@test "show: golden --header in every table format" {
+	for f in box grid compact markdown json; do
+		golden "header-$f" --store "$S/header.db" --header --format "$f"
+	done
+}
+
+@test "show: --header names the machine once, each column's kernel, cmdline, THP, hugepages, sessions and dates" {
+	run "$CP" show --store "$S/header.db" --header --format grid
+	[ "$status" -eq 0 ]
+	[[ "$output" == *$'\nMachine: Neoverse-V1 (aarch64), 64 cores, 1 socket, 252.0 GiB memory, 1 NUMA node.\n'* ]]
+	[[ "$output" == *$'\nMachine: Ampere-1a (aarch64), 192 cores, 1 socket, 1024.0 GiB memory, 2 NUMA nodes.\n'* ]]
+	[[ "$output" == *$'\nMeasured: 8 sessions, 72 samples, from 2026-08-22 08:00 UTC to 2026-08-23 14:00 UTC.\n'* ]]
+	[[ "$output" == *$'\n'"$WITH: kernel 6.17.0-rc2-next-20260821-00001-gclearpage; 4 sessions, 36 samples, from 2026-08-23 08:00 UTC to 2026-08-23 14:00 UTC."$'\n'* ]]
+	[[ "$output" == *$'\n  THP enabled always, defrag madvise; hugepages 2MB: 0, 1GB: 32.\n'* ]]
+	[[ "$output" == *"transparent_hugepage=madvise"* ]]
+	# the header comes between the title and the table
+	[ "$(sed -n 2p <<< "$output")" = "Machine: Neoverse-V1 (aarch64), 64 cores, 1 socket, 252.0 GiB memory, 1 NUMA node." ]
+}
+
+@test "show: without --header the tables are as before; csv never carries it" {
+	run "$CP" show --store "$S/header.db" --format grid
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"Machine:"* ]]
+	"$CP" show --store "$S/header.db" --format csv >"$D/plain.csv"
+	"$CP" show --store "$S/header.db" --format csv --header >"$D/header.csv"
+	cmp "$D/plain.csv" "$D/header.csv"
+}
+
+@test "show: --header on imported samples without fingerprints says what is not recorded" {
+	run "$CP" show --header --format grid
+	[ "$status" -eq 0 ]
+	[[ "$output" == *$'\nMachine: not recorded.\n'* ]]
+	[[ "$output" == *"$WITHOUT (base): kernel not recorded; 4 sessions, 36 samples, from 2026-08-22 08:00 UTC to 2026-08-22 14:00 UTC."* ]]
+	[[ "$output" != *"cmdline:"* ]]
+}
+
+@test "show: --header with machines as columns names each column's machine" {
+	run "$CP" show --store "$S/header.db" --header --columns sut --format grid
+	[ "$status" -eq 0 ]
+	[[ "$output" != *$'\nMachine:'* ]]
+	[[ "$output" == *$'\n  Machine: aws-m7g.metal: Neoverse-V1 (aarch64), 64 cores, 1 socket, 252.0 GiB memory, 1 NUMA node.\n'* ]]
+	[[ "$output" == *$'\n  Machine: cesw-aarch64-ampereone-1s-a192-32x: Ampere-1a (aarch64), 192 cores, 1 socket, 1024.0 GiB memory, 2 NUMA nodes.\n'* ]]
+}
+
+@test "show: --header in JSON is data: per block, per column, unknown values null" {
+	run "$CP" show --store "$S/header.db" --header --format json
+	[ "$status" -eq 0 ]
+	python3 - "$output" <<-'EOF'
+	import json, sys
+	doc = json.loads(sys.argv[1])
+	h = doc["blocks"][1]["header"]
+	assert (h["sessions"], h["samples"]) == (8, 72), h
+	base, patched = h["columns"]
+	assert base["base"] and not patched["base"]
+	assert patched["machine"] == {"sut": "cesw-aarch64-ampereone-1s-a192-32x", "cpu": "Ampere-1a", "arch": "aarch64",
+	                              "cores": 192, "sockets": 1, "numa_nodes": 2, "memory_bytes": 1099511627776}, patched
+	assert patched["kernel_release"] == "6.17.0-rc2-next-20260821-00001-gclearpage"
+	assert (patched["thp_enabled"], patched["thp_defrag"]) == ("always", "madvise")
+	assert patched["hugepages"] == "2MB: 0, 1GB: 32"
+	assert (patched["first"], patched["last"]) == ("2026-08-23T09:00:00.000000Z", "2026-08-23T15:00:00.000000Z")
+	EOF
+	run "$CP" show --header --format json
+	python3 -c 'import json, sys; c = json.loads(sys.argv[1])["blocks"][0]["header"]["columns"][0]; assert c["machine"]["cpu"] is None and c["kernel_release"] is None and c["sessions"] == 4, c' "$output"
+	run "$CP" show --format json
+	python3 -c 'import json, sys; assert "header" not in json.loads(sys.argv[1])["blocks"][0]' "$output"
 }

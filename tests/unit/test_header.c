@@ -1,0 +1,172 @@
+/* test_header: the header model of src/report/header.h built from store-shaped listings: values, joins, counts, unknowns. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "compare/compare.h"
+#include "report/header.h"
+
+#define MMAP4K "mmap -p 4KB -f demand -s 32GB -l 5"
+
+static void add(struct cmp_set *s, const struct cmp_opts *o, const char *swp, const char *uuid, double v)
+{
+	struct cmp_sample x = { "box", swp, uuid, "2026-01-01T00:00:00Z", "perf/mem", MMAP4K, "bytes/sec",
+				NULL, 0, true, v };
+
+	assert_int_equal(cmp_add(s, o, &x), 0);
+}
+
+/* Two kernels on one machine: "old" in sessions s1 and s2, "new" in s3 (twice the samples) and s4. */
+static struct cmp_set *two_kernels(struct cmp_opts *o)
+{
+	struct cmp_set *s;
+
+	*o = (struct cmp_opts){ .axis = CMP_BY_SWPROFILE, .alpha = 0.05, .min_effect_pct = 0.5, .target_pct = 1 };
+	s = cmp_new(o);
+	assert_non_null(s);
+	add(s, o, "old", "s1", 10);
+	add(s, o, "old", "s2", 11);
+	add(s, o, "new", "s3", 12);
+	add(s, o, "new", "s3", 12.5);
+	add(s, o, "new", "s4", 13);
+	assert_int_equal(cmp_finish(s, o), 0);
+	return s;
+}
+
+/* The listings as the store gives them: s4 ran with THP always, s1 is unknown to the listing. */
+static void listings(json_t **sessions, json_t **suts, json_t **swps)
+{
+	const char *settings_madvise = "{\"settings\": {\"thp_enabled\": \"madvise\", \"hugepages\":"
+				       " {\"2048kB\": {\"total\": 8, \"free\": 8}, \"1048576kB\": {\"total\": 1}}}}";
+	json_t *env_m = json_loads(settings_madvise, 0, NULL);
+
+	*sessions = json_pack("[{s:s, s:s, s:s, s:s, s:O}, {s:s, s:s, s:s, s:s, s:O}, {s:s, s:s, s:s, s:s, s:{s:{s:s}}}]",
+			      "uuid", "s2", "sut", "box", "swprofile", "old", "started", "2026-01-02T10:00:00.0Z",
+			      "environment", env_m,
+			      "uuid", "s3", "sut", "box", "swprofile", "new", "started", "2026-01-03T10:00:00.0Z",
+			      "environment", env_m,
+			      "uuid", "s4", "sut", "box", "swprofile", "new", "started", "2026-01-04T10:00:00.0Z",
+			      "environment", "settings", "thp_enabled", "always");
+	*suts = json_pack("[{s:s, s:{s:s, s:s, s:i, s:I}}]", "name", "box", "fingerprint", "cpu", "Neoverse-N1",
+			  "arch", "aarch64", "cores", 80, "memory", (json_int_t)1 << 35);
+	*swps = json_pack("[{s:s, s:{s:s, s:s, s:s, s:{s:i}}}, {s:s, s:{s:s, s:s}}]",
+			  "name", "old", "fingerprint", "kernel_release", "6.1.0", "cmdline", "ro quiet",
+			  "thp_defrag", "defer", "hugepages", "2MB", 4,
+			  "name", "new", "fingerprint", "kernel_release", "6.2.0", "thp_defrag", "madvise");
+	json_decref(env_m);
+	assert_non_null(*sessions);
+	assert_non_null(*suts);
+	assert_non_null(*swps);
+}
+
+static void test_build(void **state)
+{
+	struct cmp_opts o;
+	struct cmp_set *s = two_kernels(&o);
+	json_t *sessions, *suts, *swps;
+	struct rpt_header *h;
+	const struct rpt_header_column *old, *new;
+
+	(void)state;
+	listings(&sessions, &suts, &swps);
+	h = rpt_header_build(s, sessions, suts, swps);
+	assert_non_null(h);
+	assert_int_equal(h->nblocks, 1);
+	assert_string_equal(h->blocks[0].name, "box");
+	assert_int_equal(h->blocks[0].ncols, 2);
+	assert_int_equal(h->blocks[0].sessions, 4);
+	assert_int_equal(h->blocks[0].samples, 5);
+	assert_true(h->blocks[0].same_machine);
+	assert_string_equal(h->blocks[0].first, "2026-01-02T10:00:00.0Z");
+	assert_string_equal(h->blocks[0].last, "2026-01-04T10:00:00.0Z");
+	old = &h->blocks[0].cols[s->base];
+	new = &h->blocks[0].cols[1 - s->base];
+	assert_true(old->base);
+	assert_string_equal(old->name, "old");
+	/* s1 is not in the listing: it counts, but says nothing */
+	assert_int_equal(old->sessions, 2);
+	assert_string_equal(old->first, "2026-01-02T10:00:00.0Z");
+	assert_string_equal(old->kernel_release, "6.1.0");
+	assert_string_equal(old->cmdline, "ro quiet");
+	/* the session's record wins over the fingerprint, which fills what the session lacks */
+	assert_string_equal(old->hugepages, "2MB: 8, 1GB: 1");
+	assert_string_equal(old->thp_defrag, "defer");
+	assert_string_equal(old->machine.cpu, "Neoverse-N1");
+	assert_int_equal(old->machine.cores, 80);
+	assert_int_equal(old->machine.memory, (long long)1 << 35);
+	assert_int_equal(old->machine.sockets, -1);
+	/* sessions that differ: every value, in the order first seen */
+	assert_string_equal(new->thp_enabled, "madvise, always");
+	assert_int_equal(new->samples, 3);
+	assert_int_equal(new->sessions, 2);
+	assert_null(new->cmdline);
+	rpt_header_free(h);
+	json_decref(sessions);
+	json_decref(suts);
+	json_decref(swps);
+	cmp_free(s);
+}
+
+static int collect(void *ctx, const char *line)
+{
+	FILE *f = ctx;
+
+	fprintf(f, "%s\n", line);
+	return 0;
+}
+
+static int stop_second(void *ctx, const char *line)
+{
+	int *n = ctx;
+
+	(void)line;
+	return ++*n == 2 ? -42 : 0;
+}
+
+static void test_lines_and_json(void **state)
+{
+	struct cmp_opts o;
+	struct cmp_set *s = two_kernels(&o);
+	struct rpt_header *h = rpt_header_build(s, NULL, NULL, NULL);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	json_t *j;
+	int n = 0;
+
+	(void)state;
+	assert_non_null(h);
+	assert_int_equal(rpt_header_lines(&h->blocks[0], collect, f), 0);
+	fclose(f);
+	assert_non_null(strstr(text, "Machine: not recorded.\n"));
+	assert_non_null(strstr(text, "Measured: 4 sessions, 5 samples.\n"));
+	assert_non_null(strstr(text, "old (base): kernel not recorded; 2 sessions, 2 samples.\n"));
+	assert_null(strstr(text, "THP"));
+	free(text);
+	assert_int_equal(rpt_header_lines(&h->blocks[0], stop_second, &n), -42);
+	assert_int_equal(n, 2);
+	j = rpt_header_json(&h->blocks[0]);
+	assert_non_null(j);
+	assert_int_equal(json_integer_value(json_object_get(j, "sessions")), 4);
+	assert_true(json_is_null(json_object_get(j, "first")));
+	assert_true(json_is_null(json_object_get(json_object_get(json_array_get(json_object_get(j, "columns"), 0),
+								  "machine"), "cores")));
+	json_decref(j);
+	rpt_header_free(h);
+	cmp_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_build),
+		cmocka_unit_test(test_lines_and_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

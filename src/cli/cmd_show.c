@@ -222,6 +222,27 @@ static int show_env_want(struct store *st, json_t *envs, const char *uuid, bool 
 	return ret;
 }
 
+/* Every session of the 4KB mmap rows (show_thp_row): whether any ran with THP always decides a warning. */
+static int show_thp_envs(struct store *st, const struct cmp_set *set, json_t *envs)
+{
+	int ret = 0;
+
+	for (size_t b = 0; !ret && b < set->nblocks; b++) {
+		const struct cmp_block *blk = &set->blocks[b];
+
+		for (size_t r = 0; !ret && r < blk->nrows; r++) {
+			for (size_t c = 0; !ret && show_thp_row(&blk->rows[r]) && c < set->ncols; c++) {
+				const struct cmp_cell *cell = &blk->rows[r].cells[c];
+				bool found;
+
+				for (size_t u = 0; !ret && u < cell->nuuids; u++)
+					ret = show_env_want(st, envs, cell->uuids[u], &found);
+			}
+		}
+	}
+	return ret;
+}
+
 static json_t *show_envs(struct store *st, const struct cmp_set *set)
 {
 	struct store_counts n;
@@ -243,6 +264,8 @@ static json_t *show_envs(struct store *st, const struct cmp_set *set)
 			}
 		}
 	}
+	if (!ret && n.environments)
+		ret = show_thp_envs(st, set, envs);
 	/* NULL on failure (logged): show must not go on and exit 0 after an error */
 	if (ret) {
 		if (ret == -ENOMEM)
@@ -290,13 +313,18 @@ static struct cmp_opts show_cal_opts(const struct cmp_opts *o)
 	return c;
 }
 
-/* Per block, the settings in which a column differs from the base (NULL entries when out of memory). */
-static json_t **show_settings(const struct cmp_set *set, const json_t *envs)
+/*
+ * Per block, what @fn finds in the environments: the settings in which a
+ * column differs from the base, the rows that ran with THP always (NULL
+ * entries when out of memory).
+ */
+static json_t **show_settings(const struct cmp_set *set, const json_t *envs,
+			      json_t *(*fn)(const struct cmp_set *s, const struct cmp_block *blk, const json_t *envs))
 {
 	json_t **diffs = calloc(set->nblocks ? set->nblocks : 1, sizeof(*diffs));
 
 	for (size_t b = 0; diffs && b < set->nblocks; b++)
-		diffs[b] = show_env_diffs(set, &set->blocks[b], envs);
+		diffs[b] = fn(set, &set->blocks[b], envs);
 	return diffs;
 }
 
@@ -310,16 +338,18 @@ static void show_settings_free(json_t **diffs, size_t n)
 static int show_render(const struct show_cli *o, const struct cmp_set *set, const json_t *envs,
 		       const json_t *hdr_in)
 {
-	json_t **diffs = show_settings(set, envs);
+	json_t **diffs = show_settings(set, envs, show_env_diffs);
+	json_t **thp = show_settings(set, envs, show_thp_always);
 	struct rpt_header *header = hdr_in ? show_header_build(set, hdr_in) : NULL;
-	struct rpt_result r = { set, &o->cmp, diffs, header };
+	struct rpt_result r = { set, &o->cmp, diffs, header, thp };
 	struct rpt_opts ro = {
 		.color = !strcmp(o->color, "always") || (!strcmp(o->color, "auto") && isatty(STDOUT_FILENO)),
 		.stats = o->stats,
 	};
-	int ret = diffs && (header || !hdr_in) ? rpt_render_result(&r, o->format, &ro, stdout) : -ENOMEM;
+	int ret = diffs && thp && (header || !hdr_in) ? rpt_render_result(&r, o->format, &ro, stdout) : -ENOMEM;
 
 	show_settings_free(diffs, set->nblocks);
+	show_settings_free(thp, set->nblocks);
 	rpt_header_free(header);
 	if (!ret)
 		return 0;

@@ -5,6 +5,7 @@
 #include "compare/compare.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 
 /*
  * The relevant settings (doctor's snapshot) in which each column of @blk
@@ -13,6 +14,21 @@
  * when out of memory.
  */
 json_t *show_env_diffs(const struct cmp_set *s, const struct cmp_block *blk, const json_t *envs);
+
+/*
+ * Whether @row is an mmap result at 4KB pages that left THP to the system
+ * (no --thp always/never): one the system's THP setting decides the meaning of.
+ */
+bool show_thp_row(const struct cmp_row *row);
+
+/*
+ * The rows of @blk (show_thp_row) that ran with THP enabled=always in some
+ * column, so they measured mostly 2MB THP faults, not 4KB faults: a new
+ * array of {resultclass, unit, columns: [names]}, from each session's
+ * environment in @envs (uuid -> snapshot; NULL: nothing known, empty).
+ * NULL only when out of memory.
+ */
+json_t *show_thp_always(const struct cmp_set *s, const struct cmp_block *blk, const json_t *envs);
 
 struct store;
 struct rpt_header;

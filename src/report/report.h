@@ -60,6 +60,11 @@ struct rpt_result {
 	const struct cmp_opts *cmp;
 	json_t *const *settings_differ;	/* per block: [{column, setting, base, value}]; NULL: unknown */
 	const struct rpt_header *header;	/* report/header.h: printed above each block's table; NULL: none */
+	/*
+	 * Per block: the 4KB mmap rows whose sessions ran with THP enabled=always
+	 * (they measured mostly THP faults), [{resultclass, unit, columns}]; NULL: unknown.
+	 */
+	json_t *const *thp_always;
 };
 
 /*

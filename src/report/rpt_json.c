@@ -107,6 +107,7 @@ static json_t *json_block(const struct rpt_result *r, size_t b)
 	const struct cmp_set *s = r->set;
 	const struct cmp_block *blk = &s->blocks[b];
 	json_t *results = json_array(), *differ = r->settings_differ ? r->settings_differ[b] : NULL;
+	json_t *thp = r->thp_always ? r->thp_always[b] : NULL;
 
 	for (size_t i = 0; i < blk->nrows; i++) {
 		const struct cmp_row *row = &blk->rows[i];
@@ -122,8 +123,9 @@ static json_t *json_block(const struct rpt_result *r, size_t b)
 			json_object_set_new(res, "noise_floor", json_floor(&row->floor));
 		json_array_append_new(results, res);
 	}
-	json_t *j = json_pack("{s:s, s:o, s:o, s:O}", rpt_block_key(s->axis), blk->name, "results", results,
-			      "geomean", json_geomean(s, blk), "settings_differ", differ ? differ : json_array());
+	json_t *j = json_pack("{s:s, s:o, s:o, s:O, s:O}", rpt_block_key(s->axis), blk->name, "results", results,
+			      "geomean", json_geomean(s, blk), "settings_differ", differ ? differ : json_array(),
+			      "thp_always", thp ? thp : json_array());
 
 	if (j && r->header && b < r->header->nblocks)
 		json_object_set_new(j, "header", rpt_header_json(&r->header->blocks[b]));

@@ -57,6 +57,7 @@ struct show_opts {
 	const struct rpt_opts *ro;
 	json_t *const *settings_differ;
 	const struct rpt_header *header;
+	json_t *const *thp_always;
 	bool stats, color;
 };
 
@@ -400,6 +401,48 @@ static void show_env_footers(const json_t *diffs, struct rpt_table *t)
 	}
 }
 
+/* "in both columns", "in every column" or "in A and B": which columns ran with THP always. */
+static void show_thp_columns(const json_t *cols, size_t ncols, char *buf, size_t len)
+{
+	size_t n = json_array_size(cols), i;
+	json_t *c;
+	int used;
+
+	if (n == ncols && n > 1) {
+		snprintf(buf, len, "in %s", n == 2 ? "both columns" : "every column");
+		return;
+	}
+	used = snprintf(buf, len, "in");
+	json_array_foreach(cols, i, c) {
+		if (used < 0 || (size_t)used >= len)
+			return;
+		used += snprintf(buf + used, len - (size_t)used, "%s%s", !i ? " " : i + 1 < n ? ", " : " and ",
+				 json_string_value(c));
+	}
+}
+
+/*
+ * Say what a 4KB number really measured: with THP enabled=always the kernel
+ * backs a 4KB mapping with 2MB pages where it can, so the result counts
+ * mostly THP faults (several times faster), whatever the label says.
+ */
+static void show_thp_footers(const json_t *rows, size_t ncols, struct rpt_table *t)
+{
+	size_t i;
+	json_t *row;
+
+	json_array_foreach(rows, i, row) {
+		char line[1024], where[512];
+
+		show_thp_columns(json_object_get(row, "columns"), ncols, where, sizeof(where));
+		snprintf(line, sizeof(line),
+			 "Warning: %s ran with THP enabled=always %s: it measured mostly 2MB THP faults, not 4KB"
+			 " faults; run it with --thp never to measure 4KB faults.",
+			 json_string_value(json_object_get(row, "resultclass")), where);
+		rpt_table_add_footer(t, line);
+	}
+}
+
 /* The rows of block @b, its geomean row and its footers, into @t. */
 static int show_block_rows(struct rpt_table *t, const struct cmp_set *s, size_t b, const struct show_opts *o)
 {
@@ -416,6 +459,8 @@ static int show_block_rows(struct rpt_table *t, const struct cmp_set *s, size_t 
 		show_floors(t, blk, o);
 		if (o->settings_differ)
 			show_env_footers(o->settings_differ[b], t);
+		if (o->thp_always)
+			show_thp_footers(o->thp_always[b], s->ncols, t);
 	}
 	return ret;
 }
@@ -480,6 +525,6 @@ int rpt_render_result(const struct rpt_result *r, const char *name, const struct
 	ro = ro ? ro : &defaults;
 	if (f->render_result)
 		return f->render_result(r, ro, out);
-	o = (struct show_opts){ r->cmp, f, ro, r->settings_differ, r->header, ro->stats, ro->color };
+	o = (struct show_opts){ r->cmp, f, ro, r->settings_differ, r->header, r->thp_always, ro->stats, ro->color };
 	return f->one_table ? show_one_table(r->set, &o, out) : show_blocks(r->set, &o, out);
 }

@@ -1,0 +1,58 @@
+/* show_thp: say when a 4KB mmap result really measured THP faults (its sessions ran with THP enabled=always). */
+#include "cli/show.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool show_thp_row(const struct cmp_row *row)
+{
+	char *copy = strdup(row->rclass), *save = NULL, *prev = NULL;
+	bool mmap = false, base_page = false, system = true;
+
+	for (char *w = copy ? strtok_r(copy, " ", &save) : NULL; w; prev = w, w = strtok_r(NULL, " ", &save)) {
+		if (!prev)
+			mmap = !strcmp(w, "mmap");
+		else if (!strcmp(prev, "-p") || !strcmp(prev, "--page"))
+			base_page = !strcmp(w, "4KB");
+		/* --thp always asked for THP by name, --thp never kept it away: the label says what ran */
+		else if (!strcmp(prev, "--thp"))
+			system = !strcmp(w, "system");
+	}
+	free(copy);
+	return mmap && base_page && system;
+}
+
+/* Whether a session of @cell ran with THP enabled=always, as its environment snapshot says. */
+static bool show_thp_cell(const struct cmp_cell *cell, const json_t *envs)
+{
+	for (size_t u = 0; u < cell->nuuids; u++) {
+		const json_t *settings = json_object_get(json_object_get(envs, cell->uuids[u]), "settings");
+		const char *thp = json_string_value(json_object_get(settings, "thp_enabled"));
+
+		if (thp && !strcmp(thp, "always"))
+			return true;
+	}
+	return false;
+}
+
+json_t *show_thp_always(const struct cmp_set *s, const struct cmp_block *blk, const json_t *envs)
+{
+	json_t *out = json_array();
+
+	for (size_t r = 0; out && envs && r < blk->nrows; r++) {
+		const struct cmp_row *row = &blk->rows[r];
+		json_t *cols;
+
+		if (!show_thp_row(row) || !(cols = json_array()))
+			continue;
+		for (size_t c = 0; c < s->ncols; c++)
+			if (row->cells[c].n && show_thp_cell(&row->cells[c], envs))
+				json_array_append_new(cols, json_string(s->cols[c]));
+		if (json_array_size(cols))
+			json_array_append_new(out, json_pack("{s:s, s:s, s:o}", "resultclass", row->rclass, "unit",
+							     row->unit, "columns", cols));
+		else
+			json_decref(cols);
+	}
+	return out;
+}

@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/cli_cmp.h"
 #include "report/report.h"
+#include "util/boot.h"
 #include "util/log.h"
 
 #include <errno.h>
@@ -10,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 enum { CA_SESSIONS = 300, CA_TARGET, CA_SCALE, CA_SEED, CA_HELP };
 
@@ -181,16 +181,16 @@ int cmd_calibrate(int argc, char **argv)
 {
 	struct ca_cli o = { .sessions = 4, .target = STATS_DEFAULT_TARGET_PCT };
 	char swp[512];
-	struct utsname u;
-	int ret = ca_parse(argc + 1, argv - 1, &o);
+	char release[256];
+	int ret = ca_parse(argc + 1, argv - 1, &o), err;
 
 	if (ret)
 		return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
-	if (!o.swprofile && uname(&u)) {
-		log_err("cannot read the kernel release: %s", strerror(errno));
+	if (!o.swprofile && (err = boot_release(release, sizeof(release)))) {
+		log_err("cannot read the kernel release: %s", strerror(-err));
 		return EXIT_INTERNAL;
 	}
-	snprintf(swp, sizeof(swp), "%s" CMP_CALIBRATION_SUFFIX, o.swprofile ? o.swprofile : u.release);
+	snprintf(swp, sizeof(swp), "%s" CMP_CALIBRATION_SUFFIX, o.swprofile ? o.swprofile : release);
 	ret = ca_run(&o, swp);
 	return ret ? ret : ca_report(&o, swp);
 }

@@ -1,6 +1,7 @@
 /* noise: doctor checks of what else disturbs a run: load, busy processes, virtualisation, NUMA, isolation. */
 #include "doctor/checks.h"
 #include "machine/machine.h"
+#include "util/boot.h"
 #include "util/sysfs.h"
 
 #include <ctype.h>
@@ -179,7 +180,7 @@ int doctor_check_isolation(const struct doctor_ctx *ctx, struct doctor_report *r
 	char cmdline[4096], value[160] = "", *save = NULL;
 
 	(void)ctx;
-	if (sysfs_read_line("/proc/cmdline", cmdline, sizeof(cmdline)))
+	if (boot_cmdline(cmdline, sizeof(cmdline)))
 		return doctor_add(rep, "isolation", DOCTOR_WARN, "unknown", NULL, "cannot read /proc/cmdline");
 	for (char *tok = strtok_r(cmdline, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)

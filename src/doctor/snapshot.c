@@ -1,6 +1,7 @@
 /* snapshot: the settings that change what clearpath measures, as JSON stored per session, and their diff. */
 #include "doctor/checks.h"
 #include "machine/machine.h"
+#include "util/boot.h"
 #include "util/sysfs.h"
 
 #include <inttypes.h>
@@ -51,7 +52,7 @@ json_t *doctor_snapshot(void)
 	json_object_set_new(o, "boost", boost < 0 ? json_null() : json_string(boost ? "on" : "off"));
 	json_object_set_new(o, "hugepages", doctor_snap_pools());
 	json_object_set_new(o, "cmdline",
-			    doctor_str_or_null(sysfs_read_line("/proc/cmdline", buf, sizeof(buf)), buf));
+			    doctor_str_or_null(boot_cmdline(buf, sizeof(buf)), buf));
 	json_object_set_new(o, "perf_event_paranoid",
 			    sysfs_read_line("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf))
 				    ? json_null() : json_integer(strtol(buf, NULL, 10)));

@@ -2,6 +2,7 @@
 #include "harness/fingerprint.h"
 #include "doctor/doctor.h"
 #include "machine/machine.h"
+#include "util/boot.h"
 #include "util/size.h"
 #include "util/sysfs.h"
 
@@ -97,14 +98,17 @@ json_t *fp_swprofile(char *name, size_t len)
 {
 	json_t *o = json_object();
 	struct utsname u;
-	char thp[64];
+	char thp[64], release[256], cmdline[4096];
 
 	if (!o)
 		return NULL;
 	uname(&u);
-	json_object_set_new(o, "kernel_release", json_string(u.release));
+	/* release and cmdline through util/boot: a simulated boot ($CLEARPATH_FAKE_BOOT) names its own */
+	boot_release(release, sizeof(release));
+	json_object_set_new(o, "kernel_release", json_string(release));
 	json_object_set_new(o, "kernel_version", json_string(u.version));
-	fp_set_str(o, "cmdline", "/proc/cmdline");
+	if (!boot_cmdline(cmdline, sizeof(cmdline)))
+		json_object_set_new(o, "cmdline", json_string(cmdline));
 	if (!sysfs_read_choice("/sys/kernel/mm/transparent_hugepage/enabled", thp, sizeof(thp)))
 		json_object_set_new(o, "thp_enabled", json_string(thp));
 	if (!sysfs_read_choice("/sys/kernel/mm/transparent_hugepage/defrag", thp, sizeof(thp)))
@@ -113,14 +117,13 @@ json_t *fp_swprofile(char *name, size_t len)
 	json_object_set_new(o, "hugepages", fp_hugepools());
 	json_object_set_new(o, "libc", json_sprintf("glibc %s", gnu_get_libc_version()));
 	json_object_set_new(o, "clearpath", json_string(CLEARPATH_VERSION));
-	snprintf(name, len, "%s", u.release);
+	snprintf(name, len, "%s", release);
 	return o;
 }
 
 void fp_boot_id(char *buf, size_t len)
 {
-	if (sysfs_read_line("/proc/sys/kernel/random/boot_id", buf, len))
-		buf[0] = '\0';
+	boot_id(buf, len);
 }
 
 json_t *fp_environment(void)

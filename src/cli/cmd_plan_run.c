@@ -4,14 +4,15 @@
 #include "cli/commands.h"
 #include "harness/harness.h"
 #include "plan/plan.h"
+#include "util/boot.h"
 #include "util/log.h"
+#include "util/sysfs.h"
 
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 enum { PR_RESUME = 256, PR_SCALE, PR_SEED, PR_SESSIONS, PR_UNTIL, PR_MAX_SESSIONS, PR_HELP };
 
@@ -249,12 +250,12 @@ static int pr_until_decided(struct pr_cli *o, struct plan *p, int argc, char **a
 {
 	unsigned first = pr_sessions(p), k = first, max = o->max_sessions ? o->max_sessions : 10;
 	double alpha = stats_sequential_alpha(STATS_DEFAULT_ALPHA, first, max);
-	struct utsname u;
+	char release[256];
 	const char *swp = o->h.swprofile;
 	int ret = 0, left, compared = 0;
 
-	if (!swp && uname(&u) == 0)
-		swp = u.release;
+	if (!swp && boot_release(release, sizeof(release)) == 0)
+		swp = release;
 	for (;;) {
 		left = pr_undecided(o, swp ? swp : "", alpha, &compared);
 		if (left < 0)
@@ -281,6 +282,29 @@ static int pr_until_decided(struct pr_cli *o, struct plan *p, int argc, char **a
 	return 0;
 }
 
+/*
+ * The sysctls of the campaign swprofile this run measures (--swprofile
+ * naming one of the plan's `swprofiles`), as they read now: part of its
+ * fingerprint, so a boot where one did not hold cannot join the others.
+ * NULL when there are none.
+ */
+static json_t *pr_swprofile_sysctls(const struct plan *p, const char *name)
+{
+	const struct plan_swprofile *sw = name ? plan_swprofile_find(p, name) : NULL;
+	json_t *o, *all;
+	char path[512], value[256];
+
+	if (!sw || !sw->nsysctl || !(all = json_object()))
+		return NULL;
+	for (size_t i = 0; i < sw->nsysctl; i++) {
+		plan_sysctl_path(sw->sysctl[i].key, path, sizeof(path));
+		json_object_set_new(all, sw->sysctl[i].key,
+				    sysfs_read_line(path, value, sizeof(value)) ? json_null() : json_string(value));
+	}
+	o = json_pack("{s:o}", "sysctl", all);
+	return o;
+}
+
 int plan_run(int argc, char **argv)
 {
 	struct pr_cli o = { .h = { .max_failures = 3 } };
@@ -292,6 +316,8 @@ int plan_run(int argc, char **argv)
 	ret = pr_load(&o, &p);
 	if (!ret && !o.h.swprofile && strcmp(p->swprofile, "auto"))
 		o.h.swprofile = p->swprofile;
+	if (!ret)
+		o.h.swprofile_extra = pr_swprofile_sysctls(p, o.h.swprofile);
 	if (!ret && !o.child)
 		ret = pr_check(&o, p);
 	if (!ret && o.max_sessions && !o.until) {
@@ -302,6 +328,7 @@ int plan_run(int argc, char **argv)
 		ret = pr_harness(&o, p, argc + 1, argv - 1);
 	if (!ret && o.until && !o.child)
 		ret = pr_until_decided(&o, p, argc + 1, argv - 1);
+	json_decref(o.h.swprofile_extra);
 	plan_free(p);
 	return ret;
 }

@@ -15,6 +15,7 @@ struct harness_opts {
 	const char *store_url;	/* NULL: the default store */
 	bool quiet;		/* no progress line */
 	bool force;		/* accept a swprofile name whose fingerprint changed */
+	json_t *swprofile_extra;	/* more keys for the swprofile fingerprint (a campaign's sysctls), or NULL */
 };
 
 enum harness_kind {

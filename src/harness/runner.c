@@ -354,6 +354,8 @@ static int run_open_ids(const struct harness_opts *o, bool session, struct store
 	*st = NULL;
 	if (!sut || !sw)
 		goto out;
+	if (o->swprofile_extra)
+		json_object_update(sw, o->swprofile_extra);
 	sut_text = json_dumps(sut, JSON_SORT_KEYS | JSON_COMPACT);
 	sw_text = json_dumps(sw, JSON_SORT_KEYS | JSON_COMPACT);
 	if (!sut_text || !sw_text)

@@ -9,6 +9,7 @@
 #include "workloads/workload.h"
 
 struct harness_unit;
+struct plan;
 
 #define PLAN_MAX_BENCHMARKS 1000	/* a matrix that expands past this is refused */
 #define PLAN_MAX_HUGE 4			/* hugepage sizes a plan may require */
@@ -73,10 +74,68 @@ struct plan_requires {
 	} huge[PLAN_MAX_HUGE];
 };
 
+/* How a campaign boots a swprofile's kernel (plan key `swprofiles`, `boot: {method: ...}`). */
+enum plan_boot_method {
+	PLAN_BOOT_KEXEC,	/* kexec -l KERNEL [--initrd] --command-line, then systemctl kexec */
+	PLAN_BOOT_GRUB,		/* grub-reboot ENTRY (one shot), then systemctl reboot */
+	PLAN_BOOT_COMMAND,	/* the user's own shell commands */
+	PLAN_BOOT_FAKE,		/* a simulated boot in $CLEARPATH_FAKE_BOOT (tests, demos) */
+};
+
+#define PLAN_MAX_SWPROFILES 16
+#define PLAN_MAX_SYSCTLS 64
+#define PLAN_MAX_WORDS 64		/* boot commands, cmdline_has words */
+
+/* One sysctl setting: "vm.swappiness" = "10". */
+struct plan_sysctl {
+	char *key;
+	char *value;
+};
+
+/* What the booted system must show before anything is measured under it. */
+struct plan_expect {
+	char *release;			/* uname -r, or NULL: not checked */
+	char **cmdline_has;		/* words /proc/cmdline must contain */
+	size_t ncmdline_has;
+	struct plan_sysctl *sysctl;	/* values /proc/sys must read back */
+	size_t nsysctl;
+};
+
+/* A named swprofile of a campaign: how to boot it, what to apply, what to expect. */
+struct plan_swprofile {
+	char *name;
+	enum plan_boot_method method;
+	char *kernel;			/* kexec */
+	char *initrd;			/* kexec, or NULL */
+	char *boot_cmdline;		/* kexec: NULL for "keep" (today's /proc/cmdline); fake: the cmdline */
+	char *entry;			/* grub: the menu entry (title, id or "1>2") */
+	char **commands;		/* command: each run with /bin/sh -c, in order */
+	size_t ncommands;
+	char *release;			/* fake: the release the simulated boot reports */
+	char *cmdline;			/* `cmdline:` appended to the boot's command line (kexec, fake), or NULL */
+	struct plan_sysctl *sysctl;	/* `sysctl:` applied after each boot, before measuring */
+	size_t nsysctl;
+	/* `expect:` as written, completed with what the boot spec implies (release, cmdline, sysctls) */
+	struct plan_expect expect;
+	char *file;			/* where it was written, for messages */
+	unsigned line, col;
+};
+
+/* The name boot methods have in plans ("kexec", "grub", "command", "fake"). */
+const char *plan_boot_method_name(enum plan_boot_method m);
+
+/* The /proc/sys file of sysctl @key: "vm.swappiness" -> "/proc/sys/vm/swappiness", into @buf. */
+void plan_sysctl_path(const char *key, char *buf, size_t len);
+
+/* The swprofile of @p named @name, or NULL. */
+const struct plan_swprofile *plan_swprofile_find(const struct plan *p, const char *name);
+
 struct plan {
 	char *name;
 	char *file;
 	char *swprofile;		/* "auto": detected from the running kernel */
+	struct plan_swprofile *swprofiles;	/* `swprofiles`: a campaign's, in the order written */
+	size_t nswprofiles;
 	struct plan_bench *bench;
 	size_t nbench;
 	struct plan_requires req;

@@ -13,43 +13,27 @@
 #include <string.h>
 #include <yaml.h>
 
-#define PLAN_MAX_DEPTH 16
 #define PLAN_UNSET UINT_MAX	/* a protocol field no file has set yet */
 #define PLAN_NKEYS(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Built-in protocol, used where neither a benchmark nor any file's defaults say. */
 static const struct plan_protocol plan_builtin = { 1, 3, 1, 600 };
 
-/* One plan run through plan_load(): the plan being filled and the include chain. */
-struct plan_reader {
-	struct plan *plan;
-	char *real[PLAN_MAX_DEPTH];	/* realpath of each file being read, outermost first */
-	const char *shown[PLAN_MAX_DEPTH];	/* the same, as named in messages */
-	size_t depth;
-};
-
-/* One YAML file being read. */
-struct plan_file {
-	struct plan_reader *rd;
-	const char *path;
-	yaml_document_t doc;
-};
-
 static int plan_read_file(struct plan_reader *rd, const char *path, bool top);
 
-static struct plan_loc plan_node_loc(const struct plan_file *f, const yaml_node_t *n)
+struct plan_loc plan_node_loc(const struct plan_file *f, const yaml_node_t *n)
 {
 	return (struct plan_loc){ f->path, (unsigned)n->start_mark.line + 1,
 				  (unsigned)n->start_mark.column + 1 };
 }
 
-static yaml_node_t *plan_node(struct plan_file *f, int index)
+yaml_node_t *plan_node(struct plan_file *f, int index)
 {
 	return yaml_document_get_node(&f->doc, index);
 }
 
 /* The text of scalar @n, or NULL after plan_err() saying @what was expected. */
-static const char *plan_scalar(struct plan_file *f, yaml_node_t *n, const char *what)
+const char *plan_scalar(struct plan_file *f, yaml_node_t *n, const char *what)
 {
 	struct plan_loc loc = plan_node_loc(f, n);
 
@@ -60,7 +44,7 @@ static const char *plan_scalar(struct plan_file *f, yaml_node_t *n, const char *
 	return (const char *)n->data.scalar.value;
 }
 
-static int plan_expect(struct plan_file *f, yaml_node_t *n, yaml_node_type_t type, const char *what)
+int plan_expect(struct plan_file *f, yaml_node_t *n, yaml_node_type_t type, const char *what)
 {
 	struct plan_loc loc = plan_node_loc(f, n);
 
@@ -101,7 +85,7 @@ static int plan_unknown_key(const struct plan_loc *loc, const char *key, const c
  * Check that every key of mapping @n is one of @valid and none repeats;
  * an unknown key is named with the nearest valid one.  0 or EXIT_USAGE.
  */
-static int plan_check_keys(struct plan_file *f, yaml_node_t *n, const char *what,
+int plan_check_keys(struct plan_file *f, yaml_node_t *n, const char *what,
 			   const char *const *valid, size_t nvalid)
 {
 	int ret = plan_expect(f, n, YAML_MAPPING_NODE, what);
@@ -126,7 +110,7 @@ static int plan_check_keys(struct plan_file *f, yaml_node_t *n, const char *what
 }
 
 /* The value of @key in mapping @n (already checked), or NULL. */
-static yaml_node_t *plan_get(struct plan_file *f, yaml_node_t *n, const char *key)
+yaml_node_t *plan_get(struct plan_file *f, yaml_node_t *n, const char *key)
 {
 	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
 		if (!strcmp(key, (const char *)plan_node(f, p->key)->data.scalar.value))
@@ -541,7 +525,7 @@ static int plan_set_string(struct plan_file *f, yaml_node_t *root, const char *k
 }
 
 static const char *const plan_top_keys[] = {
-	"name", "defaults", "swprofile", "benchmarks", "include", "requires",
+	"name", "defaults", "swprofile", "swprofiles", "benchmarks", "include", "requires",
 };
 
 /* Walk the top mapping of one file in the order written, so includes land where they are named. */
@@ -557,10 +541,12 @@ static int plan_read_root(struct plan_file *f, yaml_node_t *root, bool top)
 		struct plan_loc loc = plan_node_loc(f, plan_node(f, p->key));
 
 		v = plan_node(f, p->value);
-		if (!top && (!strcmp(key, "name") || !strcmp(key, "swprofile")))
+		if (!top && (!strcmp(key, "name") || !strcmp(key, "swprofile") || !strcmp(key, "swprofiles")))
 			ret = plan_err(&loc, "'%s' belongs in the top plan, not in an included file", key);
 		else if (!strcmp(key, "include"))
 			ret = plan_read_includes(f, v);
+		else if (!strcmp(key, "swprofiles"))
+			ret = plan_read_swprofiles(f, v);
 		else if (!strcmp(key, "requires"))
 			ret = plan_read_requires(f, v);
 		else if (!strcmp(key, "defaults"))
@@ -733,6 +719,10 @@ int plan_load(const char *path, struct plan **out)
 	}
 	if (!ret)
 		ret = plan_check_unique(rd.plan);
+	if (!ret && rd.plan->nswprofiles && rd.plan->swprofile) {
+		log_err("%s: a plan names either one swprofile or a campaign's swprofiles, not both", path);
+		ret = EXIT_USAGE;
+	}
 	if (!ret && (!(rd.plan->file = plan_strdup(path)) ||
 		     (!rd.plan->name && !(rd.plan->name = plan_default_name(path))) ||
 		     (!rd.plan->swprofile && !(rd.plan->swprofile = plan_strdup("auto")))))
@@ -756,5 +746,6 @@ void plan_free(struct plan *p)
 	free(p->name);
 	free(p->file);
 	free(p->swprofile);
+	plan_swprofiles_free(p);
 	free(p);
 }

@@ -1,0 +1,454 @@
+/* plan_swprofile: a plan's `swprofiles`: how a campaign boots each kernel, what it applies and expects. */
+#include "plan/plan_int.h"
+#include "util/log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PLAN_NKEYS(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const sw_keys[] = { "boot", "expect", "sysctl", "cmdline" };
+static const char *const sw_expect_keys[] = { "release", "cmdline_has", "sysctl" };
+static const char *const sw_methods[] = { "kexec", "grub", "command", "fake" };
+/* The keys of `boot` per method, "method" first. */
+static const char *const sw_boot_keys[][5] = {
+	[PLAN_BOOT_KEXEC] = { "method", "kernel", "initrd", "cmdline", NULL },
+	[PLAN_BOOT_GRUB] = { "method", "entry", NULL },
+	[PLAN_BOOT_COMMAND] = { "method", "commands", NULL },
+	[PLAN_BOOT_FAKE] = { "method", "release", "cmdline", NULL },
+};
+
+const char *plan_boot_method_name(enum plan_boot_method m)
+{
+	return sw_methods[m];
+}
+
+void plan_sysctl_path(const char *key, char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "/proc/sys/%s", key);
+
+	for (size_t i = strlen("/proc/sys/"); i < n && i < len; i++)
+		if (buf[i] == '.')
+			buf[i] = '/';
+}
+
+const struct plan_swprofile *plan_swprofile_find(const struct plan *p, const char *name)
+{
+	for (size_t i = 0; i < p->nswprofiles; i++)
+		if (!strcmp(p->swprofiles[i].name, name))
+			return &p->swprofiles[i];
+	return NULL;
+}
+
+static size_t sw_nkeys(const char *const *keys)
+{
+	size_t n = 0;
+
+	while (keys[n])
+		n++;
+	return n;
+}
+
+/* A copy of scalar @n into *@out.  0 or an exit code. */
+static int sw_string(struct plan_file *f, yaml_node_t *n, const char *what, char **out)
+{
+	const char *s = plan_scalar(f, n, what);
+
+	if (!s)
+		return EXIT_USAGE;
+	free(*out);
+	*out = plan_strdup(s);
+	return *out ? 0 : EXIT_INTERNAL;
+}
+
+/* Append a copy of @s to the array *@arr of *@n strings.  0 or EXIT_INTERNAL. */
+static int sw_push(char ***arr, size_t *n, const char *s)
+{
+	char **a = realloc(*arr, (*n + 1) * sizeof(*a));
+
+	if (!a) {
+		log_err("out of memory");
+		return EXIT_INTERNAL;
+	}
+	*arr = a;
+	if (!(a[*n] = plan_strdup(s)))
+		return EXIT_INTERNAL;
+	(*n)++;
+	return 0;
+}
+
+/* The words of @s (split at spaces) appended to *@arr, each once. */
+static int sw_push_words(char ***arr, size_t *n, const char *s, const struct plan_loc *loc)
+{
+	char *copy = plan_strdup(s), *save = NULL;
+	int ret = copy ? 0 : EXIT_INTERNAL;
+
+	for (char *w = copy ? strtok_r(copy, " \t", &save) : NULL; !ret && w; w = strtok_r(NULL, " \t", &save)) {
+		size_t i;
+
+		for (i = 0; i < *n && strcmp((*arr)[i], w); i++)
+			;
+		if (i < *n)
+			continue;
+		if (*n == PLAN_MAX_WORDS)
+			ret = plan_err(loc, "more than %d command-line words to expect", PLAN_MAX_WORDS);
+		else
+			ret = sw_push(arr, n, w);
+	}
+	free(copy);
+	return ret;
+}
+
+/* A scalar or a list of scalars into *@arr: commands, or (@words) cmdline words. */
+static int sw_strings(struct plan_file *f, yaml_node_t *n, const char *what, bool words, char ***arr,
+		      size_t *cnt)
+{
+	struct plan_loc loc = plan_node_loc(f, n);
+	int ret = 0;
+
+	if (n->type == YAML_SCALAR_NODE)
+		return words ? sw_push_words(arr, cnt, (const char *)n->data.scalar.value, &loc)
+			     : sw_push(arr, cnt, (const char *)n->data.scalar.value);
+	if ((ret = plan_expect(f, n, YAML_SEQUENCE_NODE, what)))
+		return ret;
+	for (yaml_node_item_t *i = n->data.sequence.items.start; !ret && i < n->data.sequence.items.top; i++) {
+		yaml_node_t *item = plan_node(f, *i);
+		struct plan_loc iloc = plan_node_loc(f, item);
+		const char *s = plan_scalar(f, item, what);
+
+		if (!s)
+			return EXIT_USAGE;
+		if (!words && *cnt == PLAN_MAX_WORDS)
+			return plan_err(&iloc, "more than %d %s", PLAN_MAX_WORDS, what);
+		ret = words ? sw_push_words(arr, cnt, s, &iloc) : sw_push(arr, cnt, s);
+	}
+	if (!ret && !*cnt)
+		ret = plan_err(&loc, "%s is empty", what);
+	return ret;
+}
+
+/*
+ * A sysctl name as /proc/sys spells it with dots: letters, digits, '_', '-'
+ * and '.' separators, no empty part, so it can never leave /proc/sys.
+ */
+static bool sw_sysctl_name_ok(const char *k)
+{
+	size_t n = strspn(k, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.");
+
+	return n && !k[n] && k[0] != '.' && k[n - 1] != '.' && !strstr(k, "..") && n < 200;
+}
+
+/* A `sysctl` mapping (name: value) into *@arr. */
+static int sw_sysctls(struct plan_file *f, yaml_node_t *n, const char *what, struct plan_sysctl **arr,
+		      size_t *cnt)
+{
+	int ret = plan_expect(f, n, YAML_MAPPING_NODE, what);
+
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; !ret && p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = plan_node(f, p->key), *v = plan_node(f, p->value);
+		struct plan_loc loc = plan_node_loc(f, k);
+		const char *key = plan_scalar(f, k, "a sysctl name"), *val = plan_scalar(f, v, "a sysctl value");
+		struct plan_sysctl *a;
+
+		if (!key || !val)
+			return EXIT_USAGE;
+		if (!sw_sysctl_name_ok(key))
+			return plan_err(&loc, "'%s' is not a sysctl name such as vm.swappiness", key);
+		for (size_t i = 0; i < *cnt; i++)
+			if (!strcmp((*arr)[i].key, key))
+				return plan_err(&loc, "sysctl '%s' is given twice in %s", key, what);
+		if (*cnt == PLAN_MAX_SYSCTLS)
+			return plan_err(&loc, "more than %d sysctls in %s", PLAN_MAX_SYSCTLS, what);
+		if (!(a = realloc(*arr, (*cnt + 1) * sizeof(*a)))) {
+			log_err("out of memory");
+			return EXIT_INTERNAL;
+		}
+		*arr = a;
+		a[*cnt].key = plan_strdup(key);
+		a[*cnt].value = plan_strdup(val);
+		(*cnt)++;
+		if (!a[*cnt - 1].key || !a[*cnt - 1].value)
+			return EXIT_INTERNAL;
+	}
+	return ret;
+}
+
+/* The method of a `boot` mapping, or -1 after plan_err(). */
+static int sw_method(struct plan_file *f, yaml_node_t *boot)
+{
+	yaml_node_t *m = plan_get(f, boot, "method");
+	struct plan_loc loc = plan_node_loc(f, m ? m : boot);
+	const char *s;
+
+	if (!m) {
+		plan_err(&loc, "boot needs a method: kexec, grub, command or fake");
+		return -1;
+	}
+	if (!(s = plan_scalar(f, m, "method")))
+		return -1;
+	for (size_t i = 0; i < PLAN_NKEYS(sw_methods); i++)
+		if (!strcmp(s, sw_methods[i]))
+			return (int)i;
+	plan_err(&loc, "unknown boot method '%s'; nearest: '%s' (kexec, grub, command or fake)", s,
+		 sw_methods[plan_nearest(s, sw_methods, PLAN_NKEYS(sw_methods))]);
+	return -1;
+}
+
+/* A required key of @sw's `boot`, copied into *@out. */
+static int sw_required(struct plan_file *f, yaml_node_t *boot, const struct plan_swprofile *sw,
+		       const char *key, char **out)
+{
+	yaml_node_t *v = plan_get(f, boot, key);
+	struct plan_loc loc = plan_node_loc(f, boot);
+
+	if (!v)
+		return plan_err(&loc, "boot method %s needs '%s'", sw_methods[sw->method], key);
+	return sw_string(f, v, key, out);
+}
+
+static int sw_optional(struct plan_file *f, yaml_node_t *boot, const char *key, char **out)
+{
+	yaml_node_t *v = plan_get(f, boot, key);
+
+	return v ? sw_string(f, v, key, out) : 0;
+}
+
+static int sw_read_boot(struct plan_file *f, yaml_node_t *boot, struct plan_swprofile *sw)
+{
+	int ret = plan_expect(f, boot, YAML_MAPPING_NODE, "boot"), m;
+	yaml_node_t *v;
+
+	if (ret || (m = sw_method(f, boot)) < 0)
+		return ret ? ret : EXIT_USAGE;
+	sw->method = (enum plan_boot_method)m;
+	if ((ret = plan_check_keys(f, boot, "boot", sw_boot_keys[m], sw_nkeys(sw_boot_keys[m]))))
+		return ret;
+	switch (sw->method) {
+	case PLAN_BOOT_KEXEC:
+		ret = sw_required(f, boot, sw, "kernel", &sw->kernel) ?: sw_optional(f, boot, "initrd", &sw->initrd) ?:
+		      sw_optional(f, boot, "cmdline", &sw->boot_cmdline);
+		if (!ret && sw->boot_cmdline && !strcmp(sw->boot_cmdline, "keep")) {
+			free(sw->boot_cmdline);
+			sw->boot_cmdline = NULL;
+		}
+		break;
+	case PLAN_BOOT_GRUB:
+		ret = sw_required(f, boot, sw, "entry", &sw->entry);
+		break;
+	case PLAN_BOOT_COMMAND:
+		if (!(v = plan_get(f, boot, "commands"))) {
+			struct plan_loc loc = plan_node_loc(f, boot);
+
+			return plan_err(&loc, "boot method command needs 'commands': the shell commands that boot it");
+		}
+		ret = sw_strings(f, v, "commands", false, &sw->commands, &sw->ncommands);
+		break;
+	case PLAN_BOOT_FAKE:
+		ret = sw_required(f, boot, sw, "release", &sw->release) ?:
+		      sw_optional(f, boot, "cmdline", &sw->boot_cmdline);
+		if (!ret && !sw->boot_cmdline)
+			ret = (sw->boot_cmdline = plan_strdup("")) ? 0 : EXIT_INTERNAL;
+		break;
+	}
+	return ret;
+}
+
+/* "/boot/vmlinuz-6.18.0-base" -> "6.18.0-base"; NULL when the file name does not say. */
+static const char *sw_release_of_kernel(const char *path)
+{
+	static const char *const prefixes[] = { "vmlinuz-", "vmlinux-", "bzImage-", "Image-", "zImage-" };
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+	for (size_t i = 0; i < PLAN_NKEYS(prefixes); i++)
+		if (!strncmp(base, prefixes[i], strlen(prefixes[i])) && base[strlen(prefixes[i])])
+			return base + strlen(prefixes[i]);
+	return NULL;
+}
+
+/* "Debian GNU/Linux, with Linux 6.18.0-patch" -> "6.18.0-patch"; NULL when the title does not say. */
+static const char *sw_release_of_entry(const char *entry, char *buf, size_t len)
+{
+	const char *at = NULL, *s = entry;
+	size_t n;
+
+	while ((s = strstr(s, "Linux "))) {
+		at = s + 6;
+		s = at;
+	}
+	if (!at || !*at)
+		return NULL;
+	n = strcspn(at, " ");
+	snprintf(buf, len, "%.*s", (int)n, at);
+	return buf;
+}
+
+/*
+ * Complete `expect` with what the boot spec says: the release (kexec's
+ * kernel file name, grub's entry title, fake's release), the command-line
+ * words given (the boot's own and `cmdline:`), the sysctls applied.  A
+ * swprofile whose release can be neither derived nor read from `expect` is
+ * refused: a boot that cannot be checked could measure the wrong kernel.
+ */
+static int sw_derive_expect(struct plan_swprofile *sw)
+{
+	struct plan_loc loc = { sw->file, sw->line, sw->col };
+	const char *rel = NULL;
+	char buf[256];
+	int ret = 0;
+
+	if (sw->method == PLAN_BOOT_KEXEC)
+		rel = sw_release_of_kernel(sw->kernel);
+	else if (sw->method == PLAN_BOOT_GRUB)
+		rel = sw_release_of_entry(sw->entry, buf, sizeof(buf));
+	else if (sw->method == PLAN_BOOT_FAKE)
+		rel = sw->release;
+	if (!sw->expect.release && rel && !(sw->expect.release = plan_strdup(rel)))
+		return EXIT_INTERNAL;
+	if (!sw->expect.release) {
+		plan_err(&loc, "swprofile '%s': cannot tell which kernel release its boot gives", sw->name);
+		log_hint("add expect: {release: RELEASE} (what 'uname -r' prints under that kernel)");
+		return EXIT_USAGE;
+	}
+	if (sw->boot_cmdline && sw->method == PLAN_BOOT_KEXEC)
+		ret = sw_push_words(&sw->expect.cmdline_has, &sw->expect.ncmdline_has, sw->boot_cmdline, &loc);
+	if (!ret && sw->cmdline)
+		ret = sw_push_words(&sw->expect.cmdline_has, &sw->expect.ncmdline_has, sw->cmdline, &loc);
+	for (size_t i = 0; !ret && i < sw->nsysctl; i++) {
+		size_t j;
+		struct plan_sysctl *a;
+
+		for (j = 0; j < sw->expect.nsysctl && strcmp(sw->expect.sysctl[j].key, sw->sysctl[i].key); j++)
+			;
+		if (j < sw->expect.nsysctl)
+			continue;
+		if (!(a = realloc(sw->expect.sysctl, (j + 1) * sizeof(*a))))
+			return EXIT_INTERNAL;
+		sw->expect.sysctl = a;
+		a[j].key = plan_strdup(sw->sysctl[i].key);
+		a[j].value = plan_strdup(sw->sysctl[i].value);
+		sw->expect.nsysctl++;
+		if (!a[j].key || !a[j].value)
+			ret = EXIT_INTERNAL;
+	}
+	return ret;
+}
+
+static int sw_read_expect(struct plan_file *f, yaml_node_t *n, struct plan_swprofile *sw)
+{
+	int ret = plan_check_keys(f, n, "expect", sw_expect_keys, PLAN_NKEYS(sw_expect_keys));
+	yaml_node_t *v;
+
+	if (!ret && (v = plan_get(f, n, "release")))
+		ret = sw_string(f, v, "release", &sw->expect.release);
+	if (!ret && (v = plan_get(f, n, "cmdline_has")))
+		ret = sw_strings(f, v, "cmdline_has", true, &sw->expect.cmdline_has, &sw->expect.ncmdline_has);
+	if (!ret && (v = plan_get(f, n, "sysctl")))
+		ret = sw_sysctls(f, v, "expect's sysctl", &sw->expect.sysctl, &sw->expect.nsysctl);
+	return ret;
+}
+
+static int sw_read_one(struct plan_file *f, yaml_node_t *k, yaml_node_t *n, struct plan_swprofile *sw)
+{
+	struct plan_loc loc = plan_node_loc(f, k);
+	const char *name = plan_scalar(f, k, "a swprofile name");
+	int ret;
+	yaml_node_t *v;
+
+	if (!name)
+		return EXIT_USAGE;
+	if (!*name || strlen(name) > 200 || strchr(name, '\n'))
+		return plan_err(&loc, "a swprofile name must be one line of 1 to 200 characters");
+	sw->line = loc.line;
+	sw->col = loc.col;
+	if (!(sw->name = plan_strdup(name)) || !(sw->file = plan_strdup(f->path)))
+		return EXIT_INTERNAL;
+	if ((ret = plan_check_keys(f, n, "a swprofile", sw_keys, PLAN_NKEYS(sw_keys))))
+		return ret;
+	if (!(v = plan_get(f, n, "boot")))
+		return plan_err(&loc, "swprofile '%s' needs boot: {method: kexec|grub|command|fake, ...}", name);
+	ret = sw_read_boot(f, v, sw);
+	if (!ret && (v = plan_get(f, n, "cmdline"))) {
+		struct plan_loc cloc = plan_node_loc(f, v);
+
+		ret = sw_string(f, v, "cmdline", &sw->cmdline);
+		if (!ret && (sw->method == PLAN_BOOT_GRUB || sw->method == PLAN_BOOT_COMMAND)) {
+			ret = plan_err(&cloc, "swprofile '%s': cmdline cannot be applied by boot method %s", name,
+				       sw_methods[sw->method]);
+			log_hint("put the parameters in the boot entry and name them in expect: {cmdline_has: ...}");
+		}
+	}
+	if (!ret && (v = plan_get(f, n, "sysctl")))
+		ret = sw_sysctls(f, v, "sysctl", &sw->sysctl, &sw->nsysctl);
+	if (!ret && (v = plan_get(f, n, "expect")))
+		ret = sw_read_expect(f, v, sw);
+	return ret ? ret : sw_derive_expect(sw);
+}
+
+int plan_read_swprofiles(struct plan_file *f, yaml_node_t *n)
+{
+	struct plan *p = f->rd->plan;
+	struct plan_loc loc = plan_node_loc(f, n);
+	int ret = plan_expect(f, n, YAML_MAPPING_NODE, "swprofiles");
+	size_t cnt;
+
+	if (ret)
+		return ret;
+	cnt = (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+	if (!cnt || cnt > PLAN_MAX_SWPROFILES)
+		return plan_err(&loc, "swprofiles names 1 to %d swprofiles, not %zu", PLAN_MAX_SWPROFILES, cnt);
+	if (!(p->swprofiles = calloc(cnt, sizeof(*p->swprofiles)))) {
+		log_err("out of memory");
+		return EXIT_INTERNAL;
+	}
+	for (yaml_node_pair_t *q = n->data.mapping.pairs.start; !ret && q < n->data.mapping.pairs.top; q++) {
+		yaml_node_t *k = plan_node(f, q->key);
+		struct plan_loc kloc = plan_node_loc(f, k);
+
+		ret = sw_read_one(f, k, plan_node(f, q->value), &p->swprofiles[p->nswprofiles++]);
+		for (size_t i = 0; !ret && i + 1 < p->nswprofiles; i++)
+			if (!strcmp(p->swprofiles[i].name, p->swprofiles[p->nswprofiles - 1].name))
+				ret = plan_err(&kloc, "swprofile '%s' is named twice", p->swprofiles[i].name);
+	}
+	return ret;
+}
+
+static void sw_free_strings(char **a, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(a[i]);
+	free(a);
+}
+
+static void sw_free_sysctls(struct plan_sysctl *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(a[i].key);
+		free(a[i].value);
+	}
+	free(a);
+}
+
+void plan_swprofiles_free(struct plan *p)
+{
+	for (size_t i = 0; i < p->nswprofiles; i++) {
+		struct plan_swprofile *sw = &p->swprofiles[i];
+
+		free(sw->name);
+		free(sw->kernel);
+		free(sw->initrd);
+		free(sw->boot_cmdline);
+		free(sw->entry);
+		sw_free_strings(sw->commands, sw->ncommands);
+		free(sw->release);
+		free(sw->cmdline);
+		sw_free_sysctls(sw->sysctl, sw->nsysctl);
+		free(sw->expect.release);
+		sw_free_strings(sw->expect.cmdline_has, sw->expect.ncmdline_has);
+		sw_free_sysctls(sw->expect.sysctl, sw->expect.nsysctl);
+		free(sw->file);
+	}
+	free(p->swprofiles);
+	p->swprofiles = NULL;
+	p->nswprofiles = 0;
+}

@@ -119,6 +119,32 @@ static const struct migration migrations[] = {
 	  "  value TEXT NOT NULL,"
 	  "  shown TEXT NOT NULL DEFAULT '',"
 	  "  PRIMARY KEY (benchmark_id, pos));", store_migrate_identity },
+	/*
+	 * v4: campaigns (store/campaign.c): a campaign's plan and what it was
+	 * started with, and each boot of each target with its progress, so a
+	 * restarted controller (or the next boot's `campaign continue`) goes on.
+	 */
+	{ "CREATE TABLE campaign ("
+	  "  id INTEGER PRIMARY KEY,"
+	  "  status TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed', 'aborted')),"
+	  "  plan TEXT NOT NULL,"
+	  "  spec TEXT NOT NULL DEFAULT '{}',"
+	  "  message TEXT,"
+	  "  created TEXT NOT NULL,"
+	  "  updated TEXT NOT NULL);"
+	  "CREATE TABLE campaign_boot ("
+	  "  campaign_id INTEGER NOT NULL REFERENCES campaign(id) ON DELETE CASCADE,"
+	  "  target TEXT NOT NULL,"
+	  "  pos INTEGER NOT NULL CHECK (pos >= 0),"
+	  "  swprofile TEXT NOT NULL,"
+	  "  status TEXT NOT NULL CHECK (status IN ('pending', 'booting', 'measuring', 'done', 'error')),"
+	  "  boot_before TEXT,"
+	  "  boot_id TEXT,"
+	  "  release TEXT,"
+	  "  session TEXT,"
+	  "  message TEXT,"
+	  "  updated TEXT NOT NULL,"
+	  "  PRIMARY KEY (campaign_id, target, pos));", NULL },
 };
 
 #define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -1,0 +1,199 @@
+/* campaign: campaigns and their boots in the store: created whole, read back, advanced one boot at a time. */
+#include "store/campaign.h"
+#include "store/db.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/log.h"
+
+static void copy_text(char *dst, size_t len, sqlite3_stmt *stmt, int col)
+{
+	const unsigned char *s = sqlite3_column_text(stmt, col);
+
+	snprintf(dst, len, "%s", s ? (const char *)s : "");
+}
+
+static char *dup_text(sqlite3_stmt *stmt, int col)
+{
+	const unsigned char *s = sqlite3_column_text(stmt, col);
+
+	return s ? strdup((const char *)s) : NULL;
+}
+
+/* "" stored as NULL, so an unknown value reads as unknown in SQL too. */
+static const char *or_null(const char *s)
+{
+	return s && *s ? s : NULL;
+}
+
+int store_campaign_create(struct store *st, const char *plan, const char *spec,
+			  const struct store_campaign_boot *boots, size_t n, int64_t *id)
+{
+	char now[STORE_TIME_LEN + 1];
+	int ret;
+
+	store_now(now);
+	ret = store_tx_begin(st);
+	if (!ret)
+		ret = store_exec(st, "INSERT INTO campaign (status, plan, spec, created, updated)"
+				 " VALUES (?1, ?2, ?3, ?4, ?4)", "tttt", STORE_CAMPAIGN_RUNNING, plan, spec, now);
+	if (!ret)
+		*id = sqlite3_last_insert_rowid(st->db);
+	for (size_t i = 0; !ret && i < n; i++)
+		ret = store_exec(st, "INSERT INTO campaign_boot (campaign_id, target, pos, swprofile, status,"
+				 " updated) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "itittt", *id, boots[i].target,
+				 (int64_t)boots[i].pos, boots[i].swprofile, STORE_BOOT_PENDING, now);
+	return store_tx_end(st, ret);
+}
+
+static int read_boots(struct store *st, int64_t id, struct store_campaign_boot **out, size_t *n)
+{
+	sqlite3_stmt *stmt;
+	struct store_campaign_boot *b = NULL, *grown;
+	size_t cnt = 0;
+	int rc, ret = store_prepare(st, &stmt,
+				    "SELECT target, pos, swprofile, status, boot_before, boot_id, release, session,"
+				    " message FROM campaign_boot WHERE campaign_id = ?1 ORDER BY target, pos", "i", id);
+
+	if (ret)
+		return ret;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (!(grown = realloc(b, (cnt + 1) * sizeof(*b)))) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		b = grown;
+		memset(&b[cnt], 0, sizeof(b[cnt]));
+		copy_text(b[cnt].target, sizeof(b[cnt].target), stmt, 0);
+		b[cnt].pos = sqlite3_column_int(stmt, 1);
+		copy_text(b[cnt].swprofile, sizeof(b[cnt].swprofile), stmt, 2);
+		copy_text(b[cnt].status, sizeof(b[cnt].status), stmt, 3);
+		copy_text(b[cnt].boot_before, sizeof(b[cnt].boot_before), stmt, 4);
+		copy_text(b[cnt].boot_id, sizeof(b[cnt].boot_id), stmt, 5);
+		copy_text(b[cnt].release, sizeof(b[cnt].release), stmt, 6);
+		copy_text(b[cnt].session, sizeof(b[cnt].session), stmt, 7);
+		copy_text(b[cnt].message, sizeof(b[cnt].message), stmt, 8);
+		cnt++;
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		free(b);
+		return store_sql_fail(st, rc, "reading a campaign's boots");
+	}
+	*out = b;
+	*n = cnt;
+	return 0;
+}
+
+int store_campaign_get(struct store *st, int64_t id, struct store_campaign *c,
+		       struct store_campaign_boot **boots, size_t *n)
+{
+	sqlite3_stmt *stmt;
+	int rc, ret = store_prepare(st, &stmt,
+				    "SELECT id, status, plan, spec, message, created, updated FROM campaign"
+				    " WHERE ?1 = 0 OR id = ?1 ORDER BY id DESC LIMIT 1", "i", id);
+
+	memset(c, 0, sizeof(*c));
+	*boots = NULL;
+	*n = 0;
+	if (ret)
+		return ret;
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		c->id = sqlite3_column_int64(stmt, 0);
+		copy_text(c->status, sizeof(c->status), stmt, 1);
+		c->plan = dup_text(stmt, 2);
+		c->spec = dup_text(stmt, 3);
+		c->message = dup_text(stmt, 4);
+		copy_text(c->created, sizeof(c->created), stmt, 5);
+		copy_text(c->updated, sizeof(c->updated), stmt, 6);
+	}
+	sqlite3_finalize(stmt);
+	if (rc == SQLITE_DONE)
+		return -ENOENT;
+	if (rc != SQLITE_ROW)
+		return store_sql_fail(st, rc, "reading a campaign");
+	if (!c->plan || !c->spec) {
+		store_campaign_free(c);
+		return -ENOMEM;
+	}
+	ret = read_boots(st, c->id, boots, n);
+	if (ret)
+		store_campaign_free(c);
+	return ret;
+}
+
+int store_campaign_running(struct store *st, int64_t *id)
+{
+	return store_int64(st, id, "SELECT id FROM campaign WHERE status = ?1 ORDER BY id DESC LIMIT 1", "t",
+			   STORE_CAMPAIGN_RUNNING);
+}
+
+int store_campaign_finish(struct store *st, int64_t id, const char *status, const char *message)
+{
+	char now[STORE_TIME_LEN + 1];
+	int ret;
+
+	store_now(now);
+	ret = store_exec(st, "UPDATE campaign SET status = ?2, message = ?3, updated = ?4 WHERE id = ?1"
+			 " AND status = ?5", "ittt" "t", id, status, message, now, STORE_CAMPAIGN_RUNNING);
+	if (!ret && sqlite3_changes(st->db) == 0)
+		ret = -ESTALE;
+	return ret;
+}
+
+int store_campaign_boot_set(struct store *st, int64_t id, const struct store_campaign_boot *b)
+{
+	char now[STORE_TIME_LEN + 1];
+	int ret;
+
+	store_now(now);
+	ret = store_tx_begin(st);
+	if (!ret)
+		ret = store_exec(st, "UPDATE campaign_boot SET status = ?4, boot_before = ?5, boot_id = ?6,"
+				 " release = ?7, session = ?8, message = ?9, updated = ?10"
+				 " WHERE campaign_id = ?1 AND target = ?2 AND pos = ?3", "itittttttt", id, b->target,
+				 (int64_t)b->pos, b->status, or_null(b->boot_before), or_null(b->boot_id),
+				 or_null(b->release), or_null(b->session), or_null(b->message), now);
+	if (!ret && sqlite3_changes(st->db) == 0)
+		ret = -ENOENT;
+	if (!ret)
+		ret = store_exec(st, "UPDATE campaign SET updated = ?2 WHERE id = ?1", "it", id, now);
+	return store_tx_end(st, ret);
+}
+
+int store_campaign_session_of_boot(struct store *st, const char *boot_id, const char *swprofile,
+				   char uuid[STORE_UUID_LEN + 1], bool *interrupted)
+{
+	sqlite3_stmt *stmt;
+	int rc, found = 0, ret = store_prepare(st, &stmt,
+					       "SELECT se.uuid, se.complete FROM session se"
+					       " JOIN swprofile sw ON sw.id = se.swprofile_id"
+					       " WHERE se.boot_id = ?1 AND sw.name = ?2 ORDER BY se.id DESC",
+					       "tt", boot_id, swprofile);
+
+	*interrupted = false;
+	if (ret)
+		return ret;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (!sqlite3_column_int(stmt, 1))
+			*interrupted = true;
+		else if (!found++)
+			copy_text(uuid, STORE_UUID_LEN + 1, stmt, 0);
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE)
+		return store_sql_fail(st, rc, "finding a boot's session");
+	return found ? 0 : -ENOENT;
+}
+
+void store_campaign_free(struct store_campaign *c)
+{
+	free(c->plan);
+	free(c->spec);
+	free(c->message);
+	c->plan = c->spec = c->message = NULL;
+}

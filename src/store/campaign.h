@@ -1,0 +1,94 @@
+/* store/campaign: a campaign's state in the store (its plan, order and each boot's progress), so any controller can pick it up. */
+#ifndef CLEARPATH_STORE_CAMPAIGN_H
+#define CLEARPATH_STORE_CAMPAIGN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/store.h"
+
+/* Campaign states: running until every boot is done, or one failed, or it was aborted. */
+#define STORE_CAMPAIGN_RUNNING "running"
+#define STORE_CAMPAIGN_DONE "done"
+#define STORE_CAMPAIGN_FAILED "failed"
+#define STORE_CAMPAIGN_ABORTED "aborted"
+
+/*
+ * Boot states: pending (not started), booting (the boot method was
+ * triggered; boot_before holds the boot id it left), measuring (the boot
+ * was checked; its session runs), done (the session completed), error
+ * (message says why; nothing was measured after the check failed).
+ */
+#define STORE_BOOT_PENDING "pending"
+#define STORE_BOOT_BOOTING "booting"
+#define STORE_BOOT_MEASURING "measuring"
+#define STORE_BOOT_DONE "done"
+#define STORE_BOOT_ERROR "error"
+
+struct store_campaign {
+	int64_t id;
+	char status[16];
+	char *plan;		/* the plan file, an absolute path */
+	char *spec;		/* JSON object text: what the campaign was started with (core's business) */
+	char *message;		/* why it failed or stopped, or NULL */
+	char created[STORE_TIME_LEN + 1];
+	char updated[STORE_TIME_LEN + 1];
+};
+
+/* One boot of one target ("local", or a remote host), in the campaign's order. */
+struct store_campaign_boot {
+	char target[256];
+	int pos;		/* 0-based place in the target's order */
+	char swprofile[256];
+	char status[16];
+	char boot_before[64];	/* boot id before the boot method ran ("" unknown) */
+	char boot_id[64];	/* boot id the check saw */
+	char release[256];	/* kernel release the check saw */
+	char session[STORE_UUID_LEN + 1];	/* the session measured under this boot, "" none */
+	char message[1024];
+};
+
+/*
+ * Add a running campaign of @plan (absolute path) and @spec (JSON object
+ * text) with its @n boots, all pending, in one transaction.  *@id is its
+ * id.  Returns 0 or a store error.
+ */
+int store_campaign_create(struct store *st, const char *plan, const char *spec,
+			  const struct store_campaign_boot *boots, size_t n, int64_t *id);
+
+/*
+ * Read campaign @id (0: the most recent one) into @c and its boots, ordered
+ * by target then position, into the new array *@boots of *@n (free() it).
+ * Returns 0, -ENOENT (not logged) when there is no such campaign, or a
+ * store error.  Free @c's strings with store_campaign_free().
+ */
+int store_campaign_get(struct store *st, int64_t id, struct store_campaign *c,
+		       struct store_campaign_boot **boots, size_t *n);
+
+/* The id of the running campaign (the newest when several run).  0, -ENOENT, or a store error. */
+int store_campaign_running(struct store *st, int64_t *id);
+
+/*
+ * Set campaign @id's status and message (NULL: none) when it is still
+ * running.  Returns 0, -ESTALE (not logged) when it no longer was running,
+ * or a store error.
+ */
+int store_campaign_finish(struct store *st, int64_t id, const char *status, const char *message);
+
+/* Write boot @b (found by target and pos) of campaign @id.  0, -ENOENT, or a store error. */
+int store_campaign_boot_set(struct store *st, int64_t id, const struct store_campaign_boot *b);
+
+/*
+ * The newest complete session measured under boot id @boot_id for swprofile
+ * @swprofile, into @uuid; *@interrupted says whether an incomplete one is
+ * there too.  0, -ENOENT (not logged) when no complete one is, or a store
+ * error.
+ */
+int store_campaign_session_of_boot(struct store *st, const char *boot_id, const char *swprofile,
+				   char uuid[STORE_UUID_LEN + 1], bool *interrupted);
+
+/* Free what store_campaign_get() put in @c. */
+void store_campaign_free(struct store_campaign *c);
+
+#endif

@@ -82,7 +82,7 @@ _clearpath_value()
 	--hugepages) _clearpath_add '2MB: 1GB:'; compopt -o nospace 2>/dev/null ;;
 	--for) _clearpath_files '*.yaml' ;;
 	--warmups | --repeats | --sessions | --swprofile | --sut | --max-failures | --seed | \
-	--base | --benchmark | --min-effect | --alpha | --needs-memory | \
+	--base | --benchmark | --min-effect | --alpha | --needs-memory | --boots | --release | --cmdline | \
 	-s | --size | -l | --nr_loops | -k | --chunk | --extent | -r | --randomize | -t | --threads) ;;
 	*) return 1 ;;
 	esac
@@ -174,6 +174,15 @@ _clearpath()
 			show:-*) _clearpath_add '--scale' ;;
 			*:-*) ;;
 			*) _clearpath_files '*.y*ml' ;;
+			esac
+		fi ;;
+	campaign)
+		if [[ ${#words[@]} -eq 0 ]]; then
+			_clearpath_add 'start status continue abort fake-boot'
+		elif ! _clearpath_value campaign; then
+			case ${words[0]}:$cur in
+			*:-*) _clearpath_add "$(_clearpath_options '' campaign)" ;;
+			start:*) _clearpath_files '*.y*ml' ;;
 			esac
 		fi ;;
 	list)

@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "warmups, repeats and sessions of one bench command line, into the store" },
 	{ "calibrate", cmd_calibrate, "how noisy is this machine? sessions a 1% change needs: clearpath calibrate PLAN" },
 	{ "plan", cmd_plan, "check, show and run a measurement plan: clearpath plan run plans/quick.yaml" },
+	{ "campaign", cmd_campaign, "base vs patched kernel across boots: clearpath campaign start PLAN --boots 4" },
 	{ "show", cmd_show, "the comparison table: base means and % changes with (I)/(R) verdicts" },
 	{ "list", cmd_list, "what the store holds: suts, swprofiles, benchmarks or sessions" },
 	{ "export", cmd_export, "every sample of the store as CSV or JSON, to a file or stdout" },

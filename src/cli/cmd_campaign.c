@@ -1,0 +1,477 @@
+/* cmd_campaign: `clearpath campaign start|status|continue|abort|fake-boot`: kernels compared across boots. */
+#include "campaign/campaign.h"
+#include "campaign/local.h"
+#include "cli/cli_common.h"
+#include "cli/commands.h"
+#include "harness/session.h"
+#include "store/url.h"
+#include "util/boot.h"
+#include "util/clock.h"
+#include "util/log.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { CA_BOOTS = 256, CA_STORE, CA_YES, CA_DRY_RUN, CA_SEED, CA_RELEASE, CA_CMDLINE, CA_HELP };
+
+static const struct option ca_options[] = {
+	{ "boots", required_argument, NULL, CA_BOOTS },
+	{ "store", required_argument, NULL, CA_STORE },
+	{ "yes", no_argument, NULL, CA_YES },
+	{ "dry-run", no_argument, NULL, CA_DRY_RUN },
+	{ "seed", required_argument, NULL, CA_SEED },
+	{ "release", required_argument, NULL, CA_RELEASE },
+	{ "cmdline", required_argument, NULL, CA_CMDLINE },
+	{ "help", no_argument, NULL, CA_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct ca_cli {
+	unsigned boots;
+	const char *store;
+	bool yes, dry_run, have_seed;
+	unsigned long long seed;
+	const char *release, *cmdline;	/* fake-boot */
+};
+
+static void ca_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: clearpath campaign start PLAN --boots N [--store URL] [--yes] [--dry-run] [--seed N]\n"
+		"       clearpath campaign status [ID] [--store URL]\n"
+		"       clearpath campaign continue [--store URL]\n"
+		"       clearpath campaign abort [--store URL]\n"
+		"       clearpath campaign fake-boot --release R [--cmdline C]\n\n"
+		"Boots each swprofile the plan names (its `swprofiles`) N times, in an interleaved\n"
+		"seeded order, and runs one session of the plan after each boot, checking first\n"
+		"that the boot gave the kernel asked for.  The campaign's state is in the store.\n\n"
+		"    start PLAN        create the campaign and take its first boot; on this machine a\n"
+		"                      systemd unit runs 'campaign continue' after each boot (fake\n"
+		"                      boots run to the end at once); prints the table at the end\n"
+		"    status [ID]       the campaign's boots: order, status, boot id, session, errors\n"
+		"    continue          check the boot (boot id changed, expect: holds), measure, boot next\n"
+		"    abort             end the running campaign and remove its unit\n"
+		"    fake-boot         simulate a boot in $CLEARPATH_FAKE_BOOT (tests and demos)\n\n"
+		"    --boots N         boots per swprofile (1 to %d)\n"
+		"    --store URL       a path or sqlite:///path (default: $CLEARPATH_STORE, else\n"
+		"                      ${XDG_DATA_HOME:-~/.local/share}/clearpath/results.db)\n"
+		"    --yes             reboot without asking (asked on a terminal, refused elsewhere)\n"
+		"    --dry-run         print the unit and every command instead of running them\n"
+		"    --seed N          the seed of the boot order (default: from the clock)\n"
+		"    --release R       fake-boot: the kernel release the simulated boot reports\n"
+		"    --cmdline C       fake-boot: its kernel command line\n"
+		"Unit directory: $%s (default %s).\n",
+		CAMPAIGN_MAX_BOOTS, CAMPAIGN_UNIT_DIR_ENV, CAMPAIGN_UNIT_DIR);
+}
+
+static int ca_option(int c, const char *arg, void *ctx)
+{
+	struct ca_cli *o = ctx;
+	char *end;
+
+	switch (c) {
+	case CA_BOOTS:
+		if (cli_number(arg, "boots", 1, &o->boots))
+			return EXIT_USAGE;
+		if (o->boots > CAMPAIGN_MAX_BOOTS) {
+			log_err("--boots takes 1 to %d, not %u", CAMPAIGN_MAX_BOOTS, o->boots);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case CA_STORE: o->store = arg; return 0;
+	case CA_YES: o->yes = true; return 0;
+	case CA_DRY_RUN: o->dry_run = true; return 0;
+	case CA_SEED:
+		errno = 0;
+		o->seed = strtoull(arg, &end, 10);
+		o->have_seed = true;
+		if (*arg < '0' || *arg > '9' || *end || errno) {
+			log_err("--seed takes a whole number, not '%s'", arg);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case CA_RELEASE: o->release = arg; return 0;
+	case CA_CMDLINE: o->cmdline = arg; return 0;
+	}
+	return EXIT_USAGE;
+}
+
+/* Options for every subcommand, then the positional arguments: at most @max of them. */
+static int ca_parse(int argc, char **argv, struct ca_cli *o, int max)
+{
+	static const struct cli_getopt g = { "campaign", ca_options, CA_HELP, ca_usage, ca_option };
+	int ret = cli_getopt(&g, argc, argv, o);
+
+	if (!ret && argc - optind > max) {
+		log_err("unexpected argument '%s' to 'campaign %s'", argv[optind + max], argv[0]);
+		return EXIT_USAGE;
+	}
+	return ret;
+}
+
+/*
+ * The store as every later process must find it (the unit after a reboot,
+ * whose working directory and environment are not this shell's): a file
+ * store as an absolute path; another URL as given.
+ */
+static int ca_store_url(const char *url, char *buf, size_t len)
+{
+	char file[PATH_MAX], cwd[PATH_MAX];
+	int ret;
+
+	if (url && strstr(url, "://") && strncmp(url, "sqlite://", 9)) {
+		snprintf(buf, len, "%s", url);
+		return 0;
+	}
+	if ((ret = store_url_file(url, file, sizeof(file))))
+		return ret;
+	if (file[0] == '/') {
+		snprintf(buf, len, "%s", file);
+		return 0;
+	}
+	if (!getcwd(cwd, sizeof(cwd))) {
+		log_err("cannot tell the current directory: %s", strerror(errno));
+		return EXIT_INTERNAL;
+	}
+	if ((size_t)snprintf(buf, len, "%s/%s", cwd, file) >= len) {
+		log_err("the store path %s/%s is too long", cwd, file);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* `show` for the campaign's swprofiles, in the plan's order (the first is the base). */
+static int ca_show(const struct campaign *c)
+{
+	char *argv[4 + 2 * PLAN_MAX_SWPROFILES] = { "show" };
+	int n = 1;
+
+	if (c->store_url) {
+		argv[n++] = "--store";
+		argv[n++] = c->store_url;
+	}
+	for (size_t i = 0; i < c->plan->nswprofiles; i++) {
+		argv[n++] = "--swprofile";
+		argv[n++] = c->plan->swprofiles[i].name;
+	}
+	argv[n] = NULL;
+	fflush(stdout);
+	return cmd_show(n - 1, argv + 1);
+}
+
+/* A remote campaign needs the remote executors; this file drives the local one. */
+static int ca_local_only(const struct campaign *c)
+{
+	const char *mode = json_string_value(json_object_get(c->spec, "mode"));
+
+	if (mode && strcmp(mode, "local")) {
+		log_err("campaign %lld runs in %s mode; this clearpath continues local campaigns only",
+			(long long)c->row.id, mode);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Advance the local target, then tidy up: the unit goes when the campaign ends, the table comes at the end. */
+static int ca_drive(struct campaign *c)
+{
+	struct campaign_executor ex;
+	int ret = ca_local_only(c);
+
+	if (ret)
+		return ret;
+	campaign_local_executor(&ex);
+	/* Ctrl-C stops the session and this controller, not the campaign: 'continue' goes on */
+	harness_stop_catch();
+	ret = campaign_advance(c, &ex);
+	harness_stop_die();
+	if (ret == CAMPAIGN_DETACHED)
+		return 0;
+	if (strcmp(c->row.status, STORE_CAMPAIGN_RUNNING) && campaign_unit_installed()) {
+		int err = campaign_unit_remove(false);
+
+		ret = ret ? ret : err;
+	}
+	if (ret)
+		return ret;
+	printf("campaign %lld done: %zu boots, one session each\n\n", (long long)c->row.id, c->nboots);
+	return ca_show(c);
+}
+
+/* Rebooting this machine is asked for: --yes, or "y" on a terminal. */
+static int ca_confirm(const struct ca_cli *o, const struct plan *p)
+{
+	char answer[16] = "";
+
+	if (o->yes || o->dry_run || !campaign_reboots(p))
+		return 0;
+	if (!isatty(STDIN_FILENO)) {
+		log_err("this campaign reboots this machine %u times: pass --yes to go on", o->boots * (unsigned)p->nswprofiles);
+		return EXIT_USAGE;
+	}
+	fprintf(stderr, "This campaign reboots this machine %u times and measures after each boot. Go on? [y/N] ",
+		o->boots * (unsigned)p->nswprofiles);
+	if (!fgets(answer, sizeof(answer), stdin) || (strcmp(answer, "y\n") && strcmp(answer, "yes\n"))) {
+		log_err("not confirmed; nothing was started");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void ca_dry_cmd_at(const char *indent, const char *const *argv)
+{
+	char q[PATH_MAX * 2];
+
+	for (size_t i = 0; argv[i]; i++)
+		printf("%s%s", i ? " " : indent, campaign_shell_quote(argv[i], q, sizeof(q)));
+	printf("\n");
+}
+
+static void ca_dry_cmd(const char *const *argv)
+{
+	ca_dry_cmd_at("  ", argv);
+}
+
+/* One boot of the dry run: the boot method's commands, what is checked after it, the sysctls, the session. */
+static int ca_dry_boot(const struct plan *p, const struct plan_swprofile *sw, const struct campaign *c,
+		       const struct campaign_facts *now, size_t i, size_t n, const char *self)
+{
+	struct campaign_boot_cmds cmds;
+	const char *argv[CAMPAIGN_SESSION_ARGC];
+	char q[PATH_MAX * 2];
+	int ret = campaign_boot_commands(p, sw, now, &cmds);
+
+	if (ret)
+		return ret;
+	printf("boot %zu of %zu: %s (%s)\n", i + 1, n, sw->name, plan_boot_method_name(sw->method));
+	for (size_t k = 0; k < cmds.ncmd; k++)
+		printf("  %s\n", cmds.cmd[k]);
+	if (sw->method == PLAN_BOOT_FAKE)
+		printf("  fake boot into $%s: release %s, cmdline '%s'\n", BOOT_FAKE_ENV, cmds.fake_release,
+		       cmds.fake_cmdline);
+	else
+		printf("  after the boot, %s runs: %s campaign continue --store %s\n", CAMPAIGN_UNIT_NAME,
+		       campaign_shell_quote(self, q, sizeof(q)), c->store_url);
+	printf("  check: boot id changed, release %s", sw->expect.release);
+	for (size_t k = 0; k < sw->expect.ncmdline_has; k++)
+		printf(", cmdline has %s", sw->expect.cmdline_has[k]);
+	printf("\n");
+	for (size_t k = 0; k < sw->nsysctl; k++)
+		printf("  sysctl -w %s=%s\n", sw->sysctl[k].key, campaign_shell_quote(sw->sysctl[k].value, q, sizeof(q)));
+	for (size_t k = 0; k < sw->expect.nsysctl; k++)
+		printf("  check: sysctl %s = %s\n", sw->expect.sysctl[k].key, sw->expect.sysctl[k].value);
+	campaign_session_argv(c, sw->name, argv);
+	argv[0] = self;
+	ca_dry_cmd(argv);
+	campaign_boot_cmds_free(&cmds);
+	return 0;
+}
+
+/* --dry-run: the unit, then each boot's commands, checks and session, in the order it would run them. */
+static int ca_dry_run(const struct ca_cli *o, const struct plan *p, const char *url)
+{
+	size_t n = p->nswprofiles * o->boots, *order = calloc(n, sizeof(*order));
+	struct campaign c = { .plan = (struct plan *)p, .store_url = (char *)url };
+	struct campaign_executor ex;
+	struct campaign_facts now;
+	bool reboots = campaign_reboots(p);
+	char self[PATH_MAX], plan_abs[PATH_MAX];
+	int ret = order ? 0 : EXIT_INTERNAL;
+
+	campaign_local_executor(&ex);
+	if (!ret)
+		ret = campaign_self_path(self, sizeof(self)) ?: ex.ops->facts(&ex, &now);
+	if (!ret && !realpath(p->file, plan_abs))
+		ret = EXIT_INTERNAL;
+	c.plan_path = plan_abs;
+	if (!ret) {
+		campaign_order(p->nswprofiles, o->boots, o->seed, order);
+		printf("campaign (dry run): plan %s, %u boots per swprofile, seed %llu, store %s\norder:", plan_abs,
+		       o->boots, o->seed, url);
+		for (size_t i = 0; i < n; i++)
+			printf(" %s", p->swprofiles[order[i]].name);
+		printf("\n\n");
+	}
+	if (!ret && reboots)
+		ret = campaign_unit_install(url, true);
+	for (size_t i = 0; !ret && i < n; i++)
+		ret = ca_dry_boot(p, &p->swprofiles[order[i]], &c, &now, i, n, self);
+	if (!ret && reboots)
+		ret = campaign_unit_remove(true);
+	if (!ret) {
+		const char *argv[4 + 2 * PLAN_MAX_SWPROFILES] = { self, "show", "--store", url };
+		size_t k = 4;
+
+		for (size_t i = 0; i < p->nswprofiles; i++) {
+			argv[k++] = "--swprofile";
+			argv[k++] = p->swprofiles[i].name;
+		}
+		argv[k] = NULL;
+		ca_dry_cmd_at("", argv);
+	}
+	free(order);
+	return ret;
+}
+
+static int ca_start(int argc, char **argv)
+{
+	struct ca_cli o = { 0 };
+	const char *targets[] = { CAMPAIGN_LOCAL_TARGET };
+	struct campaign_start s = { .mode = "local", .targets = targets, .ntargets = 1 };
+	struct campaign c;
+	struct plan *p = NULL;
+	char url[PATH_MAX + 64];
+	int64_t id;
+	int ret = ca_parse(argc, argv, &o, 1);
+
+	if (ret)
+		return ret;
+	if (optind == argc || !o.boots) {
+		log_err("campaign start needs a plan and --boots N, e.g. 'clearpath campaign start plans/ab.yaml --boots 4'");
+		return EXIT_USAGE;
+	}
+	s.plan_file = argv[optind];
+	s.boots = o.boots;
+	s.seed = o.have_seed ? o.seed : clock_now_ns() ^ (uint64_t)getpid();
+	o.seed = s.seed;
+	ret = ca_store_url(o.store, url, sizeof(url)) ?: campaign_plan_load(s.plan_file, &p);
+	if (!ret && o.dry_run)
+		ret = ca_dry_run(&o, p, url);
+	if (ret || o.dry_run)
+		goto out;
+	if ((ret = ca_confirm(&o, p)) || (ret = campaign_create(url, &s, p, &id)))
+		goto out;
+	printf("campaign %lld: %u boots of each of %zu swprofiles, seed %llu, store %s\n", (long long)id, o.boots,
+	       p->nswprofiles, (unsigned long long)s.seed, url);
+	if (!(ret = campaign_load(url, id, false, &c))) {
+		if (campaign_reboots(p) && (ret = campaign_unit_install(url, false)))
+			campaign_abort(&c);
+		else
+			ret = ca_drive(&c);
+	}
+	campaign_free(&c);
+out:
+	plan_free(p);
+	return ret;
+}
+
+/* The store of continue/abort/status: --store, else the default, as start recorded it. */
+static int ca_open(int argc, char **argv, int max, struct ca_cli *o, char *url, size_t len)
+{
+	int ret = ca_parse(argc, argv, o, max);
+
+	return ret ? ret : ca_store_url(o->store, url, len);
+}
+
+static int ca_continue(int argc, char **argv)
+{
+	struct ca_cli o = { 0 };
+	struct campaign c;
+	char url[PATH_MAX + 64];
+	int ret = ca_open(argc, argv, 0, &o, url, sizeof(url));
+
+	if (ret)
+		return ret;
+	ret = campaign_load(url, 0, true, &c);
+	if (!ret)
+		ret = ca_drive(&c);
+	campaign_free(&c);
+	return ret;
+}
+
+static int ca_abort(int argc, char **argv)
+{
+	struct ca_cli o = { 0 };
+	struct campaign c;
+	char url[PATH_MAX + 64];
+	int ret = ca_open(argc, argv, 0, &o, url, sizeof(url)), err;
+
+	if (ret)
+		return ret;
+	ret = campaign_load(url, 0, true, &c);
+	if (!ret)
+		ret = campaign_abort(&c);
+	/* the unit goes even when the campaign it served is gone already */
+	err = campaign_unit_installed() ? campaign_unit_remove(false) : 0;
+	if (!ret)
+		printf("campaign %lld aborted; the sessions of its finished boots stay in the store\n",
+		       (long long)c.row.id);
+	campaign_free(&c);
+	return ret ? ret : err;
+}
+
+static int ca_status(int argc, char **argv)
+{
+	struct ca_cli o = { 0 };
+	struct campaign c;
+	char url[PATH_MAX + 64], *end;
+	long long id = 0;
+	int ret = ca_open(argc, argv, 1, &o, url, sizeof(url));
+
+	if (ret)
+		return ret;
+	if (optind < argc) {
+		errno = 0;
+		id = strtoll(argv[optind], &end, 10);
+		if (*argv[optind] < '1' || *argv[optind] > '9' || *end || errno) {
+			log_err("a campaign id is a number such as 1, not '%s'", argv[optind]);
+			return EXIT_USAGE;
+		}
+	}
+	ret = campaign_load(url, id, false, &c);
+	if (!ret)
+		campaign_print_status(&c);
+	campaign_free(&c);
+	return ret;
+}
+
+static int ca_fake_boot(int argc, char **argv)
+{
+	struct ca_cli o = { 0 };
+	const char *dir = getenv(BOOT_FAKE_ENV);
+	char id[64];
+	int ret = ca_parse(argc, argv, &o, 0), err;
+
+	if (ret)
+		return ret;
+	if (!dir || !*dir || !o.release) {
+		log_err("fake-boot needs %s (the directory) and --release R", BOOT_FAKE_ENV);
+		return EXIT_USAGE;
+	}
+	err = boot_fake(dir, o.release, o.cmdline ? o.cmdline : "", id, sizeof(id));
+	if (err) {
+		log_err("cannot write the fake boot into %s: %s", dir, strerror(-err));
+		return EXIT_RESOURCE;
+	}
+	printf("%s\n", id);
+	return 0;
+}
+
+int cmd_campaign(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int argc, char **argv);
+	} subs[] = {
+		{ "start", ca_start }, { "status", ca_status }, { "continue", ca_continue },
+		{ "abort", ca_abort }, { "fake-boot", ca_fake_boot },
+	};
+
+	if (argc == 0 || !strcmp(argv[0], "-h") || !strcmp(argv[0], "--help")) {
+		ca_usage(argc == 0 ? stderr : stdout);
+		return argc == 0 ? EXIT_USAGE : EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		if (!strcmp(argv[0], subs[i].name)) {
+			int ret = subs[i].fn(argc, argv);
+
+			return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
+		}
+	log_err("unknown campaign command '%s': expected start, status, continue, abort or fake-boot", argv[0]);
+	log_hint("see 'clearpath campaign --help'");
+	return EXIT_USAGE;
+}

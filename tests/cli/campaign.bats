@@ -1,0 +1,288 @@
+#!/usr/bin/env bats
+# campaign: `clearpath campaign` on this machine with simulated boots (fake, and command boots that
+# simulate one); the real boot methods only as --dry-run goldens: nothing here reboots anything.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+	setup_store
+	export CLEARPATH_FAKE_BOOT="$D/boot"
+	# never the real unit directory
+	export CLEARPATH_SYSTEMD_DIR="$D/units"
+	mkdir -p "$CLEARPATH_SYSTEMD_DIR"
+	# were anything to try a real boot, these stand in for the real tools and leave a trace
+	mkdir -p "$D/bin"
+	for tool in kexec systemctl grub-reboot reboot shutdown; do
+		printf '#!/bin/sh\necho "$0 $*" >>"%s/ran"\nexit 1\n' "$D" >"$D/bin/$tool"
+		chmod +x "$D/bin/$tool"
+	done
+	export PATH="$D/bin:$PATH"
+	GOLDEN="$BATS_TEST_DIRNAME/../golden/campaign"
+}
+
+teardown() {
+	[ ! -e "$D/ran" ] || { echo "a boot tool ran: $(cat "$D/ran")"; return 1; }
+}
+
+sql() {
+	store_sql "$1"
+}
+
+# The plan $D/ab.yaml: two fake kernels and one quick exec benchmark; extra swprofile keys in $1, $2.
+ab_plan() {
+	cat >"$D/ab.yaml" <<EOF
+name: ab
+swprofiles:
+  base:  {boot: {method: fake, release: 6.18.0-base, cmdline: "root=/dev/vda1 ro"} $1}
+  patch: {boot: {method: fake, release: 6.18.0-patch, cmdline: "root=/dev/vda1 ro"}, cmdline: "init_on_alloc=0" $2}
+defaults: {warmups: 0, repeats: 2}
+benchmarks:
+  - exec: {name: rate, command: "echo rate 42.5", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF
+}
+
+@test "campaign fake: N boots per swprofile, interleaved, one session per boot with its own boot id" {
+	ab_plan
+	run "$CP" campaign start "$D/ab.yaml" --boots 3 --seed 5
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"campaign 1 done: 6 boots, one session each"* ]]
+	# the table of the campaign's swprofiles, base first
+	[[ "$output" == *"base (base)"* ]]
+	[[ "$output" == *"patch"* ]]
+	[ "$(sql "select status from campaign")" = "done" ]
+	[ "$(sql "select count(*) from campaign_boot where status = 'done'")" -eq 6 ]
+	[ "$(sql "select count(*) from campaign_boot where swprofile = 'base'")" -eq 3 ]
+	# interleaved: each round of two boots has both swprofiles
+	[ "$(sql "select count(distinct swprofile) from campaign_boot group by pos / 2" | sort -u)" = "2" ]
+	# the order is stored in the spec too, and it is the boots' order
+	[ "$(sql "select group_concat(value, ' ') from (select j.value from campaign, json_each(campaign.spec, '$.order') j order by j.key)")" = \
+	  "$(sql "select group_concat(swprofile, ' ') from (select swprofile from campaign_boot order by pos)")" ]
+	# one complete session per boot, each under the boot id the boot recorded, all different
+	[ "$(sql "select count(*) from session where complete = 1")" -eq 6 ]
+	[ "$(sql "select count(distinct boot_id) from session")" -eq 6 ]
+	[ "$(sql "select count(*) from campaign_boot b join session s on s.uuid = b.session and s.boot_id = b.boot_id")" -eq 6 ]
+	[ "$(sql "select count(*) from session s join swprofile w on w.id = s.swprofile_id join campaign_boot b on b.session = s.uuid and b.swprofile = w.name")" -eq 6 ]
+	# the release (and the cmdline it was booted with) in each swprofile's fingerprint
+	[ "$(sql "select name, json_extract(fingerprint, '$.kernel_release') from swprofile order by name" | tr '\n' ' ')" = \
+	  "base|6.18.0-base patch|6.18.0-patch " ]
+	[ "$(sql "select json_extract(fingerprint, '$.cmdline') from swprofile where name = 'patch'")" = "root=/dev/vda1 ro init_on_alloc=0" ]
+	# status tells the same
+	run "$CP" campaign status 1
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "campaign 1: done, 6 of 6 boots done" ]]
+	[ "$(printf '%s\n' "$output" | grep -c '^local .* done ')" -eq 6 ]
+}
+
+@test "campaign fake: the order is the seed's, the same seed gives the same order" {
+	ab_plan
+	run "$CP" campaign start "$D/ab.yaml" --boots 4 --seed 9 --dry-run
+	[ "$status" -eq 0 ]
+	order=$(printf '%s\n' "$output" | sed -n 's/^order: //p')
+	[ "$(printf '%s\n' "$order" | wc -w)" -eq 8 ]
+	"$CP" campaign start "$D/ab.yaml" --boots 4 --seed 9 >/dev/null
+	[ "$(sql "select group_concat(swprofile, ' ') from (select swprofile from campaign_boot order by pos)")" = "$order" ]
+	[ "$(sql "select json_extract(spec, '$.seed') from campaign")" = 9 ]
+}
+
+@test "campaign: a boot with the wrong kernel is caught, recorded, and nothing is measured under it" {
+	cat >"$D/wrong.yaml" <<'EOF'
+swprofiles:
+  base:  {boot: {method: fake, release: 6.18.0-base}}
+  patch: {boot: {method: fake, release: 6.18.0-base}, expect: {release: 6.18.0-patch}}
+defaults: {warmups: 0, repeats: 1}
+benchmarks:
+  - exec: {name: rate, command: "echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF
+	run "$CP" campaign start "$D/wrong.yaml" --boots 2 --seed 1
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"booted kernel 6.18.0-base, expected 6.18.0-patch; nothing was measured under this boot"* ]]
+	[ "$(sql "select status from campaign")" = "failed" ]
+	[ "$(sql "select count(*) from campaign_boot where status = 'error' and swprofile = 'patch' and release = '6.18.0-base'")" -eq 1 ]
+	# no session under the wrong boot, none for patch at all, and nothing after the failed boot
+	bad=$(sql "select boot_id from campaign_boot where status = 'error'")
+	[ "$(sql "select count(*) from session where boot_id = '$bad'")" -eq 0 ]
+	[ "$(sql "select count(*) from session s join swprofile w on w.id = s.swprofile_id where w.name = 'patch'")" -eq 0 ]
+	[ "$(sql "select count(*) from campaign_boot where status = 'pending'")" -ge 1 ]
+	run "$CP" campaign status
+	[[ "$output" == *"failed"* && *"expected 6.18.0-patch"* ]]
+	# a failed campaign is not continued
+	run "$CP" campaign continue
+	[ "$status" -eq 2 ]
+}
+
+# A plan whose boots run the user's commands (method command), here a simulated boot, so the
+# reboot path runs for real: the controller stops after each boot, the unit would continue.
+cmd_plan() {
+	cat >"$D/cmd.yaml" <<EOF
+swprofiles:
+  base:  {boot: {method: command, commands: ["'$CP' campaign fake-boot --release 6.18.0-base"]}, expect: {release: 6.18.0-base}}
+  patch: {boot: {method: command, commands: ["'$CP' campaign fake-boot --release 6.18.0-patch --cmdline 'quiet mitigations=off'"]}, expect: {release: 6.18.0-patch, cmdline_has: mitigations=off}}
+defaults: {warmups: 0, repeats: 1}
+benchmarks:
+  - exec: {name: rate, command: "echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF
+}
+
+@test "campaign local: the unit is installed, each continue takes one boot, the unit goes at the end" {
+	cmd_plan
+	# rebooting needs --yes off a terminal, and nothing is created without it
+	run "$CP" campaign start "$D/cmd.yaml" --boots 2 --seed 3 </dev/null
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"pass --yes"* ]]
+	[ ! -e "$STORE" ] || [ "$(sql "select count(*) from campaign")" -eq 0 ]
+	[ ! -e "$D/units/clearpath-campaign.service" ]
+	run "$CP" campaign start "$D/cmd.yaml" --boots 2 --seed 3 --yes
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"rebooting; the clearpath-campaign.service unit runs"* ]]
+	[ -f "$D/units/clearpath-campaign.service" ]
+	[ "$(readlink "$D/units/multi-user.target.wants/clearpath-campaign.service")" = "$D/units/clearpath-campaign.service" ]
+	grep -qx "ExecStart=$(readlink -f "$CP") campaign continue --store $STORE" "$D/units/clearpath-campaign.service"
+	[ "$(sql "select count(*) from session")" -eq 0 ]
+	for i in 1 2 3; do
+		run "$CP" campaign continue
+		[ "$status" -eq 0 ] || { echo "continue $i: $output"; return 1; }
+		[ "$(sql "select count(*) from session where complete = 1")" -eq "$i" ]
+		[ -f "$D/units/clearpath-campaign.service" ]
+	done
+	run "$CP" campaign continue
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"campaign 1 done: 4 boots"* ]]
+	[ ! -e "$D/units/clearpath-campaign.service" ]
+	[ ! -e "$D/units/multi-user.target.wants/clearpath-campaign.service" ]
+	[ "$(sql "select count(distinct boot_id) from session where complete = 1")" -eq 4 ]
+	[ "$(sql "select json_extract(fingerprint, '$.cmdline') from swprofile where name = 'patch'")" = "quiet mitigations=off" ]
+}
+
+@test "campaign local: continue before the machine rebooted waits, the campaign goes on" {
+	cmd_plan
+	"$CP" campaign start "$D/cmd.yaml" --boots 1 --seed 3 --yes >/dev/null
+	# the boot id the campaign saw last, as if the reboot had not happened yet
+	"$CP" campaign continue >/dev/null
+	before=$(cat "$D/boot/boot_id")
+	sql "update campaign_boot set boot_before = '$before' where status = 'booting'" >/dev/null
+	run "$CP" campaign continue
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"still runs the boot it left"* ]]
+	[ "$(sql "select status from campaign")" = "running" ]
+	[ -f "$D/units/clearpath-campaign.service" ]
+	"$CP" campaign abort >/dev/null
+}
+
+@test "campaign abort: the campaign stops, its unit goes, its sessions stay" {
+	cmd_plan
+	"$CP" campaign start "$D/cmd.yaml" --boots 2 --seed 3 --yes >/dev/null
+	"$CP" campaign continue >/dev/null
+	[ "$(sql "select count(*) from session")" -eq 1 ]
+	run "$CP" campaign abort
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"campaign 1 aborted"* ]]
+	[ "$(sql "select status from campaign")" = "aborted" ]
+	[ ! -e "$D/units/clearpath-campaign.service" ]
+	[ ! -e "$D/units/multi-user.target.wants/clearpath-campaign.service" ]
+	[ "$(sql "select count(*) from session")" -eq 1 ]
+	run "$CP" campaign continue
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"no campaign is running"* ]]
+	run "$CP" campaign abort
+	[ "$status" -eq 2 ]
+	# a new campaign may start now
+	run "$CP" campaign start "$D/cmd.yaml" --boots 1 --seed 3 --yes
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"campaign 2:"* ]]
+	"$CP" campaign abort >/dev/null
+}
+
+@test "campaign continue: after the controller is killed mid-session, it picks up and completes" {
+	# the first session kills the controller (the leader of its session, setsid below) and all
+	# under it; the boot it was in is taken again, its half session stays marked incomplete
+	cat >"$D/kill.yaml" <<EOF
+swprofiles:
+  base:  {boot: {method: fake, release: 6.18.0-base}}
+  patch: {boot: {method: fake, release: 6.18.0-patch}}
+defaults: {warmups: 0, repeats: 1}
+benchmarks:
+  - exec: {name: a, command: "echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+  - exec: {name: killer, command: "if [ ! -e '$D/killed' ]; then touch '$D/killed'; kill -KILL \$(cut -d' ' -f6 /proc/self/stat); fi; echo rate 2", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF
+	run setsid -w "$CP" campaign start "$D/kill.yaml" --boots 2 --seed 4
+	[ "$status" -eq 137 ]
+	[ -e "$D/killed" ]
+	[ "$(sql "select status from campaign")" = "running" ]
+	[ "$(sql "select count(*) from campaign_boot where status = 'measuring'")" -eq 1 ]
+	run "$CP" campaign continue
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"was interrupted"* ]]
+	[[ "$output" == *"campaign 1 done: 4 boots"* ]]
+	[ "$(sql "select count(*) from session where complete = 1")" -eq 4 ]
+	[ "$(sql "select count(*) from session where complete = 0")" -eq 1 ]
+	[ "$(sql "select count(distinct boot_id) from session where complete = 1")" -eq 4 ]
+	[ "$(sql "select count(*) from campaign_boot b join session s on s.uuid = b.session and s.complete = 1 and s.boot_id = b.boot_id")" -eq 4 ]
+}
+
+@test "campaign: bad plans and options are refused with exit 2, saying what is wrong" {
+	body='defaults: {warmups: 0, repeats: 1}
+benchmarks:
+  - exec: {name: rate, command: "echo rate 1", regex: "rate ([0-9.]+)", unit: GB/sec, higher_is_better: true}'
+	check() {
+		printf 'swprofiles:\n  %s\n%s\n' "$1" "$body" >"$D/bad.yaml"
+		run --separate-stderr "$CP" campaign start "$D/bad.yaml" --boots 1
+		refused 2 "$2"
+	}
+	check 'a: {boot: {method: kexek}}' "unknown boot method 'kexek'; nearest: 'kexec'"
+	check 'a: {boot: {method: kexec}}' "boot method kexec needs 'kernel'"
+	check 'a: {boot: {method: grub}}' "boot method grub needs 'entry'"
+	check 'a: {boot: {method: command}}' "boot method command needs 'commands'"
+	check 'a: {boot: {method: fake}}' "boot method fake needs 'release'"
+	check 'a: {boot: {method: command, commands: reboot}}' "cannot tell which kernel release its boot gives"
+	check 'a: {boot: {method: kexec, kernel: /boot/bzkernel}}' "cannot tell which kernel release its boot gives"
+	check 'a: {boot: {method: grub, entry: "Debian GNU/Linux, with Linux 6.1.0"}, cmdline: quiet}' "cmdline cannot be applied by boot method grub"
+	check 'a: {boot: {method: fake, release: 1}, sysctl: {../etc/x: 1}}' "is not a sysctl name"
+	check 'a: {boot: {method: fake, release: 1}, expect: {kernel: 1}}' "unknown key 'kernel' in expect"
+	check 'a: {boot: {method: fake, release: 1, entry: x}}' "unknown key 'entry' in boot"
+	check 'a: {expect: {release: 1}}' "swprofile 'a' needs boot"
+	printf 'swprofile: x\nswprofiles:\n  a: {boot: {method: fake, release: 1}}\n%s\n' "$body" >"$D/bad.yaml"
+	run --separate-stderr "$CP" campaign start "$D/bad.yaml" --boots 1
+	refused 2 "either one swprofile or a campaign's swprofiles"
+	printf '%s\n' "$body" >"$D/none.yaml"
+	run --separate-stderr "$CP" campaign start "$D/none.yaml" --boots 1
+	refused 2 "names no swprofiles"
+	ab_plan
+	run --separate-stderr "$CP" campaign start "$D/ab.yaml"
+	refused 2 "needs a plan and --boots N"
+	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 0
+	refused 2 "--boots"
+	unset CLEARPATH_FAKE_BOOT
+	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1
+	refused 2 "needs CLEARPATH_FAKE_BOOT"
+	run --separate-stderr "$CP" campaign frobnicate
+	refused 2 "unknown campaign command 'frobnicate'"
+	[ ! -e "$STORE" ] || [ "$(sql "select count(*) from campaign")" -eq 0 ]
+}
+
+@test "campaign start --dry-run: the exact kexec, grub and command boots and the unit, nothing done" {
+	"$CP" campaign fake-boot --release 6.1.0-9-amd64 --cmdline "BOOT_IMAGE=/boot/vmlinuz-6.1.0-9-amd64 root=UUID=1234 ro quiet" >/dev/null
+	cat >"$D/real.yaml" <<'EOF'
+name: real
+swprofiles:
+  base:  {boot: {method: kexec, kernel: /boot/vmlinuz-6.18.0-base, initrd: /boot/initrd.img-6.18.0-base, cmdline: keep}}
+  patch: {boot: {method: grub, entry: "Debian GNU/Linux, with Linux 6.18.0-patch"}, sysctl: {vm.swappiness: 10}}
+  nohz:  {boot: {method: kexec, kernel: /boot/vmlinuz-6.18.0-patch, cmdline: "root=UUID=1234 ro"}, cmdline: "nohz_full=2-3 isolcpus=2-3"}
+  lab:   {boot: {method: command, commands: ["ipmitool chassis bootdev disk", "ipmitool power cycle"]}, expect: {release: 6.18.0-lab, cmdline_has: [mitigations=off]}}
+defaults: {warmups: 0, repeats: 1}
+benchmarks:
+  - exec: {name: rate, command: "echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF
+	run "$CP" campaign start "$D/real.yaml" --boots 1 --seed 3 --dry-run
+	[ "$status" -eq 0 ]
+	self=$(readlink -f "$CP")
+	printf '%s\n' "$output" | sed -e "s|$D|\$D|g" -e "s|$self|\$CLEARPATH|g" -e "s|^User=$(id -un)\$|User=\$USER|" >"$D/dry.out"
+	if [ -n "${UPDATE_GOLDEN:-}" ]; then
+		mkdir -p "$GOLDEN"
+		cp "$D/dry.out" "$GOLDEN/dry-run.txt"
+	fi
+	diff -u "$GOLDEN/dry-run.txt" "$D/dry.out"
+	# nothing was done: no store, no unit, no campaign
+	[ ! -e "$STORE" ]
+	[ -z "$(ls "$D/units")" ]
+}

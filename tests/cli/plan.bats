@@ -120,7 +120,7 @@ setup() {
 @test "odd keys are refused cleanly: 70 characters, empty, an anchor, a list (once read out of bounds)" {
 	run "$CP" plan validate "$F/long-key.yaml"
 	[ "$status" -eq 2 ]
-	[ "$output" = "clearpath: $F/long-key.yaml:3:1: an unknown key (70 characters, not shown) in a plan; valid keys: name, defaults, swprofile, benchmarks, include, requires" ]
+	[ "$output" = "clearpath: $F/long-key.yaml:3:1: an unknown key (70 characters, not shown) in a plan; valid keys: name, defaults, swprofile, swprofiles, benchmarks, include, requires" ]
 	run "$CP" plan validate "$F/long-arg.yaml"
 	[ "$status" -eq 2 ]
 	echo "$output" | grep -F "$F/long-arg.yaml:4:12: 'kkkkkkkkkk"

@@ -144,13 +144,16 @@ int store_export(struct store *st, FILE *out, enum store_format fmt)
 }
 
 /*
- * The ids of the previous line's sut, swprofile, result class and session,
- * with the fields they were found for: an export's lines come grouped, so
- * most lines need no lookup and import stays near SQLite's bulk speed.
+ * The ids of every sut, swprofile and result class seen (key -> id: they are
+ * few, and a CI's sessions alternate kernels line by line), and of the
+ * previous line's session with the fields it was found for: an export's
+ * lines come grouped by session, so most lines need no lookup and import
+ * stays near SQLite's bulk speed, in memory that does not grow with sessions.
  */
 struct import_cache {
-	char *key[4];		/* NULL: nothing cached */
-	int64_t id[4];
+	json_t *ids[3];		/* by slot below CACHE_SESSION; NULL: nothing cached */
+	char *key;		/* the session's; NULL: nothing cached */
+	int64_t id;
 };
 
 enum { CACHE_SUT, CACHE_SWPROFILE, CACHE_RCLASS, CACHE_SESSION };
@@ -164,6 +167,7 @@ struct import_ctx {
 	char *ident_of;		/* NULL: none yet */
 	struct import_cache cache;
 	sqlite3_stmt *insert;	/* the sample insert, prepared once */
+	sqlite3_stmt *session_find, *session_insert;	/* prepared once too: a CI file has 100k sessions */
 };
 
 static int bad_field(const struct import_ctx *c, int col, const char *fmt, ...)
@@ -302,59 +306,92 @@ static int parse_row(const struct import_ctx *c, struct import_row *r)
 }
 
 /*
+ * The session statement *@slot (@sql, prepared on first use) with ?1..?4
+ * bound to the line's session UUID, @sut, @swp and the line's start.
+ */
+static int import_session_stmt(struct import_ctx *c, sqlite3_stmt **slot, const char *sql,
+			       const struct import_row *r, int64_t sut, int64_t swp)
+{
+	int ret = *slot ? 0 : store_prepare(c->st, slot, sql, NULL);
+
+	if (ret)
+		return ret;
+	sqlite3_bind_text(*slot, 1, r->field[COL_SESSION], -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(*slot, 2, sut);
+	sqlite3_bind_int64(*slot, 3, swp);
+	sqlite3_bind_text(*slot, 4, r->field[COL_STARTED], -1, SQLITE_TRANSIENT);
+	return 0;
+}
+
+/*
  * The session of a data line: created when new (complete, since an export
  * is a finished record), checked against the line when it exists.
  */
-static int import_session_find(const struct import_ctx *c, const struct import_row *r, int64_t sut,
+static int import_session_find(struct import_ctx *c, const struct import_row *r, int64_t sut,
 			       int64_t swp, int64_t *id)
 {
 	struct store *st = c->st;
-	sqlite3_stmt *stmt;
-	int ret, rc;
+	sqlite3_stmt *find, *insert;
+	int ret = import_session_stmt(c, &c->session_find, "SELECT id, sut_id = ?2 AND swprofile_id = ?3"
+				      " AND started = ?4 FROM session WHERE uuid = ?1", r, sut, swp);
+	int rc;
 
-	ret = store_prepare(st, &stmt, "SELECT id, sut_id = ?2 AND swprofile_id = ?3 AND started = ?4"
-			    " FROM session WHERE uuid = ?1", "tiit", r->field[COL_SESSION], sut, swp,
-			    r->field[COL_STARTED]);
 	if (ret)
 		return ret;
-	rc = sqlite3_step(stmt);
+	find = c->session_find;
+	rc = sqlite3_step(find);
 	if (rc == SQLITE_ROW) {
-		*id = sqlite3_column_int64(stmt, 0);
-		if (!sqlite3_column_int(stmt, 1))
-			ret = bad_field(c, COL_SESSION, "session %s has another sut, swprofile or start"
-					" time in this store", r->field[COL_SESSION]);
-	} else if (rc == SQLITE_DONE) {
-		ret = store_exec(st, "INSERT INTO session (uuid, sut_id, swprofile_id, started, complete)"
-				 " VALUES (?1, ?2, ?3, ?4, 1)", "tiit", r->field[COL_SESSION], sut, swp,
-				 r->field[COL_STARTED]);
-		*id = sqlite3_last_insert_rowid(st->db);
-	} else {
-		ret = store_sql_fail(st, rc, "looking up a session");
+		*id = sqlite3_column_int64(find, 0);
+		ret = sqlite3_column_int(find, 1) ? 0 :
+			bad_field(c, COL_SESSION, "session %s has another sut, swprofile or start time in this store",
+				  r->field[COL_SESSION]);
+		sqlite3_reset(find);
+		return ret;
 	}
-	sqlite3_finalize(stmt);
-	return ret;
+	sqlite3_reset(find);
+	if (rc != SQLITE_DONE)
+		return store_sql_fail(st, rc, "looking up a session");
+	ret = import_session_stmt(c, &c->session_insert, "INSERT INTO session (uuid, sut_id, swprofile_id,"
+				  " started, complete) VALUES (?1, ?2, ?3, ?4, 1)", r, sut, swp);
+	if (ret)
+		return ret;
+	insert = c->session_insert;
+	rc = sqlite3_step(insert);
+	sqlite3_reset(insert);
+	*id = sqlite3_last_insert_rowid(st->db);
+	return rc == SQLITE_DONE ? 0 : store_sql_fail(st, rc, "adding a session");
 }
 
-/* The id cached under @slot when @key is what it was found for, else 0. */
+/* The id cached under @slot for @key, else 0. */
 static int64_t import_cached(const struct import_ctx *c, int slot, const char *key)
 {
-	return c->cache.key[slot] && !strcmp(c->cache.key[slot], key) ? c->cache.id[slot] : 0;
+	if (slot == CACHE_SESSION)
+		return c->cache.key && !strcmp(c->cache.key, key) ? c->cache.id : 0;
+	return json_integer_value(json_object_get(c->cache.ids[slot], key));
 }
 
 /* Remember @id for @key under @slot; 0 or -ENOMEM. */
 static int import_remember(struct import_ctx *c, int slot, const char *key, int64_t id)
 {
-	free(c->cache.key[slot]);
-	c->cache.key[slot] = strdup(key);
-	c->cache.id[slot] = id;
-	return c->cache.key[slot] ? 0 : -ENOMEM;
+	if (slot == CACHE_SESSION) {
+		free(c->cache.key);
+		c->cache.key = strdup(key);
+		c->cache.id = id;
+		return c->cache.key ? 0 : -ENOMEM;
+	}
+	if (!c->cache.ids[slot] && !(c->cache.ids[slot] = json_object()))
+		return -ENOMEM;
+	return json_object_set_new(c->cache.ids[slot], key, json_integer(id)) ? -ENOMEM : 0;
 }
 
 static void import_cache_free(struct import_ctx *c)
 {
-	for (int i = 0; i < 4; i++)
-		free(c->cache.key[i]);
+	for (int i = 0; i < CACHE_SESSION; i++)
+		json_decref(c->cache.ids[i]);
+	free(c->cache.key);
 	sqlite3_finalize(c->insert);
+	sqlite3_finalize(c->session_find);
+	sqlite3_finalize(c->session_insert);
 }
 
 /*
@@ -385,8 +422,7 @@ static int import_sample(struct import_ctx *c, const struct import_row *r, int64
 	if (!c->insert) {
 		ret = store_prepare(c->st, &c->insert, "INSERT INTO sample (session_id, resultclass_id,"
 				    " iteration, warmup, value, time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
-				    " ON CONFLICT (session_id, resultclass_id, warmup, iteration) DO NOTHING"
-				    " RETURNING id", NULL);
+				    " ON CONFLICT (session_id, resultclass_id, warmup, iteration) DO NOTHING", NULL);
 		if (ret)
 			return ret;
 	}
@@ -397,12 +433,15 @@ static int import_sample(struct import_ctx *c, const struct import_row *r, int64
 	sqlite3_bind_int(c->insert, 4, r->warmup);
 	sqlite3_bind_double(c->insert, 5, r->value);
 	sqlite3_bind_text(c->insert, 6, r->field[COL_TIME], -1, SQLITE_TRANSIENT);
+	/*
+	 * Whether it went in is what the statement changed (triggers only check,
+	 * never write, so they do not count): no RETURNING, which would build a
+	 * temporary table for every sample.
+	 */
 	rc = sqlite3_step(c->insert);
-	if (rc == SQLITE_ROW)	/* inserted: run the statement to its end */
-		rc = sqlite3_step(c->insert) == SQLITE_DONE ? SQLITE_ROW : SQLITE_ERROR;
-	ret = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : store_sql_fail(c->st, rc, "importing a sample");
+	ret = rc == SQLITE_DONE ? 0 : store_sql_fail(c->st, rc, "importing a sample");
 	sqlite3_reset(c->insert);
-	if (ret || rc == SQLITE_ROW)
+	if (ret || sqlite3_changes(c->st->db))
 		return ret;
 	/* Not inserted: it exists.  The same value is a re-import; another is a contradiction. */
 	ret = store_prepare(c->st, &stmt, "SELECT value, value = ?5 FROM sample WHERE session_id = ?1 AND"

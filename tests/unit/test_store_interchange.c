@@ -312,11 +312,13 @@ static void test_import_cache_checks_every_line(void **state)
 			"2026-04-08T09:47:00.000000Z,2026-04-08T09:47:01.000000Z\n"
 			"m7g,6.9,0b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 1GB,bw,bytes/sec,1,1,0,1.5,"
 			"2026-04-08T08:47:00.000000Z,2026-04-08T08:47:02.000000Z\n"
+			"c7g,6.10,2b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 2MB,bw,bytes/sec,1,0,0,4.5,"
+			"2026-04-08T10:47:00.000000Z,2026-04-08T10:47:01.000000Z\n"
 			"m7g,6.9,1b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 1GB,bw,bytes/sec,1,0,0,3.5,"
 			"2026-04-08T09:47:00.000000Z,2026-04-08T09:47:02.000000Z\n"), 0);
-	assert_int_equal(fixture_count(st, true), 4);
+	assert_int_equal(fixture_count(st, true), 5);
 	assert_int_equal(store_list_sessions(st, &list), 0);
-	assert_int_equal(json_array_size(list), 2);
+	assert_int_equal(json_array_size(list), 3);
 	json_decref(list);
 	assert_int_equal(store_list_benchmarks(st, &list), 0);
 	assert_int_equal(json_array_size(list), 2);
@@ -324,6 +326,7 @@ static void test_import_cache_checks_every_line(void **state)
 	text = export_text(st, STORE_CSV);
 	assert_non_null(strstr(text, "\nm7g,6.9,1b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 1GB,bw,bytes/sec,1,0,0,3.5,"));
 	assert_non_null(strstr(text, "\nm7g,6.9,0b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 1GB,bw,bytes/sec,1,1,0,1.5,"));
+	assert_non_null(strstr(text, "\nc7g,6.10,2b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 2MB,bw,bytes/sec,1,0,0,4.5,"));
 	free(text);
 	store_close(st);
 }

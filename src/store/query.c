@@ -52,76 +52,131 @@ static void row_from_stmt(sqlite3_stmt *stmt, struct store_row *row)
 	row->sample_time = col_text(stmt, 12);
 }
 
-/* The parameters of benchmark @id into @p (IDENT_MAX_PARAMS of them at most), their count in *@n. */
-static int query_params(struct store *st, int64_t id, struct ident_param *p, size_t *n)
+/*
+ * Every benchmark's parameters, read in one query before the walk: a fleet's
+ * samples change benchmark every few rows, and a query per change (prepared
+ * each time) was half of an export.  Benchmarks are few; samples are many.
+ */
+struct query_params {
+	struct ident_param *p;	/* grouped by benchmark, in benchmark id order */
+	size_t np, cap;
+	struct query_bench {
+		int64_t id;
+		size_t first, n;	/* its parameters: p[first .. first + n) */
+	} *b;
+	size_t nb, bcap;
+};
+
+/* Room for one more element in *@arr of @size-byte elements; 0 or -ENOMEM. */
+static int query_grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+	void *q;
+
+	if (n < *cap)
+		return 0;
+	q = realloc(*arr, (*cap ? 2 * *cap : 16) * size);
+	if (!q)
+		return -ENOMEM;
+	*arr = q;
+	*cap = *cap ? 2 * *cap : 16;
+	return 0;
+}
+
+/* Append the parameter row of @stmt (benchmark_id, name, alias, value, shown) to @qp. */
+static int query_params_add(struct query_params *qp, sqlite3_stmt *stmt)
+{
+	int64_t id = sqlite3_column_int64(stmt, 0);
+	struct query_bench *b = qp->nb ? &qp->b[qp->nb - 1] : NULL;
+	struct ident_param *q;
+
+	if (!b || b->id != id) {
+		if (query_grow((void **)&qp->b, &qp->bcap, qp->nb, sizeof(*qp->b)))
+			return -ENOMEM;
+		b = &qp->b[qp->nb++];
+		*b = (struct query_bench){ id, qp->np, 0 };
+	}
+	if (b->n == IDENT_MAX_PARAMS)
+		return 0;
+	if (query_grow((void **)&qp->p, &qp->cap, qp->np, sizeof(*qp->p)))
+		return -ENOMEM;
+	q = &qp->p[qp->np++];
+	b->n++;
+	snprintf(q->name, sizeof(q->name), "%s", col_text(stmt, 1));
+	snprintf(q->alias, sizeof(q->alias), "%s", col_text(stmt, 2));
+	snprintf(q->value, sizeof(q->value), "%s", col_text(stmt, 3));
+	snprintf(q->shown, sizeof(q->shown), "%s", col_text(stmt, 4));
+	return 0;
+}
+
+static int query_params_load(struct store *st, struct query_params *qp)
 {
 	sqlite3_stmt *stmt;
-	int ret = store_prepare(st, &stmt, "SELECT name, alias, value, shown FROM benchmark_param"
-				" WHERE benchmark_id = ?1 ORDER BY pos", "i", id);
+	int ret = store_prepare(st, &stmt, "SELECT benchmark_id, name, alias, value, shown FROM benchmark_param"
+				" ORDER BY benchmark_id, pos", NULL);
 	int rc;
 
-	*n = 0;
 	if (ret)
 		return ret;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW && *n < IDENT_MAX_PARAMS) {
-		struct ident_param *q = &p[(*n)++];
-
-		snprintf(q->name, sizeof(q->name), "%s", col_text(stmt, 0));
-		snprintf(q->alias, sizeof(q->alias), "%s", col_text(stmt, 1));
-		snprintf(q->value, sizeof(q->value), "%s", col_text(stmt, 2));
-		snprintf(q->shown, sizeof(q->shown), "%s", col_text(stmt, 3));
-	}
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+	while (!ret && (rc = sqlite3_step(stmt)) == SQLITE_ROW)
+		ret = query_params_add(qp, stmt);
+	if (!ret && rc != SQLITE_DONE)
 		ret = store_sql_fail(st, rc, "reading benchmark parameters");
 	sqlite3_finalize(stmt);
+	if (ret == -ENOMEM)
+		log_err("out of memory reading benchmark parameters of store %s", st->path);
 	return ret;
+}
+
+/* Point @row at benchmark @id's parameters in @qp (none when it has none). */
+static void query_params_of(const struct query_params *qp, int64_t id, struct store_row *row)
+{
+	size_t lo = 0, hi = qp->nb;
+
+	row->param = NULL;
+	row->nparam = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (qp->b[mid].id < id) {
+			lo = mid + 1;
+		} else if (qp->b[mid].id > id) {
+			hi = mid;
+		} else {
+			row->param = &qp->p[qp->b[mid].first];
+			row->nparam = qp->b[mid].n;
+			return;
+		}
+	}
 }
 
 int store_query(struct store *st, const struct store_filter *f,
 		int (*fn)(const struct store_row *row, void *arg), void *arg)
 {
 	static const struct store_filter stats_default;
-	struct ident_param *params = malloc(IDENT_MAX_PARAMS * sizeof(*params));
-	int64_t params_of = -1;
-	size_t nparams = 0;
-	bool with_params;
-	sqlite3_stmt *stmt;
-	int ret, rc;
+	struct query_params qp = { 0 };
+	sqlite3_stmt *stmt = NULL;
+	int ret = 0, rc;
 
-	if (!params)
-		return -ENOMEM;
 	if (!f)
 		f = &stats_default;
 	/* A store read without migrating may predate parameters: its benchmarks have none. */
-	with_params = store_has_identity(st);
-	ret = store_prepare(st, &stmt, query_sql, "tttttb", f->sut, f->swprofile, f->suite, f->params,
-			    f->resultclass, (int)f->include_warmup);
-	if (ret)
-		goto out_free;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	if (store_has_identity(st))
+		ret = query_params_load(st, &qp);
+	if (!ret)
+		ret = store_prepare(st, &stmt, query_sql, "tttttb", f->sut, f->swprofile, f->suite, f->params,
+				    f->resultclass, (int)f->include_warmup);
+	while (!ret && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		struct store_row row;
-		int64_t bench = sqlite3_column_int64(stmt, 13);
 
-		/* Samples come grouped by benchmark within a session: read its parameters once per run of them. */
-		if (with_params && bench != params_of) {
-			ret = query_params(st, bench, params, &nparams);
-			if (ret)
-				goto out;
-			params_of = bench;
-		}
 		row_from_stmt(stmt, &row);
-		row.param = params;
-		row.nparam = nparams;
+		query_params_of(&qp, sqlite3_column_int64(stmt, 13), &row);
 		ret = fn(&row, arg);
-		if (ret)
-			goto out;
 	}
-	if (rc != SQLITE_DONE)
+	if (!ret && stmt && rc != SQLITE_DONE)
 		ret = store_sql_fail(st, rc, "reading samples");
-out:
 	sqlite3_finalize(stmt);
-out_free:
-	free(params);
+	free(qp.p);
+	free(qp.b);
 	return ret;
 }
 

@@ -147,8 +147,10 @@ void campaign_order(size_t n, unsigned boots, uint64_t seed, size_t *out);
  * Load and check the plan for a campaign: it must name `swprofiles`, fit
  * this machine (plan_check), and a fake method needs $CLEARPATH_FAKE_BOOT.
  * Returns 0 with *@p set, or an exit code after log_err().
+ * campaign_plan_read() only warns about what would not fit (a dry run).
  */
 int campaign_plan_load(const char *file, struct plan **p);
+int campaign_plan_read(const char *file, struct plan **p);
 
 /*
  * Create the campaign in the store at @store_url: the spec and every

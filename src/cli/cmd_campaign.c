@@ -338,7 +338,7 @@ static int ca_start(int argc, char **argv)
 	s.boots = o.boots;
 	s.seed = o.have_seed ? o.seed : clock_now_ns() ^ (uint64_t)getpid();
 	o.seed = s.seed;
-	ret = ca_store_url(o.store, url, sizeof(url)) ?: campaign_plan_load(s.plan_file, &p);
+	ret = ca_store_url(o.store, url, sizeof(url)) ?: (o.dry_run ? campaign_plan_read : campaign_plan_load)(s.plan_file, &p);
 	if (!ret && o.dry_run)
 		ret = ca_dry_run(&o, p, url);
 	if (ret || o.dry_run)

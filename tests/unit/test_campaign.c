@@ -1,0 +1,223 @@
+/* test_campaign: the campaign's order, boot commands, expect checks and the plan's swprofiles, without booting. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "campaign/campaign.h"
+#include "plan/plan.h"
+#include "util/boot.h"
+#include "util/log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A plan from @yaml (written to a temporary file), loaded; NULL with *@ret set when refused. */
+static struct plan *plan_from(const char *yaml, int *ret)
+{
+	char path[] = "/tmp/test_campaign_XXXXXX";
+	int fd = mkstemp(path);
+	struct plan *p = NULL;
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fprintf(f, "%s\ndefaults: {warmups: 0, repeats: 1}\nbenchmarks:\n  - mem memset -f default -s 1MB\n", yaml);
+	fclose(f);
+	*ret = plan_load(path, &p);
+	unlink(path);
+	return p;
+}
+
+static void test_order_interleaved_and_seeded(void **state)
+{
+	size_t a[3 * 5], b[3 * 5], c[3 * 5];
+	bool differs = false;
+
+	(void)state;
+	campaign_order(3, 5, 42, a);
+	campaign_order(3, 5, 42, b);
+	assert_memory_equal(a, b, sizeof(a));
+	/* every round boots each swprofile once */
+	for (unsigned r = 0; r < 5; r++) {
+		unsigned seen = 0;
+
+		for (size_t i = 0; i < 3; i++)
+			seen |= 1u << a[r * 3 + i];
+		assert_int_equal(seen, 7);
+	}
+	/* another seed, another order (for some seed: 5 rounds of 3! orders) */
+	for (uint64_t s = 43; s < 53 && !differs; s++) {
+		campaign_order(3, 5, s, c);
+		differs = memcmp(a, c, sizeof(a)) != 0;
+	}
+	assert_true(differs);
+}
+
+static void test_shell_quote(void **state)
+{
+	char buf[128];
+
+	(void)state;
+	assert_string_equal(campaign_shell_quote("/boot/vmlinuz-6.1", buf, sizeof(buf)), "/boot/vmlinuz-6.1");
+	assert_string_equal(campaign_shell_quote("a b", buf, sizeof(buf)), "'a b'");
+	assert_string_equal(campaign_shell_quote("it's", buf, sizeof(buf)), "'it'\\''s'");
+	assert_string_equal(campaign_shell_quote("", buf, sizeof(buf)), "''");
+	assert_string_equal(campaign_shell_quote("$(reboot)", buf, sizeof(buf)), "'$(reboot)'");
+}
+
+static const char two_kernels[] =
+	"swprofiles:\n"
+	"  base: {boot: {method: kexec, kernel: /boot/vmlinuz-6.18.0-base, cmdline: keep}}\n"
+	"  nohz: {boot: {method: kexec, kernel: /boot/vmlinuz-6.18.0-patch, initrd: /boot/i}, cmdline: nohz_full=2-3}\n"
+	"  grub: {boot: {method: grub, entry: \"Advanced>Debian GNU/Linux, with Linux 6.18.0-g\"}, sysctl: {vm.swappiness: 10}}\n"
+	"  demo: {boot: {method: fake, release: 1.0-demo, cmdline: quiet}, cmdline: \"a=1 b\"}\n";
+
+static void test_expect_derived(void **state)
+{
+	int ret;
+	struct plan *p = plan_from(two_kernels, &ret);
+	const struct plan_swprofile *sw;
+
+	(void)state;
+	assert_int_equal(ret, 0);
+	assert_int_equal(p->nswprofiles, 4);
+	sw = plan_swprofile_find(p, "base");
+	assert_string_equal(sw->expect.release, "6.18.0-base");
+	assert_null(sw->boot_cmdline);	/* keep */
+	sw = plan_swprofile_find(p, "nohz");
+	assert_string_equal(sw->expect.release, "6.18.0-patch");
+	assert_int_equal(sw->expect.ncmdline_has, 1);
+	assert_string_equal(sw->expect.cmdline_has[0], "nohz_full=2-3");
+	sw = plan_swprofile_find(p, "grub");
+	assert_string_equal(sw->expect.release, "6.18.0-g");
+	assert_int_equal(sw->expect.nsysctl, 1);
+	assert_string_equal(sw->expect.sysctl[0].key, "vm.swappiness");
+	assert_string_equal(sw->expect.sysctl[0].value, "10");
+	sw = plan_swprofile_find(p, "demo");
+	assert_string_equal(sw->expect.release, "1.0-demo");
+	assert_int_equal(sw->expect.ncmdline_has, 2);
+	plan_free(p);
+}
+
+static void test_boot_commands(void **state)
+{
+	int ret;
+	struct plan *p = plan_from(two_kernels, &ret);
+	struct campaign_facts now = { .cmdline = "BOOT_IMAGE=/vmlinuz root=/dev/sda1 nohz_full=2-3 ro" };
+	struct campaign_boot_cmds c;
+
+	(void)state;
+	assert_int_equal(ret, 0);
+	/* keep: today's cmdline without BOOT_IMAGE= and without what another swprofile added */
+	assert_int_equal(campaign_boot_commands(p, plan_swprofile_find(p, "base"), &now, &c), 0);
+	assert_int_equal(c.ncmd, 2);
+	assert_string_equal(c.cmd[0], "kexec -l /boot/vmlinuz-6.18.0-base '--command-line=root=/dev/sda1 ro'");
+	assert_string_equal(c.cmd[1], "systemctl kexec");
+	campaign_boot_cmds_free(&c);
+	/* no cmdline given is keep too; its own cmdline: appended */
+	assert_int_equal(campaign_boot_commands(p, plan_swprofile_find(p, "nohz"), &now, &c), 0);
+	assert_string_equal(c.cmd[0], "kexec -l /boot/vmlinuz-6.18.0-patch --initrd=/boot/i "
+				      "'--command-line=root=/dev/sda1 ro nohz_full=2-3'");
+	campaign_boot_cmds_free(&c);
+	assert_int_equal(campaign_boot_commands(p, plan_swprofile_find(p, "grub"), &now, &c), 0);
+	assert_int_equal(c.ncmd, 2);
+	assert_string_equal(c.cmd[0], "grub-reboot 'Advanced>Debian GNU/Linux, with Linux 6.18.0-g'");
+	assert_string_equal(c.cmd[1], "systemctl reboot");
+	campaign_boot_cmds_free(&c);
+	assert_int_equal(campaign_boot_commands(p, plan_swprofile_find(p, "demo"), &now, &c), 0);
+	assert_int_equal(c.ncmd, 0);
+	assert_string_equal(c.fake_release, "1.0-demo");
+	assert_string_equal(c.fake_cmdline, "quiet a=1 b");
+	campaign_boot_cmds_free(&c);
+	plan_free(p);
+}
+
+static void test_expect_mismatch(void **state)
+{
+	int ret;
+	struct plan *p = plan_from(two_kernels, &ret);
+	const struct plan_swprofile *sw = plan_swprofile_find(p, "nohz");
+	struct campaign_facts f = { .release = "6.18.0-patch", .cmdline = "ro nohz_full=2-3" };
+	char why[256];
+
+	(void)state;
+	assert_null(campaign_expect_mismatch(sw, &f, why, sizeof(why)));
+	snprintf(f.cmdline, sizeof(f.cmdline), "ro xnohz_full=2-3 nohz_full=2-33");
+	assert_non_null(campaign_expect_mismatch(sw, &f, why, sizeof(why)));
+	assert_string_equal(why, "the kernel command line lacks 'nohz_full=2-3'");
+	snprintf(f.release, sizeof(f.release), "6.18.0-base");
+	assert_non_null(campaign_expect_mismatch(sw, &f, why, sizeof(why)));
+	assert_string_equal(why, "booted kernel 6.18.0-base, expected 6.18.0-patch");
+	plan_free(p);
+}
+
+static void test_bad_swprofiles(void **state)
+{
+	static const char *const bad[] = {
+		"swprofiles: {a: {boot: {method: kexec}}}",
+		"swprofiles: {a: {boot: {method: nope}}}",
+		"swprofiles: {a: {boot: {method: command, commands: reboot}}}",
+		"swprofiles: {a: {boot: {method: grub, entry: x}, expect: {release: 1}, cmdline: quiet}}",
+		"swprofiles: {a: {boot: {method: fake, release: 1}, sysctl: {'a..b': 1}}}",
+		"swprofiles: {a: {boot: {method: fake, release: 1}, sysctl: {vm.x: 1, vm.x: 2}}}",
+		"swprofiles: {}",
+		"swprofiles: [a]",
+		"swprofile: x\nswprofiles: {a: {boot: {method: fake, release: 1}}}",
+	};
+
+	(void)state;
+	log_set_quiet(true);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int ret;
+		struct plan *p = plan_from(bad[i], &ret);
+
+		if (ret != EXIT_USAGE)
+			fail_msg("accepted: %s", bad[i]);
+		assert_null(p);
+	}
+	log_set_quiet(false);
+}
+
+static void test_fake_boot(void **state)
+{
+	char dir[] = "/tmp/test_campaign_boot_XXXXXX", id[64], id2[64], buf[256];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	setenv(BOOT_FAKE_ENV, dir, 1);
+	assert_int_equal(boot_fake(dir, "9.9-fake", "a b", id, sizeof(id)), 0);
+	assert_int_equal(boot_id(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, id);
+	assert_int_equal(boot_release(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "9.9-fake");
+	assert_int_equal(boot_cmdline(buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "a b");
+	assert_int_equal(boot_fake(dir, "9.9-fake", "", id2, sizeof(id2)), 0);
+	assert_string_not_equal(id, id2);
+	assert_int_equal(strlen(id2), 36);
+	unsetenv(BOOT_FAKE_ENV);
+	/* the real one again */
+	assert_int_equal(boot_id(buf, sizeof(buf)), 0);
+	assert_string_not_equal(buf, id2);
+	snprintf(buf, sizeof(buf), "rm -rf '%s'", dir);
+	assert_int_equal(system(buf), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_order_interleaved_and_seeded),
+		cmocka_unit_test(test_shell_quote),
+		cmocka_unit_test(test_expect_derived),
+		cmocka_unit_test(test_boot_commands),
+		cmocka_unit_test(test_expect_mismatch),
+		cmocka_unit_test(test_bad_swprofiles),
+		cmocka_unit_test(test_fake_boot),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -8,6 +8,15 @@ CC        ?= gcc
 PREFIX    ?= /usr/local
 PKGS      := sqlite3 yaml-0.1 jansson gsl
 TEST_PKGS := cmocka
+# Plots (clearpath report) are drawn with cairo when pkg-config finds it; CAIRO=0 builds
+# without it (the static build), and report then says so instead of drawing.
+CAIRO     ?= 1
+ifeq ($(CAIRO),1)
+ifeq ($(shell pkg-config --exists cairo 2>/dev/null && echo yes),yes)
+PKGS      += cairo
+CAIRO_DEF := -DCLEARPATH_HAVE_CAIRO
+endif
+endif
 VERSION   := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
 ifeq ($(SANITIZE),1)
@@ -35,7 +44,7 @@ CFLAGS   ?= -O2 -g
 # No fused multiply-add: the same store must give the same statistics, digit for digit, on
 # arm64 (where GCC fuses by default) as on x86-64.
 CFLAGS   += -ffp-contract=off
-CFLAGS   += -std=gnu11 $(WARN) $(SANFLAGS) -Isrc $(PKG_CFLAGS) -DCLEARPATH_VERSION='"$(VERSION)"' -MMD -MP
+CFLAGS   += -std=gnu11 $(WARN) $(SANFLAGS) -Isrc $(PKG_CFLAGS) $(CAIRO_DEF) -DCLEARPATH_VERSION='"$(VERSION)"' -MMD -MP
 LDFLAGS  += $(SANFLAGS)
 LDLIBS   += $(PKG_LIBS) -lpthread -lm
 
@@ -70,11 +79,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(TEST_CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(TEST_LIBS) $(LDLIBS)
 
-# Install build dependencies only when something is missing.
+# Install build dependencies only when something is missing (cairo for the plots, chromium
+# for the report's browser test).
 deps:
-	@pkg-config --exists $(PKGS) $(TEST_PKGS) && command -v bats >/dev/null \
+	@pkg-config --exists $(PKGS) cairo $(TEST_PKGS) && command -v bats >/dev/null \
 		&& command -v python3 >/dev/null && command -v ssh >/dev/null \
-		&& test -x /usr/sbin/sshd || scripts/install-deps
+		&& test -x /usr/sbin/sshd && command -v chromium >/dev/null || scripts/install-deps
 
 # The main job: plans/quick.yaml into a fresh store under build/, then the answer:
 # is clearing with memset faster than with non-temporal stores, for one page and more?
@@ -109,7 +119,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_BUILD   := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 # clang checks vfprintf() inside the log helpers as gcc does not; the callers are checked.
-FUZZ_CFLAGS  := -O1 -g -std=gnu11 $(WARN) -Wno-format-nonliteral $(FUZZ_SAN) -Isrc $(PKG_CFLAGS) \
+FUZZ_CFLAGS  := -O1 -g -std=gnu11 $(WARN) -Wno-format-nonliteral $(FUZZ_SAN) -Isrc $(PKG_CFLAGS) $(CAIRO_DEF) \
 		-DCLEARPATH_VERSION='"$(VERSION)"' -MMD -MP
 FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_BUILD)/%)

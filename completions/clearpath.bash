@@ -60,13 +60,14 @@ _clearpath_files()
 _clearpath_value()
 {
 	case $prev in
-	--store | --into | --ssh-config) _clearpath_files ;;
+	--store | --into | --ssh-config | -o | --output) _clearpath_files ;;
 	--format)
 		case $1 in
 		bench) _clearpath_add 'default simple json' ;;
 		doctor) _clearpath_add 'text json' ;;
 		list) _clearpath_add 'table json' ;;
 		export) _clearpath_add 'csv json' ;;
+		report) _clearpath_add 'html svg png' ;;
 		*) _clearpath_add 'box grid compact markdown csv json' ;;
 		esac ;;
 	--columns)

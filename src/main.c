@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{ "plan", cmd_plan, "check, show and run a measurement plan: clearpath plan run plans/quick.yaml" },
 	{ "campaign", cmd_campaign, "base vs patched kernel across boots: clearpath campaign start PLAN --boots 4" },
 	{ "show", cmd_show, "the comparison table: base means and % changes with (I)/(R) verdicts" },
+	{ "report", cmd_report, "the comparison as one HTML page with plots: clearpath report -o ab.html" },
 	{ "list", cmd_list, "what the store holds: suts, swprofiles, benchmarks or sessions" },
 	{ "export", cmd_export, "every sample of the store as CSV or JSON, to a file or stdout" },
 	{ "import", cmd_import, "add the samples of an exported CSV file to the store, all or nothing" },

@@ -1,6 +1,7 @@
 /* cmd_show: `clearpath show`, the comparison table users post to the mailing list. */
 #include "cli/cli_cmp.h"
 #include "cli/cli_common.h"
+#include "cli/cli_select.h"
 #include "cli/commands.h"
 #include "cli/show.h"
 #include "report/header.h"
@@ -16,26 +17,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SHOW_MAX_SWPROFILES 32
-
-enum {
-	SO_STORE = 256, SO_SUT, SO_SWPROFILE, SO_BASE, SO_BENCHMARK, SO_COLUMNS, SO_FORMAT, SO_STATS,
-	SO_RULE, SO_MIN_EFFECT, SO_TARGET, SO_ALPHA, SO_COLOR, SO_FAIL, SO_HEADER, SO_HELP,
-};
+enum { SO_FORMAT = 256, SO_STATS, SO_COLOR, SO_FAIL, SO_HEADER, SO_HELP };
 
 static const struct option show_options[] = {
-	{ "store", required_argument, NULL, SO_STORE },
-	{ "sut", required_argument, NULL, SO_SUT },
-	{ "swprofile", required_argument, NULL, SO_SWPROFILE },
-	{ "base", required_argument, NULL, SO_BASE },
-	{ "benchmark", required_argument, NULL, SO_BENCHMARK },
-	{ "columns", required_argument, NULL, SO_COLUMNS },
+	CLI_SELECT_OPTIONS,
 	{ "format", required_argument, NULL, SO_FORMAT },
 	{ "stats", no_argument, NULL, SO_STATS },
-	{ "rule", required_argument, NULL, SO_RULE },
-	{ "min-effect", required_argument, NULL, SO_MIN_EFFECT },
-	{ "target", required_argument, NULL, SO_TARGET },
-	{ "alpha", required_argument, NULL, SO_ALPHA },
 	{ "color", required_argument, NULL, SO_COLOR },
 	{ "fail-on-regression", no_argument, NULL, SO_FAIL },
 	{ "header", no_argument, NULL, SO_HEADER },
@@ -44,9 +31,7 @@ static const struct option show_options[] = {
 };
 
 struct show_cli {
-	struct cmp_opts cmp;
-	const char *swprofiles[SHOW_MAX_SWPROFILES];
-	const char *store_url;
+	struct cli_select sel;
 	const char *format;
 	const char *color;
 	bool stats, fail_on_regression, header;
@@ -57,104 +42,29 @@ static void show_usage(FILE *out)
 	fprintf(out, "usage: clearpath show [options]\n\n"
 		"The comparison table: the base column's mean, every other column's %% change\n"
 		"with (I)/(R) when the change is real, per SUT class.\n\n"
-		"    --store URL            the store (default: $CLEARPATH_STORE or ~/.local/share/clearpath/results.db)\n"
-		"    --sut GLOB             only SUT classes matching GLOB\n"
-		"    --swprofile NAME       a column (repeat; order as given; the first is the base)\n"
-		"    --base NAME            the base column (default: the first)\n"
-		"    --benchmark GLOB       only benchmarks or result classes matching GLOB\n"
-		"    --columns AXIS         swprofile (default), sut, or param:NAME (e.g. param:f)\n"
 		"    --format FMT           box (default on a terminal), grid (default otherwise),\n"
 		"                           compact, markdown, csv, json\n"
 		"    --stats                add n, cv and the 95%% CI to every cell\n"
 		"    --header               above each table: the machine, each column's kernel,\n"
 		"                           cmdline, THP and hugepages, sessions, samples, dates\n"
-		"    --rule RULE            nested (default: sessions are the unit) or fastpath\n"
-		"                           (pooled samples, intervals must not overlap)\n"
-		"    --min-effect PCT       smallest change ever marked (default 0.5)\n"
-		"    --target PCT           the change an undecided cell plans for: the sessions\n"
-		"                           needed to detect it (default 1)\n"
-		"    --alpha A              significance level (default 0.05)\n"
 		"    --color WHEN           auto (default), always, never\n"
 		"    --fail-on-regression   exit 4 when any cell is (R)\n");
-}
-
-static int show_double(const char *arg, const char *name, double lo, double hi, double *out)
-{
-	char *end;
-	double v = strtod(arg, &end);
-
-	if (end == arg || *end || !(v >= lo && v <= hi)) {
-		log_err("invalid value '%s' for --%s: expected a number from %g to %g", arg, name, lo, hi);
-		return EXIT_USAGE;
-	}
-	*out = v;
-	return 0;
-}
-
-static int show_columns_opt(const char *arg, struct cmp_opts *c)
-{
-	if (!strcmp(arg, "swprofile")) {
-		c->axis = CMP_BY_SWPROFILE;
-	} else if (!strcmp(arg, "sut")) {
-		c->axis = CMP_BY_SUT;
-	} else if (!strncmp(arg, "param:", 6) && arg[6]) {
-		c->axis = CMP_BY_PARAM;
-		c->param = arg + 6;
-	} else {
-		log_err("invalid value '%s' for --columns: expected swprofile, sut or param:NAME", arg);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
-static int show_choice(const char *arg, const char *name, const char *const *choices)
-{
-	for (const char *const *c = choices; *c; c++)
-		if (!strcmp(arg, *c))
-			return 0;
-	char list[128] = "";
-
-	for (const char *const *c = choices; *c; c++)
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
-			 c == choices ? "" : c[1] ? ", " : " or ", *c);
-	log_err("invalid value '%s' for --%s: expected %s", arg, name, list);
-	return EXIT_USAGE;
+	cli_select_usage(out);
 }
 
 static int show_option(int c, const char *arg, void *ctx)
 {
 	static const char *const colors[] = { "auto", "always", "never", NULL };
-	static const char *const rules[] = { "nested", "fastpath", NULL };
 	struct show_cli *o = ctx;
 
 	switch (c) {
-	case SO_STORE: o->store_url = arg; return 0;
-	case SO_SUT: o->cmp.sut_glob = arg; return 0;
-	case SO_BASE: o->cmp.base = arg; return 0;
-	case SO_BENCHMARK: o->cmp.benchmark_glob = arg; return 0;
 	case SO_FORMAT: o->format = arg; return 0;
 	case SO_STATS: o->stats = true; return 0;
 	case SO_FAIL: o->fail_on_regression = true; return 0;
 	case SO_HEADER: o->header = true; return 0;
-	case SO_COLUMNS: return show_columns_opt(arg, &o->cmp);
-	case SO_MIN_EFFECT: return show_double(arg, "min-effect", 0, 1000, &o->cmp.min_effect_pct);
-	case SO_TARGET: return show_double(arg, "target", 0.001, 1000, &o->cmp.target_pct);
-	case SO_ALPHA: return show_double(arg, "alpha", 1e-9, 0.5, &o->cmp.alpha);
-	case SO_COLOR: o->color = arg; return show_choice(arg, "color", colors);
-	case SO_RULE:
-		o->cmp.rule = strcmp(arg, "fastpath") ? STATS_RULE_NESTED : STATS_RULE_FASTPATH;
-		return show_choice(arg, "rule", rules);
-	case SO_SWPROFILE:
-		if (o->cmp.nswprofiles == SHOW_MAX_SWPROFILES) {
-			log_err("at most %d --swprofile columns", SHOW_MAX_SWPROFILES);
-			return EXIT_USAGE;
-		}
-		o->swprofiles[o->cmp.nswprofiles++] = arg;
-		o->cmp.swprofiles = o->swprofiles;
-		return 0;
+	case SO_COLOR: o->color = arg; return cli_choice(arg, "color", colors);
 	}
-	log_err("unknown option for 'show'; see 'clearpath show --help'");
-	return EXIT_USAGE;
+	return cli_select_option(c, arg, &o->sel);
 }
 
 /* Name every format of the registry, so a new one is listed without an edit here. */
@@ -284,8 +194,8 @@ static int show_load(const struct show_cli *o, struct cmp_set *set, struct cmp_s
 		     const struct cmp_opts *calo, json_t **envs, json_t **hdr_in)
 {
 	struct store *st = NULL;
-	void *ctx[4] = { set, (void *)&o->cmp, cal, (void *)calo };
-	int ret = store_url_open_existing(o->store_url, &st);
+	void *ctx[4] = { set, (void *)&o->sel.cmp, cal, (void *)calo };
+	int ret = store_url_open_existing(o->sel.store_url, &st);
 
 	if (ret)
 		return ret;
@@ -313,35 +223,13 @@ static struct cmp_opts show_cal_opts(const struct cmp_opts *o)
 	return c;
 }
 
-/*
- * Per block, what @fn finds in the environments: the settings in which a
- * column differs from the base, the rows that ran with THP always (NULL
- * entries when out of memory).
- */
-static json_t **show_settings(const struct cmp_set *set, const json_t *envs,
-			      json_t *(*fn)(const struct cmp_set *s, const struct cmp_block *blk, const json_t *envs))
-{
-	json_t **diffs = calloc(set->nblocks ? set->nblocks : 1, sizeof(*diffs));
-
-	for (size_t b = 0; diffs && b < set->nblocks; b++)
-		diffs[b] = fn(set, &set->blocks[b], envs);
-	return diffs;
-}
-
-static void show_settings_free(json_t **diffs, size_t n)
-{
-	for (size_t b = 0; diffs && b < n; b++)
-		json_decref(diffs[b]);
-	free(diffs);
-}
-
 static int show_render(const struct show_cli *o, const struct cmp_set *set, const json_t *envs,
 		       const json_t *hdr_in)
 {
 	json_t **diffs = show_settings(set, envs, show_env_diffs);
 	json_t **thp = show_settings(set, envs, show_thp_always);
 	struct rpt_header *header = hdr_in ? show_header_build(set, hdr_in) : NULL;
-	struct rpt_result r = { set, &o->cmp, diffs, header, thp };
+	struct rpt_result r = { set, &o->sel.cmp, diffs, header, thp };
 	struct rpt_opts ro = {
 		.color = !strcmp(o->color, "always") || (!strcmp(o->color, "auto") && isatty(STDOUT_FILENO)),
 		.stats = o->stats,
@@ -359,20 +247,21 @@ static int show_render(const struct show_cli *o, const struct cmp_set *set, cons
 
 int cmd_show(int argc, char **argv)
 {
-	struct show_cli o = { .cmp = { .alpha = STATS_DEFAULT_ALPHA,
-				      .min_effect_pct = STATS_DEFAULT_MIN_EFFECT_PCT,
-				      .target_pct = STATS_DEFAULT_TARGET_PCT }, .color = "auto" };
+	struct show_cli o = { .color = "auto" };
 	struct cmp_set *set, *cal = NULL;
 	struct cmp_opts calo;
 	json_t *envs = NULL, *hdr_in = NULL;
-	int ret = show_parse(argc + 1, argv - 1, &o);
+	int ret;
+
+	cli_select_init(&o.sel);
+	ret = show_parse(argc + 1, argv - 1, &o);
 
 	if (ret)
 		return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
-	calo = show_cal_opts(&o.cmp);
-	set = cmp_new(&o.cmp);
+	calo = show_cal_opts(&o.sel.cmp);
+	set = cmp_new(&o.sel.cmp);
 	/* the noise floor is for --stats and JSON readers, and only where columns are kernels */
-	if (set && (o.stats || !strcmp(o.format, "json")) && o.cmp.axis == CMP_BY_SWPROFILE &&
+	if (set && (o.stats || !strcmp(o.format, "json")) && o.sel.cmp.axis == CMP_BY_SWPROFILE &&
 	    !(cal = cmp_new(&calo)))
 		ret = EXIT_INTERNAL;
 	if (!set)
@@ -380,10 +269,10 @@ int cmd_show(int argc, char **argv)
 	if (!ret)
 		ret = show_load(&o, set, cal, &calo, &envs, &hdr_in);
 	if (!ret)
-		ret = cmp_finish(set, &o.cmp);
+		ret = cmp_finish(set, &o.sel.cmp);
 	/* no calibration samples is the usual case, not an error */
 	if (!ret && cal && cal->samples && !cmp_finish(cal, &calo))
-		cmp_attach_floor(set, cal, &o.cmp);
+		cmp_attach_floor(set, cal, &o.sel.cmp);
 	if (!ret)
 		ret = show_render(&o, set, envs, hdr_in);
 	if (!ret && o.fail_on_regression && cmp_count_verdicts(set, STATS_REGRESSION))

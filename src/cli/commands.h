@@ -15,6 +15,7 @@
 int cmd_bench(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_plan(int argc, char **argv);

@@ -1,4 +1,4 @@
-/* show: what `clearpath show` adds to a comparison before a report format renders it (settings warnings). */
+/* show: what `clearpath show` and `clearpath report` add to a comparison before a report format renders it (settings warnings). */
 #ifndef CLEARPATH_CLI_SHOW_H
 #define CLEARPATH_CLI_SHOW_H
 
@@ -42,5 +42,18 @@ json_t *show_header_inputs(struct store *st);
 
 /* The header of the finished comparison @set from @inputs (show_header_inputs); NULL when out of memory. */
 struct rpt_header *show_header_build(const struct cmp_set *set, const json_t *inputs);
+
+/* Session UUID -> environment of the sessions @sessions lists (store_list_sessions); NULL when out of memory. */
+json_t *show_env_index(const json_t *sessions);
+
+/*
+ * What @fn (show_env_diffs, show_thp_always) finds in @envs for every block
+ * of @set, as a new array of nblocks (entries NULL when out of memory); NULL
+ * when out of memory.
+ */
+json_t **show_settings(const struct cmp_set *set, const json_t *envs,
+		       json_t *(*fn)(const struct cmp_set *s, const struct cmp_block *blk, const json_t *envs));
+/* Free what show_settings() returned for a set of @n blocks; NULL is fine. */
+void show_settings_free(json_t **diffs, size_t n);
 
 #endif

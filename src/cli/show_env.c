@@ -3,6 +3,7 @@
 #include "doctor/doctor.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 
 /* The settings snapshot of the first session found in column @c of @blk, or NULL. */
 static const json_t *show_env_of(const struct cmp_block *blk, size_t c, const json_t *envs)
@@ -40,4 +41,36 @@ json_t *show_env_diffs(const struct cmp_set *s, const struct cmp_block *blk, con
 		json_decref(diff);
 	}
 	return out;
+}
+
+json_t *show_env_index(const json_t *sessions)
+{
+	json_t *envs = json_object(), *s;
+	size_t i;
+
+	json_array_foreach(sessions, i, s) {
+		const char *uuid = json_string_value(json_object_get(s, "uuid"));
+		json_t *env = json_object_get(s, "environment");
+
+		if (envs && uuid && json_is_object(env))
+			json_object_set(envs, uuid, env);
+	}
+	return envs;
+}
+
+json_t **show_settings(const struct cmp_set *set, const json_t *envs,
+			json_t *(*fn)(const struct cmp_set *s, const struct cmp_block *blk, const json_t *envs))
+{
+	json_t **diffs = calloc(set->nblocks ? set->nblocks : 1, sizeof(*diffs));
+
+	for (size_t b = 0; diffs && b < set->nblocks; b++)
+		diffs[b] = fn(set, &set->blocks[b], envs);
+	return diffs;
+}
+
+void show_settings_free(json_t **diffs, size_t n)
+{
+	for (size_t b = 0; diffs && b < n; b++)
+		json_decref(diffs[b]);
+	free(diffs);
 }

@@ -128,6 +128,14 @@ int rpt_render(const struct rpt_table *t, const char *name, const struct rpt_opt
 int rpt_render_result(const struct rpt_result *r, const char *name, const struct rpt_opts *o, FILE *out);
 
 /*
+ * Block @b of the result @r laid out as the text formats lay it out (title,
+ * columns, rows, geomean row, legend and warnings), as a new table in *@out
+ * for a renderer of the caller's (the HTML report).  Returns 0, -EINVAL for
+ * a block @r does not have, or -ENOMEM.
+ */
+int rpt_result_table(const struct rpt_result *r, size_t b, const struct rpt_opts *ro, struct rpt_table **out);
+
+/*
  * The confidence level of @alpha as it names things: "95" for 0.05, "80" for
  * 0.2, "99.9" for 0.001 (%.10g of 100 * (1 - alpha)), into @buf.  JSON keys
  * use it with '.' as '_' ("ci99_9_low"), see rpt_level_key().

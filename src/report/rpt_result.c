@@ -470,34 +470,63 @@ static int show_preamble_line(void *ctx, const char *line)
 	return rpt_table_add_preamble(ctx, line);
 }
 
-/* One table per block, titled with the SUT class (or swprofile), blank lines between. */
+/* Block @b as a table titled with the SUT class (or swprofile), its header above it, into *@out. */
+static int show_block_table(const struct cmp_set *s, size_t b, const struct show_opts *o, struct rpt_table **out)
+{
+	char title[600];
+	struct rpt_table *t;
+	int ret;
+
+	snprintf(title, sizeof(title), "Results for %s %s:", s->axis == CMP_BY_SUT ? "swprofile" : "SUT Class",
+		 s->blocks[b].name);
+	t = rpt_table_new(title);
+	if (!t)
+		return -ENOMEM;
+	ret = o->header && b < o->header->nblocks ? rpt_header_lines(&o->header->blocks[b], show_preamble_line, t)
+						  : 0;
+	if (!ret)
+		ret = show_columns(t, s, o);
+	if (!ret)
+		ret = show_block_rows(t, s, b, o);
+	if (ret) {
+		rpt_table_free(t);
+		return ret;
+	}
+	*out = t;
+	return 0;
+}
+
+/* One table per block, blank lines between. */
 static int show_blocks(const struct cmp_set *s, const struct show_opts *o, FILE *out)
 {
 	for (size_t b = 0; b < s->nblocks; b++) {
-		char title[600];
 		struct rpt_table *t;
-		int ret;
+		int ret = show_block_table(s, b, o, &t);
 
-		snprintf(title, sizeof(title), "Results for %s %s:",
-			 s->axis == CMP_BY_SUT ? "swprofile" : "SUT Class", s->blocks[b].name);
-		t = rpt_table_new(title);
-		if (!t)
-			return -ENOMEM;
+		if (ret)
+			return ret;
 		if (b)
 			fputc('\n', out);
-		ret = o->header && b < o->header->nblocks
-			      ? rpt_header_lines(&o->header->blocks[b], show_preamble_line, t) : 0;
-		if (!ret)
-			ret = show_columns(t, s, o);
-		if (!ret)
-			ret = show_block_rows(t, s, b, o);
-		if (!ret)
-			ret = o->format->render(t, o->ro, out);
+		ret = o->format->render(t, o->ro, out);
 		rpt_table_free(t);
 		if (ret)
 			return ret;
 	}
 	return 0;
+}
+
+int rpt_result_table(const struct rpt_result *r, size_t b, const struct rpt_opts *ro, struct rpt_table **out)
+{
+	/* any format laid out one table per block: only one_table changes the layout */
+	static const struct rpt_format per_block = { .name = "table" };
+	static const struct rpt_opts defaults;
+	struct show_opts o;
+
+	if (b >= r->set->nblocks)
+		return -EINVAL;
+	ro = ro ? ro : &defaults;
+	o = (struct show_opts){ r->cmp, &per_block, ro, r->settings_differ, r->header, r->thp_always, ro->stats, ro->color };
+	return show_block_table(r->set, b, &o, out);
 }
 
 /* CSV: one table, every row naming its block, so the file loads as one sheet. */

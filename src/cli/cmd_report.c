@@ -1,0 +1,199 @@
+/* cmd_report: `clearpath report`, the comparison as one self-contained HTML page with plots, or its plots as SVG/PNG files. */
+#include "cli/cli_cmp.h"
+#include "cli/cli_common.h"
+#include "cli/cli_select.h"
+#include "cli/commands.h"
+#include "cli/show.h"
+#include "report/header.h"
+#include "report/html.h"
+#include "store/store.h"
+#include "store/url.h"
+#include "util/log.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { RO_OUTPUT = 256, RO_FORMAT, RO_HELP };
+
+static const struct option report_options[] = {
+	CLI_SELECT_OPTIONS,
+	{ "output", required_argument, NULL, RO_OUTPUT },
+	{ "format", required_argument, NULL, RO_FORMAT },
+	{ "help", no_argument, NULL, RO_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct report_cli {
+	struct cli_select sel;
+	const char *output;
+	const char *format;
+};
+
+static void report_usage(FILE *out)
+{
+	fprintf(out, "usage: clearpath report [options] -o FILE.html\n"
+		"       clearpath report --format svg|png [options] -o DIR\n\n"
+		"The comparison `show` prints, as one self-contained HTML page to attach to a mail\n"
+		"or a CI run: per SUT class the table with its legend and a plot per result class\n"
+		"(every sample coloured by session, each column's mean, the interval of the change),\n"
+		"the sessions, and the machine and software fingerprints.  With --format svg or png,\n"
+		"the plots alone, one file per result class in DIR.\n\n"
+		"    -o, --output PATH      the page (html) or the directory of plots (svg, png)\n"
+		"    --format FMT           html (default), svg or png\n");
+	cli_select_usage(out);
+}
+
+static int report_option(int c, const char *arg, void *ctx)
+{
+	static const char *const formats[] = { "html", "svg", "png", NULL };
+	struct report_cli *o = ctx;
+
+	switch (c) {
+	case RO_OUTPUT: o->output = arg; return 0;
+	case RO_FORMAT: o->format = arg; return cli_choice(arg, "format", formats);
+	}
+	return cli_select_option(c, arg, &o->sel);
+}
+
+static int report_parse(int argc, char **argv, struct report_cli *o)
+{
+	static const struct cli_getopt g = { "report", report_options, RO_HELP, report_usage, report_option };
+	int ret;
+
+	/* -o is the one short option: map it onto --output before cli_getopt sees it */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-o"))
+			argv[i] = "--output";
+	ret = cli_getopt(&g, argc, argv, o);
+	if (!ret && optind < argc) {
+		log_err("unexpected argument '%s' to 'report'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (!ret && !o->output) {
+		log_err("report needs -o FILE.html (or -o DIR with --format svg|png)");
+		return EXIT_USAGE;
+	}
+	return ret;
+}
+
+/* What the page says about the comparison's sessions: show_header_inputs() and the sessions' environments. */
+struct report_store {
+	json_t *inputs, *envs;
+};
+
+static void report_store_free(struct report_store *s)
+{
+	json_decref(s->inputs);
+	json_decref(s->envs);
+}
+
+static int report_read_store(const char *url, struct report_store *out)
+{
+	struct store *st = NULL;
+	int ret = store_url_open_existing(url, &st);
+
+	if (ret)
+		return ret;
+	out->inputs = show_header_inputs(st);
+	store_close(st);
+	if (!out->inputs)
+		return EXIT_RESOURCE;
+	out->envs = show_env_index(json_object_get(out->inputs, "sessions"));
+	return out->envs ? 0 : EXIT_INTERNAL;
+}
+
+/* A failed render as an exit code, after saying what failed. */
+static int report_failed(int err, const char *what)
+{
+	if (err == -ENOTSUP) {
+		log_err("built without cairo support: report draws its plots with cairo (rebuild with libcairo2-dev"
+			" installed)");
+		return EXIT_RESOURCE;
+	}
+	log_err("cannot write %s: %s", what, strerror(-err));
+	return err == -EIO || err == -ENOSPC || err == -EACCES ? EXIT_RESOURCE : EXIT_INTERNAL;
+}
+
+static int report_html(const struct report_cli *o, const struct rpt_result *r, const struct report_store *st)
+{
+	char source[4200];
+	struct rpt_page p = { r, json_object_get(st->inputs, "suts"), json_object_get(st->inputs, "swprofiles"),
+			      json_object_get(st->inputs, "sessions"), source };
+	struct stat sb;
+	bool regular;
+	FILE *out;
+	int ret;
+
+	if (!plot_available())
+		return report_failed(-ENOTSUP, o->output);
+	snprintf(source, sizeof(source), "store %s", o->sel.store_url ? o->sel.store_url : "(default)");
+	out = fopen(o->output, "w");
+	if (!out) {
+		log_err("cannot create %s: %s", o->output, strerror(errno));
+		return EXIT_RESOURCE;
+	}
+	/* a partial page is removed, but never a device or pipe named as the output (-o /dev/stdout) */
+	regular = !fstat(fileno(out), &sb) && S_ISREG(sb.st_mode);
+	ret = rpt_html_write(&p, out);
+	if (fclose(out) && !ret)
+		ret = -EIO;
+	if (ret) {
+		if (regular)
+			unlink(o->output);
+		return report_failed(ret, o->output);
+	}
+	printf("wrote %s\n", o->output);
+	return 0;
+}
+
+static int report_plots(const struct report_cli *o, const struct rpt_result *r)
+{
+	int ret;
+
+	if (mkdir(o->output, 0777) && errno != EEXIST) {
+		log_err("cannot create the directory %s: %s", o->output, strerror(errno));
+		return EXIT_RESOURCE;
+	}
+	ret = rpt_plots_write(r, strcmp(o->format, "svg") ? PLOT_PNG : PLOT_SVG, o->output, stdout);
+	/* a file that could not be written was named by rpt_plots_write */
+	return ret == -ENOTSUP ? report_failed(ret, o->output) : ret ? EXIT_RESOURCE : 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_cli o = { .format = "html" };
+	struct report_store st = { 0 };
+	struct cmp_set *set = NULL;
+	struct rpt_header *header = NULL;
+	json_t **diffs = NULL, **thp = NULL;
+	int ret;
+
+	cli_select_init(&o.sel);
+	ret = report_parse(argc + 1, argv - 1, &o);
+	if (ret)
+		return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
+	ret = cli_cmp_load(o.sel.store_url, &o.sel.cmp, &set);
+	if (!ret)
+		ret = report_read_store(o.sel.store_url, &st);
+	if (!ret && (!(diffs = show_settings(set, st.envs, show_env_diffs)) ||
+		     !(thp = show_settings(set, st.envs, show_thp_always)) ||
+		     !(header = show_header_build(set, st.inputs))))
+		ret = EXIT_INTERNAL;
+	if (!ret) {
+		/* the header above every table: the page always carries it */
+		struct rpt_result r = { set, &o.sel.cmp, diffs, header, thp };
+
+		ret = strcmp(o.format, "html") ? report_plots(&o, &r) : report_html(&o, &r, &st);
+	}
+	show_settings_free(diffs, set ? set->nblocks : 0);
+	show_settings_free(thp, set ? set->nblocks : 0);
+	rpt_header_free(header);
+	cmp_free(set);
+	report_store_free(&st);
+	return ret;
+}

@@ -1,0 +1,128 @@
+/* plot_scale: axis ticks, the linear scale, tick labels and the session palette: the plot's arithmetic, without cairo. */
+#include "plot/plot.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+
+/* The smallest of 1, 2, 5 times a power of ten at least @raw (> 0). */
+static double plot_nice_step(double raw)
+{
+	double p = pow(10, floor(log10(raw)));
+	double f = raw / p;
+
+	/* a hair of tolerance: 0.3 / 0.1 is 2.9999999999999996 */
+	return (f <= 1 + 1e-9 ? 1 : f <= 2 + 1e-9 ? 2 : f <= 5 + 1e-9 ? 5 : 10) * p;
+}
+
+int plot_ticks(double lo, double hi, unsigned want, struct plot_ticks *t)
+{
+	double step, first, last;
+
+	if (!isfinite(lo) || !isfinite(hi) || lo > hi || want < 2 || want >= PLOT_MAX_TICKS)
+		return -EINVAL;
+	if (hi - lo <= fabs(hi) * 1e-12) {
+		/* one value: a range of a few per cent around it (or around 0) */
+		double pad = lo ? fabs(lo) * 0.05 : 1;
+
+		lo -= pad;
+		hi += pad;
+	}
+	step = plot_nice_step((hi - lo) / want);
+	first = floor(lo / step + 1e-9);
+	last = ceil(hi / step - 1e-9);
+	/* a 1-2-5 step never gives more than 2.5 * want intervals; keep within the array anyway */
+	while (last - first + 1 > PLOT_MAX_TICKS) {
+		step = plot_nice_step(step * 1.01);
+		first = floor(lo / step + 1e-9);
+		last = ceil(hi / step - 1e-9);
+	}
+	t->step = step;
+	t->lo = first * step;
+	t->hi = last * step;
+	t->n = 0;
+	for (double k = first; k <= last + 0.5; k++)
+		/* k * step, not a running sum: no drift, and 0 prints as 0 */
+		t->v[t->n++] = k * step;
+	return 0;
+}
+
+double plot_map(double v, double lo, double hi, double a, double b)
+{
+	return hi > lo ? a + (v - lo) / (hi - lo) * (b - a) : (a + b) / 2;
+}
+
+void plot_tick_label(double v, double step, double top, char *buf, size_t len)
+{
+	static const char prefix[] = " kMGTPE";
+	double mag = fabs(top) > fabs(v) ? fabs(top) : fabs(v);
+	int e = 0, decimals;
+
+	while (mag >= 1000 && e < 6) {
+		mag /= 1000;
+		e++;
+	}
+	v /= pow(1000, e);
+	step /= pow(1000, e);
+	/* as many decimals as the step has below the unit: 0.5 -> 1, 0.25 -> 2, 20 -> 0 */
+	decimals = step > 0 ? (int)ceil(-log10(step) - 1e-9) : 0;
+	decimals = decimals < 0 ? 0 : decimals > 6 ? 6 : decimals;
+	if (fabs(v) < step * 1e-6)
+		v = 0;	/* -0 and rounding noise print as 0 */
+	if (e)
+		snprintf(buf, len, "%.*f%c", decimals, v, prefix[e]);
+	else
+		snprintf(buf, len, "%.*f", decimals, v);
+}
+
+const char *plot_session_color(size_t i)
+{
+	/* Okabe and Ito's palette, told apart by colour-blind readers too, then Tableau's */
+	static const char *const palette[] = {
+		"#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#000000", "#f0e442",
+		"#8c564b", "#7f7f7f", "#bcbd22", "#17becf",
+	};
+
+	return palette[i % (sizeof(palette) / sizeof(palette[0]))];
+}
+
+static void plot_widen(double v, double *lo, double *hi, bool *any)
+{
+	if (!isfinite(v))
+		return;
+	if (!*any || v < *lo)
+		*lo = v;
+	if (!*any || v > *hi)
+		*hi = v;
+	*any = true;
+}
+
+bool plot_data_range(const struct plot_figure *f, double *lo, double *hi)
+{
+	bool any = false;
+	double span, l, h;
+
+	for (size_t i = 0; i < f->npts; i++)
+		plot_widen(f->pts[i].value, lo, hi, &any);
+	for (size_t c = 0; c < f->ncols; c++)
+		plot_widen(f->cols[c].mean, lo, hi, &any);
+	if (!any)
+		return false;
+	/*
+	 * Intervals widen the range by at most its own span each way: with two
+	 * sessions an interval can be a hundred times wider than the samples,
+	 * and scaling to it would flatten every dot onto one line.  The
+	 * drawing clips what lies beyond.
+	 */
+	span = *hi - *lo > 0 ? *hi - *lo : fabs(*hi) * 0.05;
+	l = *lo - span;
+	h = *hi + span;
+	for (size_t c = 0; c < f->ncols; c++) {
+		const double b[2] = { f->cols[c].lo, f->cols[c].hi };
+
+		for (int k = 0; k < 2; k++)
+			if (isfinite(b[k]) && b[k] >= l && b[k] <= h)
+				plot_widen(b[k], lo, hi, &any);
+	}
+	return true;
+}

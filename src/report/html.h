@@ -1,0 +1,80 @@
+/* html: `clearpath report`, one self-contained HTML page (tables, plots, fingerprints, the clear study), and the plots as files. */
+#ifndef CLEARPATH_REPORT_HTML_H
+#define CLEARPATH_REPORT_HTML_H
+
+#include "plot/plot.h"
+#include "report/report.h"
+
+#include <jansson.h>
+#include <stdio.h>
+
+/*
+ * What the page shows: the result `show` renders (the same tables, numbers
+ * and verdicts: the page lays out rpt_result_table() and computes nothing),
+ * and what the store says about the machines, kernels and sessions behind
+ * it, as `clearpath list --format json` gives them.
+ */
+struct rpt_page {
+	const struct rpt_result *result;
+	const json_t *suts;		/* [{name, fingerprint, sessions}]; NULL: not shown */
+	const json_t *swprofiles;	/* [{name, fingerprint, sessions}] */
+	const json_t *sessions;		/* [{uuid, sut, swprofile, started, environment, ...}] */
+	const char *source;		/* what the page was made from, for its first line ("store X") */
+};
+
+/*
+ * Write the page for @p to @out: no external reference (styles inline, plots
+ * as data: URIs).  Returns 0, -ENOTSUP when built without cairo, -ENOMEM, or
+ * -EIO when writing failed.
+ */
+int rpt_html_write(const struct rpt_page *p, FILE *out);
+
+/*
+ * Write every plot of @r as a file of @kind into the existing directory
+ * @dir, one per result class of each block, named after both
+ * ("1-aws-m7g-metal-2-mmap-p-4kb.svg"), printing each path to @names.
+ * Returns 0 or a negative errno (-ENOTSUP without cairo), after log_err()
+ * for a file that cannot be written.
+ */
+int rpt_plots_write(const struct rpt_result *r, enum plot_kind kind, const char *dir, FILE *names);
+
+/* The table @t as an HTML <table> with its title and footers around it: 0 or -EIO. */
+int rpt_html_table(const struct rpt_table *t, FILE *out);
+
+/* @s with &, <, >, " and ' escaped, to @out. */
+void rpt_html_escape(const char *s, FILE *out);
+
+/* @len bytes of @data base64-encoded (RFC 4648, padded) to @out. */
+void rpt_base64(const unsigned char *data, size_t len, FILE *out);
+
+/*
+ * The figure of row @row of block @b: one column per comparison column,
+ * every sample coloured by its session's position among the block's
+ * sessions, each column's mean, the base's confidence interval and, on
+ * the others, the interval of the change placed on the base mean.
+ */
+struct rpt_figure {
+	struct plot_figure fig;
+	struct plot_column *cols;
+	struct plot_point *pts;
+	char **notes;
+	char *title;
+};
+
+/* A block's sessions in order of first appearance: the colour of each in every plot of the block. */
+struct rpt_sessions {
+	const char **uuids;	/* pointers into the block's cells */
+	size_t n;
+	struct cmp_index ix;
+};
+
+/* Collect block @b's sessions into @ss (zeroed first).  0 or -ENOMEM. */
+int rpt_sessions_of(const struct cmp_set *s, size_t b, struct rpt_sessions *ss);
+void rpt_sessions_free(struct rpt_sessions *ss);
+
+/* Fill @f for row @row of block @b.  0 or -ENOMEM (then @f is freed). */
+int rpt_figure_build(const struct rpt_result *r, size_t b, size_t row, const struct rpt_sessions *ss,
+		     struct rpt_figure *f);
+void rpt_figure_free(struct rpt_figure *f);
+
+#endif

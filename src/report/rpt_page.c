@@ -1,0 +1,319 @@
+/* rpt_page: the report page (per block its table, a plot per result class, its sessions; the fingerprints) and the plots as files. */
+#define _GNU_SOURCE	/* open_memstream is POSIX, asprintf is not */
+#include "report/html.h"
+#include "report/impl.h"
+#include "util/log.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char rpt_css[] =
+	"body{font-family:system-ui,sans-serif;margin:1.5em;color:#111;max-width:1400px}"
+	"h1{font-size:1.5em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}"
+	"table{border-collapse:collapse;margin:.5em 0;font-size:.9em}"
+	"th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}"
+	"th{background:#f3f3f3}td.num,td.improved,td.regressed{text-align:right;font-variant-numeric:tabular-nums}"
+	"td.improved{color:#0a6b2d;font-weight:600}td.regressed{color:#b00020;font-weight:600}"
+	"ul.legend{font-size:.85em;color:#333}li.warning{color:#8a4b00;font-weight:600}"
+	".plots{display:flex;flex-wrap:wrap;gap:1em}figure.plot{margin:0;width:600px;max-width:100%}"
+	"figure.plot img{width:100%;height:auto;border:1px solid #ddd}figcaption{font-size:.8em;color:#444}"
+	".swatch{display:inline-block;width:.9em;height:.9em;border-radius:50%;vertical-align:middle}"
+	"p.how,p.meta{font-size:.9em;color:#333}code{font-size:.95em}"
+	".header p{margin:.1em 0;font-size:.9em}.header p.more{margin-left:2em;color:#444;overflow-wrap:anywhere}";
+
+/* One figure as an <img> with a data: URI, so the page carries it. */
+static int rpt_page_plot(const struct rpt_figure *f, FILE *out)
+{
+	char *svg = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&svg, &len);
+	int ret = m ? plot_write(&f->fig, PLOT_SVG, m) : -ENOMEM;
+
+	if (m && fclose(m) && !ret)
+		ret = -ENOMEM;
+	if (!ret) {
+		fputs("<figure class=\"plot\" data-resultclass=\"", out);
+		rpt_html_escape(f->title, out);
+		fputs("\"><img alt=\"", out);
+		rpt_html_escape(f->title, out);
+		fputs("\" src=\"data:image/svg+xml;base64,", out);
+		rpt_base64((const unsigned char *)svg, len, out);
+		fputs("\"><figcaption>", out);
+		rpt_html_escape(f->title, out);
+		fputs("</figcaption></figure>\n", out);
+	}
+	free(svg);
+	return ret;
+}
+
+static int rpt_page_plots(const struct rpt_result *r, size_t b, const struct rpt_sessions *ss, FILE *out)
+{
+	char level[32];
+	int ret = 0;
+
+	rpt_level_label(r->cmp->alpha, level, sizeof(level));
+	fprintf(out, "<p class=\"how\">Each dot is one sample, coloured by its session (the table below); the"
+		" black bar is each column's mean; the whisker beside it is the base's %s%% confidence interval"
+		" and, on the other columns, the %s%% confidence interval of the change placed on the base mean:"
+		" a column whose whisker misses the base bar changed.</p>\n<div class=\"plots\">\n", level, level);
+	for (size_t row = 0; !ret && row < r->set->blocks[b].nrows; row++) {
+		struct rpt_figure f;
+
+		ret = rpt_figure_build(r, b, row, ss, &f);
+		if (!ret)
+			ret = rpt_page_plot(&f, out);
+		rpt_figure_free(&f);
+	}
+	fputs("</div>\n", out);
+	return ret;
+}
+
+/* A JSON value as a cell: strings as they are, anything else compact JSON. */
+static void rpt_page_value(const json_t *v, FILE *out)
+{
+	char *s;
+
+	if (json_is_string(v)) {
+		rpt_html_escape(json_string_value(v), out);
+		return;
+	}
+	s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS);
+	rpt_html_escape(s ? s : "", out);
+	free(s);
+}
+
+static const char *rpt_page_str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+/* The block's sessions, in the colours of its plots, with what each ran under. */
+static void rpt_page_sessions(const struct rpt_page *p, const struct rpt_sessions *ss, const json_t *by_uuid,
+			      FILE *out)
+{
+	fputs("<table class=\"sessions\">\n<thead><tr><th></th><th>session</th><th>sut</th><th>swprofile</th>"
+	      "<th>started</th><th>ended</th><th>samples</th><th>THP</th><th>loadavg at start</th></tr></thead>\n"
+	      "<tbody>\n", out);
+	for (size_t i = 0; i < ss->n; i++) {
+		const json_t *s = json_object_get(by_uuid, ss->uuids[i]);
+		const json_t *env = json_object_get(s, "environment");
+		const json_t *set = json_object_get(env, "settings");
+
+		fprintf(out, "<tr><td><span class=\"swatch\" style=\"background:%s\"></span></td><td>",
+			plot_session_color(i));
+		rpt_html_escape(ss->uuids[i], out);
+		fputs("</td>", out);
+		static const char *const keys[] = { "sut", "swprofile", "started", "ended" };
+		for (size_t k = 0; k < 4; k++) {
+			fputs("<td>", out);
+			rpt_html_escape(rpt_page_str(s, keys[k]), out);
+			fputs("</td>", out);
+		}
+		fputs("<td class=\"num\">", out);
+		if (json_object_get(s, "samples"))
+			rpt_page_value(json_object_get(s, "samples"), out);
+		fputs("</td><td>", out);
+		rpt_html_escape(rpt_page_str(set, "thp_enabled"), out);
+		fputs("</td><td>", out);
+		rpt_html_escape(rpt_page_str(env, "loadavg"), out);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody>\n</table>\n", out);
+	(void)p;
+}
+
+static int rpt_page_block(const struct rpt_page *p, size_t b, const json_t *by_uuid, FILE *out)
+{
+	/* "colour": the cells' tones, which the page shows as classes (improved, regressed) */
+	static const struct rpt_opts ro = { .color = true };
+	const struct rpt_result *r = p->result;
+	struct rpt_table *t = NULL;
+	struct rpt_sessions ss;
+	int ret = rpt_result_table(r, b, &ro, &t);
+
+	if (ret)
+		return ret;
+	/* the table's title ("Results for SUT Class X:") heads the section */
+	fprintf(out, "<section class=\"block\" id=\"block-%zu\">\n", b + 1);
+	ret = rpt_html_table(t, out);
+	rpt_table_free(t);
+	if (!ret)
+		ret = rpt_sessions_of(r->set, b, &ss);
+	if (ret)
+		return ret;
+	ret = rpt_page_plots(r, b, &ss, out);
+	if (!ret) {
+		fputs("<h3>Sessions</h3>\n", out);
+		rpt_page_sessions(p, &ss, by_uuid, out);
+		fputs("</section>\n", out);
+	}
+	rpt_sessions_free(&ss);
+	return ret;
+}
+
+/* Whether some session of the report ran on SUT (or swprofile) @name: @key "sut" or "swprofile". */
+static bool rpt_page_used(const json_t *by_uuid, const char *key, const char *name)
+{
+	const char *uuid;
+	json_t *s;
+
+	json_object_foreach((json_t *)by_uuid, uuid, s)
+		if (!strcmp(rpt_page_str(s, key), name))
+			return true;
+	return false;
+}
+
+/* One key/value table per machine class or software profile the report's sessions ran on. */
+static void rpt_page_fingerprints(const char *heading, const char *key, const json_t *list, const json_t *by_uuid,
+				  FILE *out)
+{
+	size_t i;
+	json_t *e;
+
+	fprintf(out, "<section class=\"fingerprints\" id=\"%ss\">\n<h2>%s</h2>\n", key, heading);
+	json_array_foreach(list, i, e) {
+		const char *name = rpt_page_str(e, "name"), *k;
+		json_t *fp = json_object_get(e, "fingerprint"), *v;
+
+		if (!rpt_page_used(by_uuid, key, name))
+			continue;
+		fputs("<h3>", out);
+		rpt_html_escape(name, out);
+		fputs("</h3>\n", out);
+		if (!json_object_size(fp)) {
+			fputs("<p class=\"meta\">No fingerprint recorded (imported without one).</p>\n", out);
+			continue;
+		}
+		fputs("<table class=\"fingerprint\">\n", out);
+		json_object_foreach(fp, k, v) {
+			fputs("<tr><th>", out);
+			rpt_html_escape(k, out);
+			fputs("</th><td>", out);
+			rpt_page_value(v, out);
+			fputs("</td></tr>\n", out);
+		}
+		fputs("</table>\n", out);
+	}
+	fputs("</section>\n", out);
+}
+
+/* uuid -> session for the sessions the comparison holds (a new object; NULL when out of memory). */
+static json_t *rpt_page_used_sessions(const struct rpt_page *p)
+{
+	json_t *all = json_object(), *used = json_object(), *s;
+	size_t i;
+
+	json_array_foreach(p->sessions, i, s)
+		json_object_set(all, rpt_page_str(s, "uuid"), s);
+	for (size_t b = 0; all && used && b < p->result->set->nblocks; b++) {
+		struct rpt_sessions ss;
+
+		if (rpt_sessions_of(p->result->set, b, &ss))
+			break;
+		for (size_t u = 0; u < ss.n; u++)
+			json_object_set(used, ss.uuids[u], json_object_get(all, ss.uuids[u]) ?: json_object());
+		rpt_sessions_free(&ss);
+	}
+	json_decref(all);
+	return used;
+}
+
+static void rpt_page_head(const struct rpt_page *p, FILE *out)
+{
+	char level[32];
+
+	rpt_level_label(p->result->cmp->alpha, level, sizeof(level));
+	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		"<title>clearpath report</title>\n<style>%s</style>\n</head>\n<body>\n<h1>clearpath report</h1>\n"
+		"<p class=\"meta\">", rpt_css);
+	rpt_html_escape(p->source ? p->source : "", out);
+	fprintf(out, " &middot; %zu samples &middot; columns: %s, base <code>", p->result->set->samples,
+		rpt_axis_name(p->result->set->axis));
+	rpt_html_escape(p->result->set->cols[p->result->set->base], out);
+	fprintf(out, "</code> &middot; %s rule, %s%% confidence &middot; clearpath %s</p>\n",
+		p->result->cmp->rule == STATS_RULE_FASTPATH ? "fastpath" : "nested", level, CLEARPATH_VERSION);
+}
+
+int rpt_html_write(const struct rpt_page *p, FILE *out)
+{
+	json_t *by_uuid;
+	int ret = 0;
+
+	if (!plot_available())
+		return -ENOTSUP;
+	by_uuid = rpt_page_used_sessions(p);
+	if (!by_uuid)
+		return -ENOMEM;
+	rpt_page_head(p, out);
+	for (size_t b = 0; !ret && b < p->result->set->nblocks; b++)
+		ret = rpt_page_block(p, b, by_uuid, out);
+	if (!ret) {
+		rpt_page_fingerprints("Machines", "sut", p->suts, by_uuid, out);
+		rpt_page_fingerprints("Software", "swprofile", p->swprofiles, by_uuid, out);
+		fputs("</body>\n</html>\n", out);
+	}
+	json_decref(by_uuid);
+	return ret ? ret : rpt_stream_status(out);
+}
+
+/* "aws-m7g-metal": lower-case letters and digits, every other run one '-', at most @len - 1 bytes. */
+static void rpt_slug(const char *s, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (; *s && n + 1 < len; s++) {
+		if (isalnum((unsigned char)*s))
+			buf[n++] = (char)tolower((unsigned char)*s);
+		else if (n && buf[n - 1] != '-')
+			buf[n++] = '-';
+	}
+	while (n && buf[n - 1] == '-')
+		n--;
+	buf[n] = '\0';
+}
+
+static int rpt_plot_file(const struct rpt_result *r, size_t b, size_t row, const struct rpt_sessions *ss,
+			 enum plot_kind kind, const char *dir, FILE *names)
+{
+	char block[64], rc[96], path[4096];
+	struct rpt_figure f;
+	FILE *out;
+	int ret;
+
+	rpt_slug(r->set->blocks[b].name, block, sizeof(block));
+	rpt_slug(r->set->blocks[b].rows[row].rclass, rc, sizeof(rc));
+	snprintf(path, sizeof(path), "%s/%zu-%s-%zu-%s.%s", dir, b + 1, block, row + 1, rc,
+		 kind == PLOT_SVG ? "svg" : "png");
+	if ((ret = rpt_figure_build(r, b, row, ss, &f)))
+		return ret;
+	out = fopen(path, "wb");
+	ret = out ? plot_write(&f.fig, kind, out) : -errno;
+	if (out && fclose(out) && !ret)
+		ret = -EIO;
+	rpt_figure_free(&f);
+	if (ret)
+		log_err("cannot write %s: %s", path, strerror(-ret));
+	else
+		fprintf(names, "%s\n", path);
+	return ret;
+}
+
+int rpt_plots_write(const struct rpt_result *r, enum plot_kind kind, const char *dir, FILE *names)
+{
+	int ret = plot_available() ? 0 : -ENOTSUP;
+
+	for (size_t b = 0; !ret && b < r->set->nblocks; b++) {
+		struct rpt_sessions ss;
+
+		if ((ret = rpt_sessions_of(r->set, b, &ss)))
+			break;
+		for (size_t row = 0; !ret && row < r->set->blocks[b].nrows; row++)
+			ret = rpt_plot_file(r, b, row, &ss, kind, dir, names);
+		rpt_sessions_free(&ss);
+	}
+	return ret;
+}

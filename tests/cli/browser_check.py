@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""browser_check: render a clearpath report in headless Chromium and check what a reader sees.
+
+usage: browser_check.py REPORT.html SHOW.json SCREENSHOT.png
+
+Drives Chromium over the DevTools protocol on a pipe (--remote-debugging-pipe: file
+descriptors 3 and 4, no port, no network), python3's standard library only.  Checks:
+  - no console error, no uncaught exception, no request other than the file itself and
+    its data: URIs (the page is self-contained);
+  - every image decoded (naturalWidth > 0): the plots render;
+  - the tables' cells hold the numbers and verdicts of `show --format json`, as show
+    prints them (base mean %.2f, "(I) +1.92%" for a change);
+  - a full-page screenshot that is not blank (many distinct colours, ink on most rows).
+Exit 0 when all hold, 1 with the reasons otherwise.
+"""
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zlib
+
+TIMEOUT = 120
+
+
+class Chrome:
+    """One headless Chromium and one page, spoken to over the DevTools pipe."""
+
+    def __init__(self, profile):
+        exe = shutil.which("chromium") or shutil.which("chromium-browser")
+        if not exe:
+            raise SystemExit("chromium not found (scripts/install-deps installs it)")
+        to_r, self.to_w = os.pipe()
+        self.from_r, from_w = os.pipe()
+        os.set_inheritable(to_r, True)
+        os.set_inheritable(from_w, True)
+
+        def fds():
+            # Chromium reads commands on fd 3 and writes replies on fd 4
+            os.dup2(to_r, 3)
+            os.dup2(from_w, 4)
+
+        args = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
+                "--user-data-dir=" + profile, "--no-first-run", "--disable-extensions",
+                "--disable-background-networking", "--disable-sync", "--disable-component-update",
+                # offline: every host resolves nowhere, any proxy is a closed local port
+                "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9",
+                "--window-size=1280,900", "about:blank"]
+        # 3 and 4 kept too: subprocess closes what pass_fds does not name after preexec_fn ran
+        self.proc = subprocess.Popen(args, preexec_fn=fds, pass_fds=(3, 4, to_r, from_w),
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_r)
+        os.close(from_w)
+        self.buf = b""
+        self.next_id = 0
+        self.events = []
+        self.session = None
+
+    def close(self):
+        try:
+            self.send("Browser.close", session=False)
+        except Exception:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        os.close(self.to_w)
+        os.close(self.from_r)
+
+    def _read_message(self):
+        while b"\0" not in self.buf:
+            chunk = os.read(self.from_r, 1 << 20)
+            if not chunk:
+                raise RuntimeError("chromium closed the DevTools pipe")
+            self.buf += chunk
+        msg, self.buf = self.buf.split(b"\0", 1)
+        return json.loads(msg)
+
+    def send(self, method, params=None, session=True):
+        self.next_id += 1
+        msg = {"id": self.next_id, "method": method, "params": params or {}}
+        if session and self.session:
+            msg["sessionId"] = self.session
+        os.write(self.to_w, json.dumps(msg).encode() + b"\0")
+        while True:
+            reply = self._read_message()
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply.get("result", {})
+            self.events.append(reply)
+
+    def wait_event(self, method):
+        for i, e in enumerate(self.events):
+            if e.get("method") == method:
+                return self.events.pop(i)
+        while True:
+            e = self._read_message()
+            if e.get("method") == method:
+                return e
+            self.events.append(e)
+
+    def open_page(self):
+        target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
+        self.session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True},
+                                 session=False)["sessionId"]
+        for domain in ("Page", "Runtime", "Log", "Network"):
+            self.send(domain + ".enable")
+
+    def evaluate(self, expr):
+        r = self.send("Runtime.evaluate", {"expression": expr, "returnByValue": True, "awaitPromise": True})
+        if "exceptionDetails" in r:
+            raise RuntimeError(f"evaluate: {r['exceptionDetails']}")
+        return r["result"].get("value")
+
+
+def png_rows(data):
+    """The decoded RGB(A) rows of a PNG (8-bit truecolour, as Chromium writes)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        n = int.from_bytes(data[pos:pos + 4], "big")
+        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            width, height, depth, ctype = (int.from_bytes(body[0:4], "big"), int.from_bytes(body[4:8], "big"),
+                                           body[8], body[9])
+            assert depth == 8 and ctype in (2, 6), f"unexpected PNG type {depth}/{ctype}"
+            bpp = 3 if ctype == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw, stride, rows, prev = zlib.decompress(idat), width * bpp, [], bytearray(width * bpp)
+    for y in range(height):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return rows, bpp
+
+
+def not_blank(png, problems):
+    rows, bpp = png_rows(png)
+    colours, inked = set(), 0
+    for row in rows:
+        px = {row[i:i + 3] for i in range(0, len(row), bpp)}
+        colours |= px
+        inked += len(px) > 1
+    # text, tables and plots in several colours, spread over the page
+    if len(colours) < 16:
+        problems.append(f"screenshot looks blank: {len(colours)} distinct colours")
+    if inked < len(rows) // 4:
+        problems.append(f"screenshot looks blank: only {inked} of {len(rows)} rows have any ink")
+
+
+def expected_cells(show):
+    """Per block, per result class: the cell texts show prints for each column."""
+    want = []
+    for blk in show["blocks"]:
+        for res in blk["results"]:
+            for col in res["columns"]:
+                if not col.get("n"):
+                    continue
+                if col["base"]:
+                    text = f"{col['mean']:.2f}"
+                elif col.get("change_pct") is not None:
+                    mark = {"improvement": "(I) ", "regression": "(R) "}.get(col.get("verdict"), "")
+                    text = f"{mark}{col['change_pct']:+.2f}%"
+                else:
+                    text = f"{col['mean']:.2f}"
+                want.append((res["resultclass"], res["unit"], col[show["columns"]], text))
+    return want
+
+
+def main():
+    report, show_json, shot = sys.argv[1:4]
+    with open(show_json) as f:
+        show = json.load(f)
+    problems = []
+    profile = tempfile.mkdtemp(prefix="clearpath-chromium-")
+    chrome = Chrome(profile)
+    try:
+        chrome.open_page()
+        url = "file://" + os.path.abspath(report)
+        chrome.send("Page.navigate", {"url": url})
+        chrome.wait_event("Page.loadEventFired")
+        for e in chrome.events:
+            m, p = e.get("method"), e.get("params", {})
+            if m == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
+                problems.append(f"console error: {p.get('args')}")
+            elif m == "Runtime.exceptionThrown":
+                problems.append(f"exception: {p.get('exceptionDetails')}")
+            elif m == "Log.entryAdded" and p["entry"].get("level") == "error":
+                problems.append(f"console error: {p['entry'].get('text')} {p['entry'].get('url', '')}")
+            elif m == "Network.requestWillBeSent":
+                req = p["request"]["url"]
+                if req != url and not req.startswith("data:"):
+                    problems.append(f"the page requested {req}")
+        images = chrome.evaluate("[...document.images].map(i => [i.alt, i.complete, i.naturalWidth])")
+        for alt, complete, width in images:
+            if not complete or not width:
+                problems.append(f"plot not rendered: {alt}")
+        tables = chrome.evaluate("""[...document.querySelectorAll('table.results')].map(t => ({
+            head: [...t.tHead.rows[0].cells].map(c => c.textContent),
+            rows: [...t.tBodies[0].rows].map(r => [...r.cells].map(c => c.textContent))}))""")
+        shown = set()
+        for t in tables:
+            head = [h[:-len(" (base)")] if h.endswith(" (base)") else h for h in t["head"]]
+            for row in t["rows"]:
+                for h, cell in zip(head[2:], row[2:]):
+                    shown.add((row[1], h, cell))
+        want = expected_cells(show)
+        for rclass, unit, col, text in want:
+            if (f"{rclass} ({unit})", col, text) not in shown:
+                problems.append(f"the page lacks {text!r} for {rclass} in column {col}")
+        if not want:
+            problems.append("show --format json has no cells to look for")
+        metrics = chrome.send("Page.getLayoutMetrics")
+        size = metrics.get("cssContentSize") or metrics["contentSize"]
+        png = base64.b64decode(chrome.send("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": 1280, "height": min(size["height"], 6000), "scale": 1}})["data"])
+        with open(shot, "wb") as f:
+            f.write(png)
+        not_blank(png, problems)
+        print(f"{len(images)} plots, {len(tables)} tables, {len(want)} cells checked, screenshot {shot}")
+    finally:
+        chrome.close()
+        shutil.rmtree(profile, ignore_errors=True)
+    for p in problems:
+        print("FAIL:", p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

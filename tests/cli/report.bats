@@ -1,0 +1,170 @@
+#!/usr/bin/env bats
+# report.bats: `clearpath report` on the seed-shaped fixture: the HTML page's structure against a golden file,
+# self-containment, the plots as SVG/PNG files, bad input, and the page rendered by headless Chromium.
+#
+# The golden file is the page with each plot's data: URI cut to "data:image/svg+xml;base64,..." (the
+# plot bytes are cairo's and vary with its version; test_plot checks the drawing) and the store path and
+# clearpath version replaced: everything else, tables, legends, sessions and fingerprints, is compared
+# byte for byte.  After UPDATE_GOLDEN=1 read it by eye (or open it in a browser).
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup_file() {
+	local cp=${CLEARPATH:-./clearpath} fix="$BATS_TEST_DIRNAME/../fixtures/show"
+	"$cp" import --store "$BATS_FILE_TMPDIR/seed.db" "$fix/seed.csv" >/dev/null
+	"$cp" import --store "$BATS_FILE_TMPDIR/param.db" "$fix/param.csv" >/dev/null
+}
+
+setup() {
+	CP=${CLEARPATH:-./clearpath}
+	GOLDEN="$BATS_TEST_DIRNAME/../golden/html"
+	S=$BATS_FILE_TMPDIR
+	D=$BATS_TEST_TMPDIR
+	export CLEARPATH_STORE="$S/seed.db"
+}
+
+# Skip where the binary was built without cairo (the arm64 cross build): it must say so, exit 3.
+need_cairo() {
+	run "$CP" report -o "$D/probe.html"
+	if [[ $status -eq 3 && $stderr == *"built without cairo support"* ]]; then
+		skip "this clearpath is built without cairo (CAIRO=0)"
+	fi
+}
+
+# The page with the plot bytes, the store path and the version normalised (see the header).
+normalised() {
+	sed -e 's|src="data:image/svg+xml;base64,[A-Za-z0-9+/=]*"|src="data:image/svg+xml;base64,..."|g' \
+		-e "s|$S/|STORE/|g" -e 's|clearpath [^ <]*</p>|clearpath VERSION</p>|' "$1"
+}
+
+@test "report -o writes the seed's page: golden structure, tables as show prints them" {
+	need_cairo
+	run --separate-stderr "$CP" report --store "$S/seed.db" -o "$D/seed.html"
+	[ "$status" -eq 0 ]
+	[ "$output" = "wrote $D/seed.html" ]
+	normalised "$D/seed.html" >"$D/seed.norm"
+	if [ -n "${UPDATE_GOLDEN:-}" ]; then
+		mkdir -p "$GOLDEN"
+		cp "$D/seed.norm" "$GOLDEN/seed.html"
+	fi
+	diff -u "$GOLDEN/seed.html" "$D/seed.norm"
+}
+
+@test "the page has a table per SUT class and one plot per result class of each" {
+	need_cairo
+	"$CP" report -o "$D/r.html" >/dev/null
+	"$CP" show --format json >"$D/show.json"
+	python3 - "$D/r.html" "$D/show.json" <<'EOF'
+import json, re, sys
+page = open(sys.argv[1]).read()
+show = json.load(open(sys.argv[2]))
+blocks = show["blocks"]
+assert page.count('<table class="results">') == len(blocks), "one table per SUT class"
+for b, blk in enumerate(blocks):
+    sec = page.split(f'<section class="block" id="block-{b + 1}">')[1].split("</section>")[0]
+    figs = re.findall(r'<figure class="plot" data-resultclass="([^"]*)"', sec)
+    want = [f"{r['resultclass']} ({r['unit']})" for r in blk["results"]]
+    assert figs == want, (figs, want)
+    assert f"Results for SUT Class {blk['sut']}:" in sec
+EOF
+}
+
+@test "the page is self-contained: no script, stylesheet link, font or URL outside it" {
+	need_cairo
+	"$CP" report -o "$D/r.html" >/dev/null
+	python3 - "$D/r.html" <<'EOF'
+import base64, re, sys
+page = open(sys.argv[1]).read()
+for bad in ("<script", "<link", "@import", "url(", "<iframe", "<object", "<embed", "http://", "https://"):
+    assert bad not in page, bad
+srcs = re.findall(r'(?:src|href)="([^"]*)"', page)
+assert srcs and all(s.startswith("data:image/svg+xml;base64,") for s in srcs), srcs[:3]
+# inside each plot, references are to the SVG's own glyphs only
+for s in srcs:
+    svg = base64.b64decode(s.split(",", 1)[1]).decode()
+    assert svg.lstrip().startswith("<?xml") and "<svg" in svg
+    for ref in re.findall(r'href="([^"]*)"', svg):
+        assert ref.startswith("#"), ref
+EOF
+}
+
+@test "report --format svg and png write one file per result class, named, into a new directory" {
+	need_cairo
+	run --separate-stderr "$CP" report --format svg -o "$D/svg"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 6 ]
+	[ "${lines[0]}" = "$D/svg/1-aws-m7g-metal-1-memset-k-1gb-f-default-s-16gb.svg" ]
+	for f in "${lines[@]}"; do grep -q '<svg' "$f"; done
+	run --separate-stderr "$CP" report --format png --benchmark 'mmap*' -o "$D/png"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 4 ]
+	for f in "${lines[@]}"; do [ "$(head -c 4 "$f" | tail -c 3)" = PNG ]; done
+}
+
+@test "report takes show's selection: --columns param:f --base picks the columns and the base" {
+	need_cairo
+	run --separate-stderr "$CP" report --store "$S/param.db" --columns param:f --base x86-64-stosb -o "$D/p.html"
+	[ "$status" -eq 0 ]
+	grep -q '<th>x86-64-stosb (base)</th>' "$D/p.html"
+	grep -q '<th>default</th>' "$D/p.html"
+}
+
+@test "report refuses bad input with exit 2 and says why" {
+	run --separate-stderr "$CP" report
+	refused 2 "report needs -o FILE.html"
+	run --separate-stderr "$CP" report --format pdf -o x
+	refused 2 "invalid value 'pdf' for --format: expected html, svg or png"
+	run --separate-stderr "$CP" report --columns nosuch -o x
+	refused 2 "invalid value 'nosuch' for --columns"
+	run --separate-stderr "$CP" report -o "$D/x.html" extra
+	refused 2 "unexpected argument 'extra'"
+	run --separate-stderr "$CP" report --store "$D/none.db" -o "$D/x.html"
+	[ "$status" -ne 0 ]
+	[ ! -e "$D/x.html" ]
+}
+
+@test "report into an unwritable place exits 3 and leaves no partial file" {
+	need_cairo
+	run --separate-stderr "$CP" report -o "$D/no/such/dir/r.html"
+	refused 3 "cannot create $D/no/such/dir/r.html"
+	# a full disk: the device stays what it is, never unlinked as a partial page would be
+	[ -c /dev/full ] || skip "no /dev/full character device here"
+	run --separate-stderr "$CP" report -o /dev/full
+	[ "$status" -eq 3 ]
+	[[ $stderr == *"cannot write /dev/full"* ]]
+	[ -c /dev/full ]
+	# a partial regular file is removed: with a 64KB file size limit (the store's own files fit)
+	# the page's writes fail part way, and no half-written page is left behind
+	run --separate-stderr bash -c 'trap "" XFSZ; ulimit -f 64; exec "$0" report -o "$1"' "$CP" "$D/small.html"
+	[ "$status" -eq 3 ]
+	[[ $stderr == *"cannot write $D/small.html"* ]]
+	[ ! -e "$D/small.html" ]
+}
+
+@test "headless Chromium renders the page: plots load, cells match show --format json, no console error" {
+	need_cairo
+	skip_emulated "Chromium renders the page, not the emulated binary"
+	"$CP" report -o "$D/r.html" >/dev/null
+	"$CP" show --format json >"$D/show.json"
+	run python3 "$BATS_TEST_DIRNAME/browser_check.py" "$D/r.html" "$D/show.json" "$D/shot.png"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == "6 plots, 2 tables, 12 cells checked"* ]]
+}
+
+@test "the browser check fails a page with a console error, an outside request or a wrong cell" {
+	need_cairo
+	skip_emulated "Chromium renders the page, not the emulated binary"
+	"$CP" report -o "$D/r.html" >/dev/null
+	"$CP" show --format json >"$D/show.json"
+	sed -e 's|</body>|<script>console.error("boom")</script><img alt="far" src="http://clearpath.invalid/x.png"></body>|' \
+		-e 's|(I) +1.92%|(I) +1.93%|' "$D/r.html" >"$D/bad.html"
+	run python3 "$BATS_TEST_DIRNAME/browser_check.py" "$D/bad.html" "$D/show.json" "$D/shot.png"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ $output == *"FAIL: console error"*boom* ]]
+	[[ $output == *"FAIL: the page requested http://clearpath.invalid/x.png"* ]]
+	[[ $output == *"FAIL: plot not rendered: far"* ]]
+	[[ $output == *"FAIL: the page lacks '(I) +1.92%'"* ]]
+}

@@ -8,10 +8,10 @@ CC        ?= gcc
 PREFIX    ?= /usr/local
 PKGS      := sqlite3 yaml-0.1 jansson gsl
 TEST_PKGS := cmocka
-# Plots (clearpath report) are drawn with cairo when pkg-config finds it; CAIRO=0 builds
+# Plots (clearpath report) are drawn with cairo when pkg-config finds it; WITH_CAIRO=0 builds
 # without it (the static build), and report then says so instead of drawing.
-CAIRO     ?= 1
-ifeq ($(CAIRO),1)
+WITH_CAIRO ?= 1
+ifeq ($(WITH_CAIRO),1)
 ifeq ($(shell pkg-config --exists cairo 2>/dev/null && echo yes),yes)
 PKGS      += cairo
 CAIRO_DEF := -DCLEARPATH_HAVE_CAIRO

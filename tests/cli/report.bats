@@ -28,7 +28,7 @@ setup() {
 need_cairo() {
 	run "$CP" report -o "$D/probe.html"
 	if [[ $status -eq 3 && $stderr == *"built without cairo support"* ]]; then
-		skip "this clearpath is built without cairo (CAIRO=0)"
+		skip "this clearpath is built without cairo (WITH_CAIRO=0)"
 	fi
 }
 

@@ -172,7 +172,11 @@ int campaign_load(const char *store_url, int64_t id, bool running, struct campai
 	int ret, err = 0;
 
 	memset(c, 0, sizeof(*c));
-	ret = store_url_open(store_url, &st);
+	/* no store there is an error that says so, not a new empty store */
+	ret = store_url_open_existing(store_url, &st);
+	store_close(st);
+	if (!ret)
+		ret = store_url_open(store_url, &st);
 	if (ret)
 		return ret;
 	if (running)

@@ -379,6 +379,9 @@ static int ca_continue(int argc, char **argv)
 	ret = campaign_load(url, 0, true, &c);
 	if (!ret)
 		ret = ca_drive(&c);
+	else if (campaign_unit_installed())
+		/* the unit of a campaign that is no longer running (ended elsewhere) must not run again */
+		campaign_unit_remove(false);
 	campaign_free(&c);
 	return ret;
 }

@@ -154,6 +154,36 @@ EOF
 	[ "$(sql "select json_extract(fingerprint, '$.cmdline') from swprofile where name = 'patch'")" = "quiet mitigations=off" ]
 }
 
+@test "campaign local: on a terminal, rebooting is asked for; only yes goes on" {
+	command -v script >/dev/null || skip "script (util-linux) is not installed"
+	cmd_plan
+	run script -qec "'$CP' campaign start '$D/cmd.yaml' --boots 1" /dev/null <<<"n"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"Go on? [y/N]"*"not confirmed; nothing was started"* ]]
+	[ ! -e "$D/units/clearpath-campaign.service" ]
+	[ ! -e "$STORE" ] || [ "$(sql "select count(*) from campaign")" -eq 0 ]
+	run script -qec "'$CP' campaign start '$D/cmd.yaml' --boots 1" /dev/null <<<"y"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"campaign 1:"* ]]
+	[ -f "$D/units/clearpath-campaign.service" ]
+	"$CP" campaign abort >/dev/null
+}
+
+@test "campaign: continue with no campaign running removes a unit left behind; status names a missing store" {
+	run "$CP" campaign status --store "$D/nowhere/s.db"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"no store at $D/nowhere/s.db"* ]]
+	[ ! -e "$D/nowhere" ]
+	cmd_plan
+	"$CP" campaign start "$D/cmd.yaml" --boots 1 --yes >/dev/null
+	sql "update campaign set status = 'aborted'" >/dev/null
+	run "$CP" campaign continue
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"no campaign is running"* ]]
+	[ ! -e "$D/units/clearpath-campaign.service" ]
+	[ ! -e "$D/units/multi-user.target.wants/clearpath-campaign.service" ]
+}
+
 @test "campaign local: continue before the machine rebooted waits, the campaign goes on" {
 	cmd_plan
 	"$CP" campaign start "$D/cmd.yaml" --boots 1 --seed 3 --yes >/dev/null

@@ -202,6 +202,29 @@ static int ca_drive(struct campaign *c)
 	return ca_show(c);
 }
 
+/*
+ * A kexec boot of a kernel or initrd that is not there would fail only at
+ * its turn, hours in: say so now (a dry run warns and goes on).
+ */
+static int ca_check_files(const struct plan *p, bool dry_run)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < p->nswprofiles; i++) {
+		const struct plan_swprofile *sw = &p->swprofiles[i];
+		const char *files[] = { sw->kernel, sw->initrd };
+
+		for (size_t k = 0; sw->method == PLAN_BOOT_KEXEC && k < 2; k++) {
+			if (!files[k] || !access(files[k], R_OK))
+				continue;
+			(dry_run ? log_warn : log_err)("swprofile '%s': cannot read %s: %s", sw->name, files[k],
+						       strerror(errno));
+			ret = dry_run ? 0 : EXIT_USAGE;
+		}
+	}
+	return ret;
+}
+
 /* Rebooting this machine is asked for: --yes, or "y" on a terminal. */
 static int ca_confirm(const struct ca_cli *o, const struct plan *p)
 {
@@ -339,6 +362,8 @@ static int ca_start(int argc, char **argv)
 	s.seed = o.have_seed ? o.seed : clock_now_ns() ^ (uint64_t)getpid();
 	o.seed = s.seed;
 	ret = ca_store_url(o.store, url, sizeof(url)) ?: (o.dry_run ? campaign_plan_read : campaign_plan_load)(s.plan_file, &p);
+	if (!ret)
+		ret = ca_check_files(p, o.dry_run);
 	if (!ret && o.dry_run)
 		ret = ca_dry_run(&o, p, url);
 	if (ret || o.dry_run)

@@ -252,6 +252,23 @@ EOF
 	[ "$(sql "select count(*) from campaign_boot b join session s on s.uuid = b.session and s.complete = 1 and s.boot_id = b.boot_id")" -eq 4 ]
 }
 
+@test "campaign: a boot method that fails is the boot's error; the campaign stops, its unit goes" {
+	cat >"$D/fail.yaml" <<'EOF'
+swprofiles:
+  base: {boot: {method: command, commands: ["echo going down", "exit 7"]}, expect: {release: 6.18.0-base}}
+defaults: {warmups: 0, repeats: 1}
+benchmarks:
+  - exec: {name: rate, command: "echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF
+	run "$CP" campaign start "$D/fail.yaml" --boots 1 --yes
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"+ echo going down"*"going down"*"'exit 7' failed (exit 7)"* ]]
+	[ "$(sql "select status from campaign")" = "failed" ]
+	[ "$(sql "select message from campaign_boot")" = "the boot method failed" ]
+	[ ! -e "$D/units/clearpath-campaign.service" ]
+	[ "$(sql "select count(*) from session")" -eq 0 ]
+}
+
 @test "campaign: bad plans and options are refused with exit 2, saying what is wrong" {
 	body='defaults: {warmups: 0, repeats: 1}
 benchmarks:
@@ -305,8 +322,10 @@ defaults: {warmups: 0, repeats: 1}
 benchmarks:
   - exec: {name: rate, command: "echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
 EOF
-	run "$CP" campaign start "$D/real.yaml" --boots 1 --seed 3 --dry-run
+	run --separate-stderr "$CP" campaign start "$D/real.yaml" --boots 1 --seed 3 --dry-run
 	[ "$status" -eq 0 ]
+	# the kernels are not there: a dry run says so and goes on, a start refuses
+	[[ "$stderr" == *"swprofile 'base': cannot read /boot/vmlinuz-6.18.0-base"* ]]
 	self=$(readlink -f "$CP")
 	printf '%s\n' "$output" | sed -e "s|$D|\$D|g" -e "s|$self|\$CLEARPATH|g" -e "s|^User=$(id -un)\$|User=\$USER|" >"$D/dry.out"
 	if [ -n "${UPDATE_GOLDEN:-}" ]; then
@@ -315,6 +334,10 @@ EOF
 	fi
 	diff -u "$GOLDEN/dry-run.txt" "$D/dry.out"
 	# nothing was done: no store, no unit, no campaign
+	[ ! -e "$STORE" ]
+	[ -z "$(ls "$D/units")" ]
+	run --separate-stderr "$CP" campaign start "$D/real.yaml" --boots 1 --yes
+	refused 2 "swprofile 'base': cannot read /boot/vmlinuz-6.18.0-base"
 	[ ! -e "$STORE" ]
 	[ -z "$(ls "$D/units")" ]
 }

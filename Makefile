@@ -35,6 +35,18 @@ ifdef WERROR
 WARN      += -Werror
 endif
 
+# PostgreSQL stores (src/store/postgresql/, libpq) when libpq is installed; WITH_LIBPQ=0 leaves
+# them out (the static and cross builds), and such a binary says so when asked for one.
+WITH_LIBPQ ?= 0
+ifeq ($(WITH_LIBPQ),1)
+PKGS      += libpq
+STORE_SRC := $(wildcard src/store/*/*.c)
+PQ_FLAGS  := -DCLEARPATH_HAVE_LIBPQ
+else
+STORE_SRC := $(filter-out src/store/postgresql/%,$(wildcard src/store/*/*.c))
+PQ_FLAGS  :=
+endif
+
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 TEST_CFLAGS := $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
@@ -44,11 +56,11 @@ CFLAGS   ?= -O2 -g
 # No fused multiply-add: the same store must give the same statistics, digit for digit, on
 # arm64 (where GCC fuses by default) as on x86-64.
 CFLAGS   += -ffp-contract=off
-CFLAGS   += -std=gnu11 $(WARN) $(SANFLAGS) -Isrc $(PKG_CFLAGS) $(CAIRO_DEF) -DCLEARPATH_VERSION='"$(VERSION)"' -MMD -MP
+CFLAGS   += -std=gnu11 $(WARN) $(SANFLAGS) -Isrc $(PKG_CFLAGS) $(CAIRO_DEF) $(PQ_FLAGS) -DCLEARPATH_VERSION='"$(VERSION)"' -MMD -MP
 LDFLAGS  += $(SANFLAGS)
 LDLIBS   += $(PKG_LIBS) -lpthread -lm
 
-LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*/*.c))
+LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*/*.c)) $(STORE_SRC)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/src/main.o
 LIB      := $(BUILD)/libclearpath.a
@@ -80,11 +92,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	$(CC) $(CFLAGS) $(TEST_CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(TEST_LIBS) $(LDLIBS)
 
 # Install build dependencies only when something is missing (cairo for the plots, chromium
-# for the report's browser test).
+# for the report's browser test, a PostgreSQL server for the PostgreSQL store's tests).
 deps:
-	@pkg-config --exists $(PKGS) cairo $(TEST_PKGS) && command -v bats >/dev/null \
+	@pkg-config --exists $(PKGS) cairo libpq $(TEST_PKGS) && command -v bats >/dev/null \
 		&& command -v python3 >/dev/null && command -v ssh >/dev/null \
-		&& test -x /usr/sbin/sshd && command -v chromium >/dev/null || scripts/install-deps
+		&& test -x /usr/sbin/sshd && command -v chromium >/dev/null \
+		&& ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || scripts/install-deps
 
 # The main job: plans/quick.yaml into a fresh store under build/, then the answer:
 # is clearing with memset faster than with non-temporal stores, for one page and more?
@@ -119,7 +132,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_BUILD   := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 # clang checks vfprintf() inside the log helpers as gcc does not; the callers are checked.
-FUZZ_CFLAGS  := -O1 -g -std=gnu11 $(WARN) -Wno-format-nonliteral $(FUZZ_SAN) -Isrc $(PKG_CFLAGS) $(CAIRO_DEF) \
+FUZZ_CFLAGS  := -O1 -g -std=gnu11 $(WARN) -Wno-format-nonliteral $(FUZZ_SAN) -Isrc $(PKG_CFLAGS) $(CAIRO_DEF) $(PQ_FLAGS) \
 		-DCLEARPATH_VERSION='"$(VERSION)"' -MMD -MP
 FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_BUILD)/%)

@@ -39,31 +39,6 @@ void store_rebase_name(const char *suite, const char *from, const char *to, cons
 	snprintf(out, len, "%s%s%s%s", tail, *to ? " " : "", to, name + n);
 }
 
-/* SQL cp_rebase(suite, from, to, name): store_rebase_name() for merge statements. */
-static void sql_rebase(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-	const char *a[4];
-	char out[2048];
-
-	(void)argc;
-	for (int i = 0; i < 4; i++)
-		a[i] = (const char *)sqlite3_value_text(argv[i]);
-	if (!a[0] || !a[1] || !a[2] || !a[3]) {
-		sqlite3_result_null(ctx);
-		return;
-	}
-	store_rebase_name(a[0], a[1], a[2], a[3], out, sizeof(out));
-	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
-}
-
-int store_bench_sql_functions(struct store *st)
-{
-	int rc = sqlite3_create_function(st->db, "cp_rebase", 4, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-					 NULL, sql_rebase, NULL, NULL);
-
-	return rc == SQLITE_OK ? 0 : store_sql_fail(st, rc, "registering functions");
-}
-
 /* Write the parameter rows of benchmark @id. */
 static int bench_params_put(struct store *st, int64_t id, const struct bench_identity *ident)
 {
@@ -83,7 +58,7 @@ static int bench_params_put(struct store *st, int64_t id, const struct bench_ide
  * The key @ident gives text @text of @suite: its parsed key, or the whole
  * text when it is raw (never a copy cut to the identity's buffers).
  */
-static const char *bench_key(const struct bench_identity *ident, const char *text)
+const char *store_bench_key(const struct bench_identity *ident, const char *text)
 {
 	return ident->nparams ? ident->key : text;
 }
@@ -95,29 +70,29 @@ static const char *bench_key(const struct bench_identity *ident, const char *tex
 static int bench_lookup(struct store *st, const char *suite, const char *key, int64_t *id,
 			char **display)
 {
-	sqlite3_stmt *stmt;
+	struct store_stmt *stmt;
 	int ret = store_prepare(st, &stmt, "SELECT id, params FROM benchmark WHERE suite = ?1 AND key = ?2",
 				"tt", suite, key);
 	int rc;
 
 	if (ret)
 		return ret;
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
-		*id = sqlite3_column_int64(stmt, 0);
-		if (display && !(*display = strdup((const char *)sqlite3_column_text(stmt, 1))))
+	rc = store_step(stmt);
+	if (rc == STORE_ROW) {
+		*id = store_col_int64(stmt, 0);
+		if (display && !(*display = strdup(store_col_text(stmt, 1))))
 			ret = -ENOMEM;
 	} else {
-		ret = rc == SQLITE_DONE ? -ENOENT : store_sql_fail(st, rc, "looking up a benchmark");
+		ret = rc == STORE_DONE ? -ENOENT : store_sql_fail(st, rc, "looking up a benchmark");
 	}
-	sqlite3_finalize(stmt);
+	store_finalize(stmt);
 	return ret;
 }
 
 int store_benchmark_text(struct store *st, const char *suite, const char *text,
 			 const struct bench_identity *ident, int64_t *id, char **display)
 {
-	const char *key = bench_key(ident, text);
+	const char *key = store_bench_key(ident, text);
 	int ret;
 
 	if (!suite[0]) {
@@ -138,10 +113,8 @@ int store_benchmark_text(struct store *st, const char *suite, const char *text,
 		return ret;
 	ret = bench_lookup(st, suite, key, id, display);
 	if (ret == -ENOENT) {
-		ret = store_exec(st, "INSERT INTO benchmark (suite, params, key) VALUES (?1, ?2, ?3)", "ttt",
-				 suite, text, key);
-		if (!ret)
-			*id = sqlite3_last_insert_rowid(st->db);
+		ret = store_int64(st, id, "INSERT INTO benchmark (suite, params, key) VALUES (?1, ?2, ?3) RETURNING id",
+				  "ttt", suite, text, key);
 		if (!ret)
 			ret = bench_params_put(st, *id, ident);
 		if (!ret && display && !(*display = strdup(text)))
@@ -198,9 +171,9 @@ struct bench_rc {
  * error (then *@out may hold what was read: free it).
  */
 static int bench_read(struct store *st, const char *sql, const char *fmt, int64_t arg, size_t size,
-		      void (*fill)(sqlite3_stmt *stmt, void *row), void **out, size_t *n)
+		      void (*fill)(struct store_stmt *stmt, void *row), void **out, size_t *n)
 {
-	sqlite3_stmt *stmt;
+	struct store_stmt *stmt;
 	int ret = store_prepare(st, &stmt, sql, fmt, arg);
 	int rc;
 
@@ -208,7 +181,7 @@ static int bench_read(struct store *st, const char *sql, const char *fmt, int64_
 	*n = 0;
 	if (ret)
 		return ret;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while ((rc = store_step(stmt)) == STORE_ROW) {
 		char *p = realloc(*out, (*n + 1) * size);
 
 		if (!p) {
@@ -218,20 +191,20 @@ static int bench_read(struct store *st, const char *sql, const char *fmt, int64_
 		*out = p;
 		fill(stmt, p + (*n)++ * size);
 	}
-	if (!ret && rc != SQLITE_DONE)
+	if (!ret && rc < 0)
 		ret = store_sql_fail(st, rc, "reading benchmarks");
-	sqlite3_finalize(stmt);
+	store_finalize(stmt);
 	return ret;
 }
 
-static void bench_rc_fill(sqlite3_stmt *stmt, void *row)
+static void bench_rc_fill(struct store_stmt *stmt, void *row)
 {
 	struct bench_rc *p = row;
 
-	p->id = sqlite3_column_int64(stmt, 0);
-	snprintf(p->name, sizeof(p->name), "%s", (const char *)sqlite3_column_text(stmt, 1));
-	snprintf(p->unit, sizeof(p->unit), "%s", (const char *)sqlite3_column_text(stmt, 2));
-	p->higher = sqlite3_column_int(stmt, 3);
+	p->id = store_col_int64(stmt, 0);
+	snprintf(p->name, sizeof(p->name), "%s", store_col_text(stmt, 1));
+	snprintf(p->unit, sizeof(p->unit), "%s", store_col_text(stmt, 2));
+	p->higher = store_col_int(stmt, 3);
 }
 
 /* The result classes of benchmark @bench into a new array *@out of *@n. */
@@ -285,24 +258,17 @@ static bool bench_named_by_errors_only(struct store *st, int64_t id)
 	return classes == 0;
 }
 
-/* One stored benchmark, as the migration reads it. */
-struct bench_row {
-	int64_t id;
-	char *suite;		/* whole, whatever the length; NULL when out of memory */
-	char *params;
-};
-
-static void bench_row_fill(sqlite3_stmt *stmt, void *row)
+static void bench_row_fill(struct store_stmt *stmt, void *row)
 {
-	struct bench_row *p = row;
+	struct store_bench_row *p = row;
 
-	p->id = sqlite3_column_int64(stmt, 0);
-	p->suite = strdup((const char *)sqlite3_column_text(stmt, 1));
-	p->params = strdup((const char *)sqlite3_column_text(stmt, 2));
+	p->id = store_col_int64(stmt, 0);
+	p->suite = strdup(store_col_text(stmt, 1));
+	p->params = strdup(store_col_text(stmt, 2));
 }
 
 /* Free @n rows of @b; 0, or -ENOMEM when one of them could not be read whole. */
-static int bench_rows_free(struct bench_row *b, size_t n)
+static int bench_rows_free(struct store_bench_row *b, size_t n)
 {
 	int ret = 0;
 
@@ -316,7 +282,7 @@ static int bench_rows_free(struct bench_row *b, size_t n)
 }
 
 /* Whether all @n rows of @b were read whole.  0 or -ENOMEM. */
-static int bench_rows_ok(const struct bench_row *b, size_t n)
+static int bench_rows_ok(const struct store_bench_row *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!b[i].suite || !b[i].params)
@@ -324,15 +290,11 @@ static int bench_rows_ok(const struct bench_row *b, size_t n)
 	return 0;
 }
 
-/*
- * Call @fn with each benchmark row that @sql selects (id, suite, params) and
- * its parsed identity in @id, until one returns non-zero; that value is
- * returned.  All rows are read before the first call, so @fn may write.
- */
-static int bench_each(struct store *st, const char *sql, struct bench_identity *id,
-		      int (*fn)(struct store *st, const struct bench_row *b, const struct bench_identity *id))
+int store_bench_each(struct store *st, const char *sql, struct bench_identity *id,
+		     int (*fn)(struct store *st, const struct store_bench_row *b,
+			       const struct bench_identity *id))
 {
-	struct bench_row *b = NULL;
+	struct store_bench_row *b = NULL;
 	size_t n = 0;
 	int ret = id ? bench_read(st, sql, NULL, 0, sizeof(*b), bench_row_fill, (void **)&b, &n) : -ENOMEM;
 
@@ -347,17 +309,17 @@ static int bench_each(struct store *st, const char *sql, struct bench_identity *
 	return ret;
 }
 
-/* bench_each(): store @id's parameters for row @b. */
-static int bench_each_params(struct store *st, const struct bench_row *b, const struct bench_identity *id)
+/* store_bench_each(): store @id's parameters for row @b. */
+static int bench_each_params(struct store *st, const struct store_bench_row *b, const struct bench_identity *id)
 {
 	return bench_params_put(st, b->id, id);
 }
 
 /*
- * bench_each(): a benchmark only error rows named (their raw words) is shown
+ * store_bench_each(): a benchmark only error rows named (their raw words) is shown
  * by no table: give it the canonical display, then store its parameters.
  */
-static int bench_each_final(struct store *st, const struct bench_row *b, const struct bench_identity *id)
+static int bench_each_final(struct store *st, const struct store_bench_row *b, const struct bench_identity *id)
 {
 	int ret = 0;
 
@@ -366,20 +328,13 @@ static int bench_each_final(struct store *st, const struct bench_row *b, const s
 	return ret ?: bench_params_put(st, b->id, id);
 }
 
-/* bench_each(): the merge source's benchmark @b with its key, into temp.src_bench. */
-static int bench_each_src_key(struct store *st, const struct bench_row *b, const struct bench_identity *id)
-{
-	return store_exec(st, "INSERT INTO temp.src_bench (id, suite, params, key) VALUES (?1, ?2, ?3, ?4)",
-			  "ittt", b->id, b->suite, b->params, bench_key(id, b->params));
-}
-
 /*
- * bench_each(): key benchmark @b, or merge it into the first benchmark of
+ * store_bench_each(): key benchmark @b, or merge it into the first benchmark of
  * its key (or that one into @b, when only error rows named the first).
  */
-static int bench_each_key(struct store *st, const struct bench_row *b, const struct bench_identity *id)
+static int bench_each_key(struct store *st, const struct store_bench_row *b, const struct bench_identity *id)
 {
-	const char *key = bench_key(id, b->params);
+	const char *key = store_bench_key(id, b->params);
 	char *display = NULL;
 	int64_t first;
 	int ret = bench_lookup(st, b->suite, key, &first, &display);
@@ -408,10 +363,10 @@ int store_migrate_identity(struct store *st)
 {
 	static const char all[] = "SELECT id, suite, params FROM benchmark ORDER BY id";
 	struct bench_identity *id = malloc(sizeof(*id));
-	int ret = bench_each(st, all, id, bench_each_key);
+	int ret = store_bench_each(st, all, id, bench_each_key);
 
 	if (!ret)
-		ret = bench_each(st, all, id, bench_each_final);
+		ret = store_bench_each(st, all, id, bench_each_final);
 	/* One benchmark per key from now on. */
 	if (!ret)
 		ret = store_exec(st, "CREATE UNIQUE INDEX benchmark_by_key ON benchmark(suite, key)", NULL);
@@ -419,22 +374,10 @@ int store_migrate_identity(struct store *st)
 	return ret;
 }
 
-int store_bench_src_keys(struct store *st)
-{
-	struct bench_identity *id = malloc(sizeof(*id));
-	int ret = id ? store_exec(st, "CREATE TEMP TABLE src_bench (id INTEGER PRIMARY KEY, suite TEXT NOT NULL,"
-				  " params TEXT NOT NULL, key TEXT NOT NULL)", NULL) : -ENOMEM;
-
-	if (!ret)
-		ret = bench_each(st, "SELECT id, suite, params FROM src.benchmark ORDER BY id", id, bench_each_src_key);
-	free(id);
-	return ret;
-}
-
 int store_bench_fill_params(struct store *st)
 {
 	struct bench_identity *id = malloc(sizeof(*id));
-	int ret = bench_each(st, "SELECT id, suite, params FROM benchmark b WHERE NOT EXISTS"
+	int ret = store_bench_each(st, "SELECT id, suite, params FROM benchmark b WHERE NOT EXISTS"
 			     " (SELECT 1 FROM benchmark_param p WHERE p.benchmark_id = b.id) ORDER BY id",
 			     id, bench_each_params);
 
@@ -444,8 +387,5 @@ int store_bench_fill_params(struct store *st)
 
 bool store_has_identity(struct store *st)
 {
-	int64_t n = 0;
-
-	store_int64(st, &n, "SELECT count(*) FROM sqlite_schema WHERE name = 'benchmark_param'", NULL);
-	return n > 0;
+	return st->be->has_table(st, "benchmark_param");
 }

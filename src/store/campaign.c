@@ -9,18 +9,14 @@
 
 #include "util/log.h"
 
-static void copy_text(char *dst, size_t len, sqlite3_stmt *stmt, int col)
+static void copy_text(char *dst, size_t len, struct store_stmt *stmt, int col)
 {
-	const unsigned char *s = sqlite3_column_text(stmt, col);
-
-	snprintf(dst, len, "%s", s ? (const char *)s : "");
+	snprintf(dst, len, "%s", store_col_text(stmt, col));
 }
 
-static char *dup_text(sqlite3_stmt *stmt, int col)
+static char *dup_text(struct store_stmt *stmt, int col)
 {
-	const unsigned char *s = sqlite3_column_text(stmt, col);
-
-	return s ? strdup((const char *)s) : NULL;
+	return store_col_type(stmt, col) == STORE_COL_NULL ? NULL : strdup(store_col_text(stmt, col));
 }
 
 /* "" stored as NULL, so an unknown value reads as unknown in SQL too. */
@@ -38,10 +34,9 @@ int store_campaign_create(struct store *st, const char *plan, const char *spec,
 	store_now(now);
 	ret = store_tx_begin(st);
 	if (!ret)
-		ret = store_exec(st, "INSERT INTO campaign (status, plan, spec, created, updated)"
-				 " VALUES (?1, ?2, ?3, ?4, ?4)", "tttt", STORE_CAMPAIGN_RUNNING, plan, spec, now);
-	if (!ret)
-		*id = sqlite3_last_insert_rowid(st->db);
+		ret = store_int64(st, id, "INSERT INTO campaign (status, plan, spec, created, updated)"
+				  " VALUES (?1, ?2, ?3, ?4, ?4) RETURNING id", "tttt", STORE_CAMPAIGN_RUNNING, plan,
+				  spec, now);
 	for (size_t i = 0; !ret && i < n; i++)
 		ret = store_exec(st, "INSERT INTO campaign_boot (campaign_id, target, pos, swprofile, status,"
 				 " updated) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "itittt", *id, boots[i].target,
@@ -51,7 +46,7 @@ int store_campaign_create(struct store *st, const char *plan, const char *spec,
 
 static int read_boots(struct store *st, int64_t id, struct store_campaign_boot **out, size_t *n)
 {
-	sqlite3_stmt *stmt;
+	struct store_stmt *stmt;
 	struct store_campaign_boot *b = NULL, *grown;
 	size_t cnt = 0;
 	int rc, ret = store_prepare(st, &stmt,
@@ -60,15 +55,15 @@ static int read_boots(struct store *st, int64_t id, struct store_campaign_boot *
 
 	if (ret)
 		return ret;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while ((rc = store_step(stmt)) == STORE_ROW) {
 		if (!(grown = realloc(b, (cnt + 1) * sizeof(*b)))) {
-			rc = SQLITE_NOMEM;
+			rc = -ENOMEM;
 			break;
 		}
 		b = grown;
 		memset(&b[cnt], 0, sizeof(b[cnt]));
 		copy_text(b[cnt].target, sizeof(b[cnt].target), stmt, 0);
-		b[cnt].pos = sqlite3_column_int(stmt, 1);
+		b[cnt].pos = store_col_int(stmt, 1);
 		copy_text(b[cnt].swprofile, sizeof(b[cnt].swprofile), stmt, 2);
 		copy_text(b[cnt].status, sizeof(b[cnt].status), stmt, 3);
 		copy_text(b[cnt].boot_before, sizeof(b[cnt].boot_before), stmt, 4);
@@ -78,8 +73,8 @@ static int read_boots(struct store *st, int64_t id, struct store_campaign_boot *
 		copy_text(b[cnt].message, sizeof(b[cnt].message), stmt, 8);
 		cnt++;
 	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE) {
+	store_finalize(stmt);
+	if (rc < 0) {
 		free(b);
 		return store_sql_fail(st, rc, "reading a campaign's boots");
 	}
@@ -91,7 +86,7 @@ static int read_boots(struct store *st, int64_t id, struct store_campaign_boot *
 int store_campaign_get(struct store *st, int64_t id, struct store_campaign *c,
 		       struct store_campaign_boot **boots, size_t *n)
 {
-	sqlite3_stmt *stmt;
+	struct store_stmt *stmt;
 	int rc, ret = store_prepare(st, &stmt,
 				    "SELECT id, status, plan, spec, message, created, updated FROM campaign"
 				    " WHERE ?1 = 0 OR id = ?1 ORDER BY id DESC LIMIT 1", "i", id);
@@ -101,9 +96,9 @@ int store_campaign_get(struct store *st, int64_t id, struct store_campaign *c,
 	*n = 0;
 	if (ret)
 		return ret;
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
-		c->id = sqlite3_column_int64(stmt, 0);
+	rc = store_step(stmt);
+	if (rc == STORE_ROW) {
+		c->id = store_col_int64(stmt, 0);
 		copy_text(c->status, sizeof(c->status), stmt, 1);
 		c->plan = dup_text(stmt, 2);
 		c->spec = dup_text(stmt, 3);
@@ -111,10 +106,10 @@ int store_campaign_get(struct store *st, int64_t id, struct store_campaign *c,
 		copy_text(c->created, sizeof(c->created), stmt, 5);
 		copy_text(c->updated, sizeof(c->updated), stmt, 6);
 	}
-	sqlite3_finalize(stmt);
-	if (rc == SQLITE_DONE)
+	store_finalize(stmt);
+	if (rc == STORE_DONE)
 		return -ENOENT;
-	if (rc != SQLITE_ROW)
+	if (rc != STORE_ROW)
 		return store_sql_fail(st, rc, "reading a campaign");
 	if (!c->plan || !c->spec) {
 		store_campaign_free(c);
@@ -135,31 +130,31 @@ int store_campaign_running(struct store *st, int64_t *id)
 int store_campaign_finish(struct store *st, int64_t id, const char *status, const char *message)
 {
 	char now[STORE_TIME_LEN + 1];
+	int64_t changed;
 	int ret;
 
 	store_now(now);
-	ret = store_exec(st, "UPDATE campaign SET status = ?2, message = ?3, updated = ?4 WHERE id = ?1"
-			 " AND status = ?5", "ittt" "t", id, status, message, now, STORE_CAMPAIGN_RUNNING);
-	if (!ret && sqlite3_changes(st->db) == 0)
-		ret = -ESTALE;
-	return ret;
+	ret = store_int64(st, &changed, "UPDATE campaign SET status = ?2, message = ?3, updated = ?4 WHERE id = ?1"
+			  " AND status = ?5 RETURNING id", "ittt" "t", id, status, message, now,
+			  STORE_CAMPAIGN_RUNNING);
+	return ret == -ENOENT ? -ESTALE : ret;
 }
 
 int store_campaign_boot_set(struct store *st, int64_t id, const struct store_campaign_boot *b)
 {
 	char now[STORE_TIME_LEN + 1];
+	int64_t changed;
 	int ret;
 
 	store_now(now);
 	ret = store_tx_begin(st);
+	/* -ENOENT (no such boot) from the RETURNING that finds no row */
 	if (!ret)
-		ret = store_exec(st, "UPDATE campaign_boot SET status = ?4, boot_before = ?5, boot_id = ?6,"
-				 " release = ?7, session = ?8, message = ?9, updated = ?10"
-				 " WHERE campaign_id = ?1 AND target = ?2 AND pos = ?3", "itittttttt", id, b->target,
-				 (int64_t)b->pos, b->status, or_null(b->boot_before), or_null(b->boot_id),
-				 or_null(b->release), or_null(b->session), or_null(b->message), now);
-	if (!ret && sqlite3_changes(st->db) == 0)
-		ret = -ENOENT;
+		ret = store_int64(st, &changed, "UPDATE campaign_boot SET status = ?4, boot_before = ?5, boot_id = ?6,"
+				  " release = ?7, session = ?8, message = ?9, updated = ?10"
+				  " WHERE campaign_id = ?1 AND target = ?2 AND pos = ?3 RETURNING pos", "itittttttt", id,
+				  b->target, (int64_t)b->pos, b->status, or_null(b->boot_before), or_null(b->boot_id),
+				  or_null(b->release), or_null(b->session), or_null(b->message), now);
 	if (!ret)
 		ret = store_exec(st, "UPDATE campaign SET updated = ?2 WHERE id = ?1", "it", id, now);
 	return store_tx_end(st, ret);
@@ -168,7 +163,7 @@ int store_campaign_boot_set(struct store *st, int64_t id, const struct store_cam
 int store_campaign_session_of_boot(struct store *st, const char *boot_id, const char *swprofile,
 				   char uuid[STORE_UUID_LEN + 1], bool *interrupted)
 {
-	sqlite3_stmt *stmt;
+	struct store_stmt *stmt;
 	int rc, found = 0, ret = store_prepare(st, &stmt,
 					       "SELECT se.uuid, se.complete FROM session se"
 					       " JOIN swprofile sw ON sw.id = se.swprofile_id"
@@ -178,14 +173,14 @@ int store_campaign_session_of_boot(struct store *st, const char *boot_id, const 
 	*interrupted = false;
 	if (ret)
 		return ret;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		if (!sqlite3_column_int(stmt, 1))
+	while ((rc = store_step(stmt)) == STORE_ROW) {
+		if (!store_col_int(stmt, 1))
 			*interrupted = true;
 		else if (!found++)
 			copy_text(uuid, STORE_UUID_LEN + 1, stmt, 0);
 	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
+	store_finalize(stmt);
+	if (rc < 0)
 		return store_sql_fail(st, rc, "finding a boot's session");
 	return found ? 0 : -ENOENT;
 }

@@ -3,123 +3,104 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "util/log.h"
 
-int store_sql_errno(int rc)
+void store_set_error(struct store *st, const char *hint, const char *fmt, ...)
 {
-	switch (rc & 0xff) {
-	case SQLITE_OK:
-	case SQLITE_ROW:
-	case SQLITE_DONE:
-		return 0;
-	case SQLITE_FULL:
-		return -ENOSPC;
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
-		return -EBUSY;
-	case SQLITE_NOMEM:
-		return -ENOMEM;
-	case SQLITE_READONLY:
-		return -EROFS;
-	case SQLITE_CANTOPEN:
-	case SQLITE_PERM:
-	case SQLITE_AUTH:
-		return -EACCES;
-	case SQLITE_CONSTRAINT:
-	case SQLITE_MISMATCH:
-	case SQLITE_TOOBIG:
-	case SQLITE_NOTADB:
-		return -EINVAL;
-	default:		/* IOERR, CORRUPT, PROTOCOL, ERROR... */
-		return -EIO;
-	}
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(st->errmsg, sizeof(st->errmsg), fmt, ap);
+	va_end(ap);
+	st->errhint = hint;
 }
 
-int store_sql_fail(struct store *st, int rc, const char *what)
+int store_sql_fail(struct store *st, int err, const char *what)
 {
-	log_err("store %s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
-	switch (rc & 0xff) {
-	case SQLITE_FULL:
-		log_hint("the disk holding the store is full; samples committed before this one are intact");
-		break;
-	case SQLITE_IOERR:
-		log_hint("an I/O error hit the store; samples committed before this one are intact");
-		break;
-	case SQLITE_CORRUPT:
-		log_hint("the store is damaged; 'PRAGMA integrity_check' (store_check) lists what");
-		break;
-	case SQLITE_BUSY:
-		log_hint("another clearpath held the store locked for longer than the busy timeout");
-		break;
-	}
-	return store_sql_errno(rc);
+	log_err("store %s: %s: %s", st->path, what, st->errmsg);
+	if (st->errhint)
+		log_hint("%s", st->errhint);
+	return err;
 }
 
-/*
- * Bind by @fmt.  Arguments past the statement's last parameter are consumed
- * and ignored, so an INSERT and its look-up SELECT can share one list.
- */
-static int bind_args(sqlite3_stmt *stmt, const char *fmt, va_list ap)
+/* The arguments of @fmt as backend-neutral values; at most @max of them. */
+static int collect_args(struct store_arg *arg, int max, const char *fmt, va_list ap)
 {
-	int rc = SQLITE_OK, params = sqlite3_bind_parameter_count(stmt);
+	int n = 0;
 
-	for (int i = 1; fmt && fmt[i - 1] && rc == SQLITE_OK; i++) {
-		switch (fmt[i - 1]) {
-		case 't': {
-			const char *s = va_arg(ap, const char *);
+	for (; fmt && fmt[n]; n++) {
+		struct store_arg *a = &arg[n];
 
-			if (i <= params)
-				rc = s ? sqlite3_bind_text(stmt, i, s, -1, SQLITE_TRANSIENT)
-				       : sqlite3_bind_null(stmt, i);
+		if (n == max)
+			return -E2BIG;
+		memset(a, 0, sizeof(*a));
+		switch (fmt[n]) {
+		case 't':
+			a->text = va_arg(ap, const char *);
+			a->type = a->text ? 't' : '0';
 			break;
-		}
 		case 'i':
-			rc = sqlite3_bind_int64(stmt, i, va_arg(ap, int64_t));
+			a->i = va_arg(ap, int64_t);
+			a->type = 'i';
 			break;
-		case 'n': {
-			int64_t v = va_arg(ap, int64_t);
-
-			if (i <= params)
-				rc = v < 0 ? sqlite3_bind_null(stmt, i) : sqlite3_bind_int64(stmt, i, v);
+		case 'n':
+			a->i = va_arg(ap, int64_t);
+			a->type = a->i < 0 ? '0' : 'i';
 			break;
-		}
 		case 'b':
-			rc = sqlite3_bind_int(stmt, i, !!va_arg(ap, int));
+			a->i = !!va_arg(ap, int);
+			a->type = 'i';
 			break;
 		case 'd':
-			rc = sqlite3_bind_double(stmt, i, va_arg(ap, double));
+			a->d = va_arg(ap, double);
+			a->type = 'd';
 			break;
 		default:
-			rc = SQLITE_MISUSE;
+			return -EINVAL;
 		}
 	}
-	return rc;
+	return n;
 }
 
-int store_vprepare(struct store *st, sqlite3_stmt **out, const char *sql, const char *fmt,
+#define MAX_ARGS 16
+
+static int vbind(struct store_stmt *s, const char *fmt, va_list ap)
+{
+	struct store_arg arg[MAX_ARGS];
+	int n = collect_args(arg, MAX_ARGS, fmt, ap), ret;
+
+	if (n < 0) {
+		log_err("store %s: a query binds a malformed argument list '%s' (a bug)", s->st->path, fmt);
+		return n;
+	}
+	ret = s->st->be->bind(s, arg, n);
+	return ret ? store_sql_fail(s->st, ret, "binding a query") : 0;
+}
+
+int store_vprepare(struct store *st, struct store_stmt **out, const char *sql, const char *fmt,
 		   va_list ap)
 {
-	int rc = sqlite3_prepare_v2(st->db, sql, -1, out, NULL);
+	int ret = st->be->prepare(st, sql, out);
 
-	if (rc != SQLITE_OK) {
+	if (ret) {
 		*out = NULL;
-		return store_sql_fail(st, rc, "preparing a query");
+		return store_sql_fail(st, ret, "preparing a query");
 	}
-	rc = bind_args(*out, fmt, ap);
-	if (rc != SQLITE_OK) {
-		int ret = store_sql_fail(st, rc, "binding a query");
-
-		sqlite3_finalize(*out);
+	ret = vbind(*out, fmt, ap);
+	if (ret) {
+		store_finalize(*out);
 		*out = NULL;
-		return ret;
 	}
-	return 0;
+	return ret;
 }
 
-int store_prepare(struct store *st, sqlite3_stmt **out, const char *sql, const char *fmt, ...)
+int store_prepare(struct store *st, struct store_stmt **out, const char *sql, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
@@ -130,27 +111,97 @@ int store_prepare(struct store *st, sqlite3_stmt **out, const char *sql, const c
 	return ret;
 }
 
+int store_rebind(struct store_stmt *s, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	store_reset(s);
+	va_start(ap, fmt);
+	ret = vbind(s, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int store_step(struct store_stmt *s)
+{
+	return s->st->be->step(s);
+}
+
+void store_reset(struct store_stmt *s)
+{
+	s->st->be->reset(s);
+}
+
+void store_finalize(struct store_stmt *s)
+{
+	if (s)
+		s->st->be->finalize(s);
+}
+
+int store_col_count(struct store_stmt *s)
+{
+	return s->st->be->col_count(s);
+}
+
+const char *store_col_name(struct store_stmt *s, int i)
+{
+	return s->st->be->col_name(s, i);
+}
+
+enum store_coltype store_col_type(struct store_stmt *s, int i)
+{
+	return s->st->be->col_type(s, i);
+}
+
+const char *store_col_text(struct store_stmt *s, int i)
+{
+	const char *t = s->st->be->col_text(s, i);
+
+	return t ? t : "";
+}
+
+int64_t store_col_int64(struct store_stmt *s, int i)
+{
+	return s->st->be->col_int64(s, i);
+}
+
+int store_col_int(struct store_stmt *s, int i)
+{
+	return (int)s->st->be->col_int64(s, i);
+}
+
+double store_col_double(struct store_stmt *s, int i)
+{
+	return s->st->be->col_double(s, i);
+}
+
+int64_t store_changes(struct store_stmt *s)
+{
+	return s->st->be->changes(s);
+}
+
 /*
  * Run @sql to completion; when @out is not NULL store column 0 of the first
  * row there, and return -ENOENT (not logged) when there is none.
  */
 static int vrun(struct store *st, int64_t *out, const char *sql, const char *fmt, va_list ap)
 {
-	sqlite3_stmt *stmt;
+	struct store_stmt *stmt;
 	int ret, rc, rows = 0;
 
 	ret = store_vprepare(st, &stmt, sql, fmt, ap);
 	if (ret)
 		return ret;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while ((rc = store_step(stmt)) == STORE_ROW) {
 		if (out && !rows++)
-			*out = sqlite3_column_int64(stmt, 0);
+			*out = store_col_int64(stmt, 0);
 	}
-	if (rc != SQLITE_DONE)
-		ret = store_sql_fail(st, rc, sqlite3_stmt_readonly(stmt) ? "reading" : "writing");
+	if (rc < 0)
+		ret = store_sql_fail(st, rc, strncmp(sql, "SELECT", 6) ? "writing" : "reading");
 	else if (out && !rows)
 		ret = -ENOENT;
-	sqlite3_finalize(stmt);
+	store_finalize(stmt);
 	return ret;
 }
 
@@ -179,7 +230,7 @@ int store_int64(struct store *st, int64_t *out, const char *sql, const char *fmt
 int store_get_or_create(struct store *st, int64_t *id, const char *insert, const char *select,
 			 const char *fmt, ...)
 {
-	sqlite3_stmt *stmt = NULL;
+	struct store_stmt *stmt = NULL;
 	va_list ap;
 	int ret, rc;
 
@@ -191,9 +242,9 @@ int store_get_or_create(struct store *st, int64_t *id, const char *insert, const
 	va_end(ap);
 	if (ret)
 		goto out;
-	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE) {
+	rc = store_step(stmt);
+	store_finalize(stmt);
+	if (rc < 0) {
 		ret = store_sql_fail(st, rc, "creating");
 		goto out;
 	}
@@ -202,12 +253,12 @@ int store_get_or_create(struct store *st, int64_t *id, const char *insert, const
 	va_end(ap);
 	if (ret)
 		goto out;
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(stmt, 0);
+	rc = store_step(stmt);
+	if (rc == STORE_ROW)
+		*id = store_col_int64(stmt, 0);
 	else
-		ret = rc == SQLITE_DONE ? -EIO : store_sql_fail(st, rc, "looking up");
-	sqlite3_finalize(stmt);
+		ret = rc == STORE_DONE ? -EIO : store_sql_fail(st, rc, "looking up");
+	store_finalize(stmt);
 out:
 	return store_tx_end(st, ret);
 }
@@ -217,7 +268,7 @@ int store_tx_begin(struct store *st)
 	int ret = 0;
 
 	if (st->tx_depth == 0) {
-		ret = store_exec(st, "BEGIN IMMEDIATE", NULL);
+		ret = store_exec(st, st->be->begin_sql, NULL);
 		if (ret)
 			return ret;
 		st->tx_failed = 0;
@@ -234,7 +285,7 @@ int store_tx_end(struct store *st, int ret)
 		return ret;
 	if (st->tx_failed) {
 		/* The error was logged where it happened; ROLLBACK itself rarely fails. */
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		st->be->script(st, "ROLLBACK");
 		return ret ? ret : -EIO;
 	}
 	return store_exec(st, "COMMIT", NULL);

@@ -1,4 +1,4 @@
-/* db: SQLite plumbing shared by the store's files (not part of the store's public API). */
+/* db: the backend-neutral plumbing shared by the store's files (not part of the store's public API). */
 #ifndef CLEARPATH_STORE_DB_H
 #define CLEARPATH_STORE_DB_H
 
@@ -6,38 +6,68 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <sqlite3.h>
-
+#include "store/backend.h"
 #include "store/store.h"
 
 struct store {
-	sqlite3 *db;
-	char *path;
-	char *uri;		/* how SQLite was asked to open it: "file:PATH" plus read-only options */
+	const struct store_backend *be;
+	void *conn;		/* the backend's connection (sqlite3 *, PGconn *) */
+	void *priv;		/* the backend's other state */
+	char *path;		/* what messages call the store: a file path, a URL without password */
 	int tx_depth;		/* store_tx_begin() nesting: only the outermost BEGIN/COMMIT runs */
 	int tx_failed;		/* an inner level rolled back: the outermost must too */
+	char errmsg[512];	/* what the engine said about the last failure */
+	const char *errhint;	/* a hint for it, or NULL */
 };
+
+/* The backend for @url: NULL (logged, with what to do) when none claims it or it was left out of this build. */
+const struct store_backend *store_backend_for(const char *url);
+
+/* Whether @url names a PostgreSQL store (a postgres[ql]:// URL or libpq's keyword form). */
+bool store_url_is_postgresql(const char *url);
 
 /* A new string with the file path inside @url, or NULL (logged) for a scheme other than sqlite. */
 char *store_url_path(const char *url);
 
+/* Remember the engine's message (printf-style) and a hint (may be NULL) for the last failure. */
+void store_set_error(struct store *st, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /*
- * Log "store PATH: WHAT: sqlite message" (plus a hint for disk full and
- * corruption) and return the negative errno matching SQLite's @rc.
+ * Log "store PATH: WHAT: engine message" (plus the backend's hint, e.g. for
+ * a full disk or corruption) and return @err, the negative errno the
+ * backend gave.
  */
-int store_sql_fail(struct store *st, int rc, const char *what);
-
-/* The negative errno for SQLite result code @rc (0 for SQLITE_OK/ROW/DONE). */
-int store_sql_errno(int rc);
+int store_sql_fail(struct store *st, int err, const char *what);
 
 /*
- * Prepare @sql and bind one argument per character of @fmt: 't' text (NULL
- * binds NULL), 'i' int64_t, 'n' int64_t (negative binds NULL), 'b' int (as 0/1), 'd' double.  Returns 0 or a
+ * Prepare @sql (the portable subset, see backend.h) and bind one argument per
+ * character of @fmt: 't' text (NULL binds NULL), 'i' int64_t, 'n' int64_t
+ * (negative binds NULL), 'b' int (as 0/1), 'd' double.  Returns 0 or a
  * logged store error; *@out is NULL on failure.
  */
-int store_prepare(struct store *st, sqlite3_stmt **out, const char *sql, const char *fmt, ...);
-int store_vprepare(struct store *st, sqlite3_stmt **out, const char *sql, const char *fmt,
+int store_prepare(struct store *st, struct store_stmt **out, const char *sql, const char *fmt, ...);
+int store_vprepare(struct store *st, struct store_stmt **out, const char *sql, const char *fmt,
 		   va_list ap);
+
+/* Reset @s and bind new arguments as store_prepare() does.  0 or a logged store error. */
+int store_rebind(struct store_stmt *s, const char *fmt, ...);
+
+/* STORE_ROW, STORE_DONE, or a negative errno (not logged: store_sql_fail() says what failed). */
+int store_step(struct store_stmt *s);
+void store_reset(struct store_stmt *s);
+/* NULL is fine. */
+void store_finalize(struct store_stmt *s);
+int store_col_count(struct store_stmt *s);
+const char *store_col_name(struct store_stmt *s, int i);
+enum store_coltype store_col_type(struct store_stmt *s, int i);
+/* Column @i as text: "" for NULL. */
+const char *store_col_text(struct store_stmt *s, int i);
+int64_t store_col_int64(struct store_stmt *s, int i);
+int store_col_int(struct store_stmt *s, int i);
+double store_col_double(struct store_stmt *s, int i);
+/* Rows @s's last step changed (an INSERT, UPDATE or DELETE; read it before a reset). */
+int64_t store_changes(struct store_stmt *s);
 
 /* Prepare, bind and run @sql to completion, ignoring rows.  Returns 0 or a logged store error. */
 int store_exec(struct store *st, const char *sql, const char *fmt, ...);
@@ -107,16 +137,24 @@ void store_rebase_name(const char *suite, const char *from, const char *to, cons
 int store_benchmark_text(struct store *st, const char *suite, const char *text,
 			 const struct bench_identity *ident, int64_t *id, char **display);
 
-/* Register cp_rebase(suite, from, to, name) on @st's connection.  0 or a store error. */
-int store_bench_sql_functions(struct store *st);
+/* The key @ident gives text @text: its parsed key, or the whole text when it is raw. */
+const char *store_bench_key(const struct bench_identity *ident, const char *text);
 
 /*
- * Merging: temp.src_bench holds every benchmark of the attached "src" with
- * its key, computed here because a source opened read-only may predate keys;
- * store_bench_fill_params() writes the parameters of the benchmarks that
- * have none yet.  0 or a store error.
+ * Call @fn with each benchmark row that @sql selects (id, suite, params) and
+ * its parsed identity in @id, until one returns non-zero; that value is
+ * returned.  All rows are read before the first call, so @fn may write.
  */
-int store_bench_src_keys(struct store *st);
+struct store_bench_row {
+	int64_t id;
+	char *suite;		/* whole, whatever the length; NULL when out of memory */
+	char *params;
+};
+int store_bench_each(struct store *st, const char *sql, struct bench_identity *id,
+		     int (*fn)(struct store *st, const struct store_bench_row *b,
+			       const struct bench_identity *id));
+
+/* Merging: write the parameters of the benchmarks that have none yet.  0 or a store error. */
 int store_bench_fill_params(struct store *st);
 
 /* Whether @st's schema has benchmark keys and parameters (a store read without migrating may not). */
@@ -124,5 +162,22 @@ bool store_has_identity(struct store *st);
 
 /* Schema v3's data step (see bench.c).  0 or a store error. */
 int store_migrate_identity(struct store *st);
+
+/*
+ * The schema, one migration per version: entry i takes version i to i + 1.
+ * @sql is in the portable spelling (SQLite's types; a backend translates
+ * them), @sqlite and @postgresql what only one engine can say (triggers),
+ * @data a C step for what SQL cannot say.  Never edit an entry that has shipped.
+ */
+struct store_migration {
+	const char *sql;
+	const char *sqlite;
+	const char *postgresql;
+	int (*data)(struct store *st);
+};
+extern const struct store_migration store_migrations[];
+
+/* Copy every session of @src that @dst lacks, through the backend-neutral API.  As store_merge(). */
+int store_merge_rows(struct store *dst, struct store *src, int *added);
 
 #endif

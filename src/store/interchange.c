@@ -166,8 +166,8 @@ struct import_ctx {
 	struct bench_identity *ident;	/* of the benchmark column last, which is ident_of */
 	char *ident_of;		/* NULL: none yet */
 	struct import_cache cache;
-	sqlite3_stmt *insert;	/* the sample insert, prepared once */
-	sqlite3_stmt *session_find, *session_insert;	/* prepared once too: a CI file has 100k sessions */
+	struct store_stmt *insert;	/* the sample insert, prepared once */
+	struct store_stmt *session_find, *session_insert;	/* prepared once too: a CI file has 100k sessions */
 };
 
 static int bad_field(const struct import_ctx *c, int col, const char *fmt, ...)
@@ -309,18 +309,12 @@ static int parse_row(const struct import_ctx *c, struct import_row *r)
  * The session statement *@slot (@sql, prepared on first use) with ?1..?4
  * bound to the line's session UUID, @sut, @swp and the line's start.
  */
-static int import_session_stmt(struct import_ctx *c, sqlite3_stmt **slot, const char *sql,
+static int import_session_stmt(struct import_ctx *c, struct store_stmt **slot, const char *sql,
 			       const struct import_row *r, int64_t sut, int64_t swp)
 {
 	int ret = *slot ? 0 : store_prepare(c->st, slot, sql, NULL);
 
-	if (ret)
-		return ret;
-	sqlite3_bind_text(*slot, 1, r->field[COL_SESSION], -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(*slot, 2, sut);
-	sqlite3_bind_int64(*slot, 3, swp);
-	sqlite3_bind_text(*slot, 4, r->field[COL_STARTED], -1, SQLITE_TRANSIENT);
-	return 0;
+	return ret ? ret : store_rebind(*slot, "tiit", r->field[COL_SESSION], sut, swp, r->field[COL_STARTED]);
 }
 
 /*
@@ -331,7 +325,7 @@ static int import_session_find(struct import_ctx *c, const struct import_row *r,
 			       int64_t swp, int64_t *id)
 {
 	struct store *st = c->st;
-	sqlite3_stmt *find, *insert;
+	struct store_stmt *find, *insert;
 	int ret = import_session_stmt(c, &c->session_find, "SELECT id, sut_id = ?2 AND swprofile_id = ?3"
 				      " AND started = ?4 FROM session WHERE uuid = ?1", r, sut, swp);
 	int rc;
@@ -339,27 +333,28 @@ static int import_session_find(struct import_ctx *c, const struct import_row *r,
 	if (ret)
 		return ret;
 	find = c->session_find;
-	rc = sqlite3_step(find);
-	if (rc == SQLITE_ROW) {
-		*id = sqlite3_column_int64(find, 0);
-		ret = sqlite3_column_int(find, 1) ? 0 :
+	rc = store_step(find);
+	if (rc == STORE_ROW) {
+		*id = store_col_int64(find, 0);
+		ret = store_col_int(find, 1) ? 0 :
 			bad_field(c, COL_SESSION, "session %s has another sut, swprofile or start time in this store",
 				  r->field[COL_SESSION]);
-		sqlite3_reset(find);
+		store_reset(find);
 		return ret;
 	}
-	sqlite3_reset(find);
-	if (rc != SQLITE_DONE)
+	store_reset(find);
+	if (rc < 0)
 		return store_sql_fail(st, rc, "looking up a session");
 	ret = import_session_stmt(c, &c->session_insert, "INSERT INTO session (uuid, sut_id, swprofile_id,"
-				  " started, complete) VALUES (?1, ?2, ?3, ?4, 1)", r, sut, swp);
+				  " started, complete) VALUES (?1, ?2, ?3, ?4, 1) RETURNING id", r, sut, swp);
 	if (ret)
 		return ret;
 	insert = c->session_insert;
-	rc = sqlite3_step(insert);
-	sqlite3_reset(insert);
-	*id = sqlite3_last_insert_rowid(st->db);
-	return rc == SQLITE_DONE ? 0 : store_sql_fail(st, rc, "adding a session");
+	rc = store_step(insert);
+	if (rc == STORE_ROW)
+		*id = store_col_int64(insert, 0);
+	store_reset(insert);
+	return rc == STORE_ROW ? 0 : rc == STORE_DONE ? -EIO : store_sql_fail(st, rc, "adding a session");
 }
 
 /* The id cached under @slot for @key, else 0. */
@@ -389,9 +384,9 @@ static void import_cache_free(struct import_ctx *c)
 	for (int i = 0; i < CACHE_SESSION; i++)
 		json_decref(c->cache.ids[i]);
 	free(c->cache.key);
-	sqlite3_finalize(c->insert);
-	sqlite3_finalize(c->session_find);
-	sqlite3_finalize(c->session_insert);
+	store_finalize(c->insert);
+	store_finalize(c->session_find);
+	store_finalize(c->session_insert);
 }
 
 /*
@@ -416,7 +411,8 @@ static int import_session(struct import_ctx *c, const struct import_row *r, int6
 static int import_sample(struct import_ctx *c, const struct import_row *r, int64_t session,
 			 int64_t rclass)
 {
-	sqlite3_stmt *stmt;
+	struct store_stmt *stmt;
+	bool inserted;
 	int ret, rc;
 
 	if (!c->insert) {
@@ -426,22 +422,20 @@ static int import_sample(struct import_ctx *c, const struct import_row *r, int64
 		if (ret)
 			return ret;
 	}
-	sqlite3_reset(c->insert);
-	sqlite3_bind_int64(c->insert, 1, session);
-	sqlite3_bind_int64(c->insert, 2, rclass);
-	sqlite3_bind_int64(c->insert, 3, r->iteration);
-	sqlite3_bind_int(c->insert, 4, r->warmup);
-	sqlite3_bind_double(c->insert, 5, r->value);
-	sqlite3_bind_text(c->insert, 6, r->field[COL_TIME], -1, SQLITE_TRANSIENT);
+	ret = store_rebind(c->insert, "iiiidt", session, rclass, (int64_t)r->iteration, (int64_t)r->warmup,
+			   r->value, r->field[COL_TIME]);
+	if (ret)
+		return ret;
 	/*
 	 * Whether it went in is what the statement changed (triggers only check,
 	 * never write, so they do not count): no RETURNING, which would build a
 	 * temporary table for every sample.
 	 */
-	rc = sqlite3_step(c->insert);
-	ret = rc == SQLITE_DONE ? 0 : store_sql_fail(c->st, rc, "importing a sample");
-	sqlite3_reset(c->insert);
-	if (ret || sqlite3_changes(c->st->db))
+	rc = store_step(c->insert);
+	ret = rc == STORE_DONE ? 0 : store_sql_fail(c->st, rc, "importing a sample");
+	inserted = !ret && store_changes(c->insert);
+	store_reset(c->insert);
+	if (ret || inserted)
 		return ret;
 	/* Not inserted: it exists.  The same value is a re-import; another is a contradiction. */
 	ret = store_prepare(c->st, &stmt, "SELECT value, value = ?5 FROM sample WHERE session_id = ?1 AND"
@@ -449,13 +443,13 @@ static int import_sample(struct import_ctx *c, const struct import_row *r, int64
 			    rclass, (int64_t)r->iteration, (int)r->warmup, r->value);
 	if (ret)
 		return ret;
-	rc = sqlite3_step(stmt);
-	if (rc != SQLITE_ROW)
-		ret = store_sql_fail(c->st, rc, "importing a sample");
-	else if (!sqlite3_column_int(stmt, 1))
+	rc = store_step(stmt);
+	if (rc != STORE_ROW)
+		ret = rc == STORE_DONE ? -EIO : store_sql_fail(c->st, rc, "importing a sample");
+	else if (!store_col_int(stmt, 1))
 		ret = bad_field(c, COL_VALUE, "this sample is already stored with value %.17g",
-				sqlite3_column_double(stmt, 0));
-	sqlite3_finalize(stmt);
+				store_col_double(stmt, 0));
+	store_finalize(stmt);
 	return ret;
 }
 
@@ -614,133 +608,34 @@ out:
 	return ret;
 }
 
-/*
- * Merge statements, in dependency order, over "src" attached beside "main".
- * temp.merge_new holds the UUIDs of the sessions main lacks; only those and
- * their samples and errors are copied, so nothing is duplicated.
- */
-static const char *const merge_sql[] = {
-	"CREATE TEMP TABLE merge_new (uuid TEXT PRIMARY KEY)",
-	"INSERT INTO temp.merge_new SELECT uuid FROM src.session"
-	" WHERE uuid NOT IN (SELECT uuid FROM main.session)",
-	"INSERT INTO main.sut (name, fingerprint) SELECT name, fingerprint FROM src.sut WHERE true"
-	" ON CONFLICT DO NOTHING",
-	"INSERT INTO main.swprofile (name, fingerprint) SELECT name, fingerprint FROM src.swprofile"
-	" WHERE true ON CONFLICT DO NOTHING",
-	/* Benchmarks by key (temp.src_bench): another spelling main holds already is the same one. */
-	"INSERT INTO main.benchmark (suite, params, key) SELECT suite, params, key FROM temp.src_bench"
-	" WHERE true ON CONFLICT DO NOTHING",
-	/* ... and its result classes are named after main's spelling */
-	"INSERT INTO main.resultclass (benchmark_id, name, unit, higher_is_better)"
-	" SELECT mb.id, cp_rebase(b.suite, b.params, mb.params, r.name), r.unit, r.higher_is_better"
-	" FROM src.resultclass r JOIN temp.src_bench b ON b.id = r.benchmark_id"
-	" JOIN main.benchmark mb ON mb.suite = b.suite AND mb.key = b.key"
-	" WHERE true ON CONFLICT DO NOTHING",
-	"INSERT INTO main.session (uuid, boot_id, sut_id, swprofile_id, started, ended, complete,"
-	" environment) SELECT s.uuid, s.boot_id, mu.id, mp.id, s.started, s.ended, s.complete,"
-	" s.environment FROM src.session s JOIN temp.merge_new n ON n.uuid = s.uuid"
-	" JOIN src.sut u ON u.id = s.sut_id JOIN main.sut mu ON mu.name = u.name"
-	" JOIN src.swprofile p ON p.id = s.swprofile_id JOIN main.swprofile mp ON mp.name = p.name",
-	"INSERT INTO main.sample (session_id, resultclass_id, iteration, warmup, value, time)"
-	" SELECT ms.id, mr.id, x.iteration, x.warmup, x.value, x.time FROM src.sample x"
-	" JOIN src.session s ON s.id = x.session_id JOIN temp.merge_new n ON n.uuid = s.uuid"
-	" JOIN main.session ms ON ms.uuid = s.uuid"
-	" JOIN src.resultclass r ON r.id = x.resultclass_id JOIN temp.src_bench b ON b.id = r.benchmark_id"
-	" JOIN main.benchmark mb ON mb.suite = b.suite AND mb.key = b.key"
-	" JOIN main.resultclass mr ON mr.benchmark_id = mb.id"
-	"  AND mr.name = cp_rebase(b.suite, b.params, mb.params, r.name) AND mr.unit = r.unit"
-	"  AND mr.higher_is_better = r.higher_is_better",
-	"INSERT INTO main.error (session_id, benchmark_id, iteration, warmup, message, time)"
-	" SELECT ms.id, mb.id, e.iteration, e.warmup, e.message, e.time FROM src.error e"
-	" JOIN src.session s ON s.id = e.session_id JOIN temp.merge_new n ON n.uuid = s.uuid"
-	" JOIN main.session ms ON ms.uuid = s.uuid JOIN temp.src_bench b ON b.id = e.benchmark_id"
-	" JOIN main.benchmark mb ON mb.suite = b.suite AND mb.key = b.key",
-};
-
-/* Refuse a source holding a name that is not UTF-8 (written before names were checked). */
-static int merge_check_names(struct store *dst)
-{
-	sqlite3_stmt *stmt;
-	int ret, rc;
-
-	ret = store_prepare(dst, &stmt, "SELECT name FROM src.sut UNION ALL SELECT name FROM src.swprofile"
-			    " UNION ALL SELECT suite FROM src.benchmark UNION ALL SELECT params FROM src.benchmark"
-			    " UNION ALL SELECT name FROM src.resultclass UNION ALL SELECT unit FROM src.resultclass",
-			    NULL);
-	if (ret)
-		return ret;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(stmt, 0);
-
-		if (name && !store_utf8_valid(name)) {
-			log_err("the store to merge holds a name that is not valid UTF-8, which clearpath does not take");
-			ret = -EINVAL;
-			break;
-		}
-	}
-	if (!ret && rc != SQLITE_DONE)
-		ret = store_sql_fail(dst, rc, "checking the names to merge");
-	sqlite3_finalize(stmt);
-	return ret;
-}
-
-static int merge_attached(struct store *dst, int *added)
-{
-	int64_t n = 0;
-	int ret = store_tx_begin(dst);
-
-	if (ret)
-		return ret;
-	ret = merge_check_names(dst);
-	if (!ret)
-		ret = store_bench_src_keys(dst);
-	for (size_t i = 0; !ret && i < sizeof(merge_sql) / sizeof(merge_sql[0]); i++)
-		ret = store_exec(dst, merge_sql[i], NULL);
-	if (!ret)
-		ret = store_bench_fill_params(dst);
-	if (!ret)
-		ret = store_int64(dst, &n, "SELECT count(*) FROM temp.merge_new", NULL);
-	if (!ret)
-		ret = store_exec(dst, "DROP TABLE temp.merge_new", NULL);
-	if (!ret)
-		ret = store_exec(dst, "DROP TABLE temp.src_bench", NULL);
-	ret = store_tx_end(dst, ret);
-	if (!ret && added)
-		*added = (int)n;
-	return ret;
-}
-
 int store_merge(struct store *dst, const char *src_url, int *added)
 {
 	struct store *src;
-	char *path;
-	int ret;
+	int ret = -ENOTSUP;
 
 	if (added)
 		*added = 0;
-	path = store_url_path(src_url);
-	if (!path)
-		return -EINVAL;
 	/* store_open() would create a missing store; merging from nothing is a mistake. */
-	ret = access(path, F_OK) ? -errno : 0;
-	if (ret)
-		log_err("cannot merge from %s: %s", path, strerror(-ret));
-	free(path);
-	if (ret)
-		return ret;
-	/*
-	 * Opening it first refuses what is not a clearpath store; read-only, so a
-	 * source that is another user's or on a read-only mount can be merged,
-	 * and it is attached the same way.
-	 */
-	ret = store_open_readonly(src_url, &src);
-	if (ret)
-		return ret;
-	ret = store_exec(dst, "ATTACH DATABASE ?1 AS src", "t", src->uri);
-	store_close(src);
-	if (!ret) {
-		ret = merge_attached(dst, added);
-		store_exec(dst, "DETACH DATABASE src", NULL);
+	if (store_backend_sqlite.claims(src_url)) {
+		char *path = store_url_path(src_url);
+
+		if (!path)
+			return -EINVAL;
+		ret = access(path, F_OK) ? -errno : -ENOTSUP;
+		if (ret != -ENOTSUP)
+			log_err("cannot merge from %s: %s", path, strerror(-ret));
+		free(path);
+		if (ret != -ENOTSUP)
+			return ret;
+	}
+	/* The backend's own way when it has one for this source (SQLite: ATTACH), else row by row. */
+	if (dst->be->merge)
+		ret = dst->be->merge(dst, src_url, added);
+	if (ret == -ENOTSUP) {
+		ret = store_open_readonly(src_url, &src);
+		if (!ret)
+			ret = store_merge_rows(dst, src, added);
+		store_close(src);
 	}
 	if (ret)
 		log_hint("nothing from %s was merged", src_url);

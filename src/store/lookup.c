@@ -5,7 +5,7 @@
 
 int store_count(struct store *st, struct store_counts *c)
 {
-	sqlite3_stmt *stmt;
+	struct store_stmt *stmt;
 	int ret = store_prepare(st, &stmt, "SELECT (SELECT count(*) FROM session),"
 				" (SELECT count(*) FROM sample),"
 				" (SELECT count(*) FROM session WHERE environment <> '{}')", NULL);
@@ -13,29 +13,30 @@ int store_count(struct store *st, struct store_counts *c)
 
 	if (ret)
 		return ret;
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
-		c->sessions = sqlite3_column_int64(stmt, 0);
-		c->samples = sqlite3_column_int64(stmt, 1);
-		c->environments = sqlite3_column_int64(stmt, 2);
+	rc = store_step(stmt);
+	if (rc == STORE_ROW) {
+		c->sessions = store_col_int64(stmt, 0);
+		c->samples = store_col_int64(stmt, 1);
+		c->environments = store_col_int64(stmt, 2);
 	}
-	sqlite3_finalize(stmt);
-	return rc == SQLITE_ROW ? 0 : store_sql_fail(st, rc, "counting sessions and samples");
+	store_finalize(stmt);
+	if (rc == STORE_DONE)
+		return -EIO;
+	return rc == STORE_ROW ? 0 : store_sql_fail(st, rc, "counting sessions and samples");
 }
 
 int store_session_environment(struct store *st, const char *uuid, json_t **out)
 {
-	sqlite3_stmt *stmt;
+	struct store_stmt *stmt;
 	int ret = store_prepare(st, &stmt, "SELECT environment FROM session WHERE uuid = ?1", "t", uuid);
 	int rc;
 
 	*out = NULL;
 	if (ret)
 		return ret;
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
-		const char *text = (const char *)sqlite3_column_text(stmt, 0);
-		json_t *env = text ? json_loads(text, 0, NULL) : NULL;
+	rc = store_step(stmt);
+	if (rc == STORE_ROW) {
+		json_t *env = json_loads(store_col_text(stmt, 0), 0, NULL);
 
 		/* stored as a JSON object text; anything else (an old row) is as good as none */
 		if (json_is_object(env) && json_object_size(env))
@@ -43,8 +44,8 @@ int store_session_environment(struct store *st, const char *uuid, json_t **out)
 		else
 			json_decref(env);
 	}
-	sqlite3_finalize(stmt);
-	if (rc == SQLITE_DONE)
+	store_finalize(stmt);
+	if (rc == STORE_DONE)
 		return -ENOENT;
-	return rc == SQLITE_ROW ? 0 : store_sql_fail(st, rc, "reading a session's environment");
+	return rc == STORE_ROW ? 0 : store_sql_fail(st, rc, "reading a session's environment");
 }

@@ -35,7 +35,7 @@ int store_sut_get(struct store *st, const char *name, const char *fingerprint, i
 	ret = store_get_or_create(st, id,
 			    "INSERT INTO sut (name, fingerprint) VALUES (?1, ?2)"
 			    " ON CONFLICT (name) DO UPDATE SET fingerprint = excluded.fingerprint"
-			    " WHERE fingerprint IS NOT excluded.fingerprint",
+			    " WHERE sut.fingerprint <> excluded.fingerprint",
 			    "SELECT id FROM sut WHERE name = ?1", "tt", name, fp);
 	free(fp);
 	return ret;
@@ -137,20 +137,20 @@ out:
 /* Read the stored fingerprint of swprofile @id into a new string. */
 static int swprofile_fingerprint(struct store *st, int64_t id, char **out)
 {
-	sqlite3_stmt *stmt;
+	struct store_stmt *stmt;
 	int ret = store_prepare(st, &stmt, "SELECT fingerprint FROM swprofile WHERE id = ?1", "i", id);
 	int rc;
 
 	if (ret)
 		return ret;
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
-		*out = strdup((const char *)sqlite3_column_text(stmt, 0));
+	rc = store_step(stmt);
+	if (rc == STORE_ROW) {
+		*out = strdup(store_col_text(stmt, 0));
 		ret = *out ? 0 : -ENOMEM;
 	} else {
-		ret = rc == SQLITE_DONE ? -ENOENT : store_sql_fail(st, rc, "reading a swprofile");
+		ret = rc == STORE_DONE ? -ENOENT : store_sql_fail(st, rc, "reading a swprofile");
 	}
-	sqlite3_finalize(stmt);
+	store_finalize(stmt);
 	return ret;
 }
 
@@ -264,12 +264,10 @@ int store_session_begin(struct store *st, struct store_session *s, int64_t *id)
 		log_err("session %s is already in store %s", s->uuid, st->path);
 		ret = -EEXIST;
 	} else if (ret == -ENOENT) {
-		ret = store_exec(st, "INSERT INTO session (uuid, boot_id, sut_id, swprofile_id, started,"
-				 " environment) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "ttiitt", s->uuid,
-				 s->boot_id, s->sut_id, s->swprofile_id, now, env);
+		ret = store_int64(st, id, "INSERT INTO session (uuid, boot_id, sut_id, swprofile_id, started,"
+				  " environment) VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id", "ttiitt", s->uuid,
+				  s->boot_id, s->sut_id, s->swprofile_id, now, env);
 	}
-	if (!ret)
-		*id = sqlite3_last_insert_rowid(st->db);
 	ret = store_tx_end(st, ret);
 out:
 	free(env);
@@ -279,12 +277,13 @@ out:
 int store_session_end(struct store *st, int64_t session_id)
 {
 	char now[STORE_TIME_LEN + 1];
+	int64_t id;
 	int ret;
 
 	store_now(now);
-	ret = store_exec(st, "UPDATE session SET complete = 1, ended = ?1 WHERE id = ?2", "ti", now,
-			 session_id);
-	if (!ret && sqlite3_changes(st->db) == 0) {
+	ret = store_int64(st, &id, "UPDATE session SET complete = 1, ended = ?1 WHERE id = ?2 RETURNING id",
+			  "ti", now, session_id);
+	if (ret == -ENOENT) {
 		log_err("store %s: no session with id %lld", st->path, (long long)session_id);
 		ret = -ENOENT;
 	}

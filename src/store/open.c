@@ -1,5 +1,7 @@
-/* open: find, open, identify and migrate a store file; integrity checks. */
+/* open: the schema (one description for every backend), which backend a URL names, opening and migrating. */
 #include "store/db.h"
+#include "store/sqlite/schema.h"
+#include "store/postgresql/schema.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -12,23 +14,14 @@
 
 #include "util/log.h"
 
-/* How long a writer waits for another one before giving up with -EBUSY. */
-#define BUSY_TIMEOUT_MS 10000
-
-/* PRAGMA application_id of every clearpath store: "ClPa". */
-#define STORE_APP_ID 0x436c5061
-
 /*
- * Schema migrations: entry i takes user_version i to i + 1, with its SQL and
+ * Schema migrations: entry i takes version i to i + 1, with its SQL and
  * then, when the data must be rewritten in ways SQL cannot say, a C step.
  * Each is an independent step in order; never edit an entry that has shipped.
+ * The SQL is SQLite's spelling, which the other backends translate (types,
+ * collation); what cannot be translated (triggers) is written per backend.
  */
-struct migration {
-	const char *sql;
-	int (*data)(struct store *st);	/* NULL: the SQL is all */
-};
-
-static const struct migration migrations[] = {
+const struct store_migration store_migrations[] = {
 	/* v1: the data model (sut, swprofile, benchmark, resultclass, session, sample, error) */
 	{ "CREATE TABLE sut ("
 	"  id INTEGER PRIMARY KEY,"
@@ -78,18 +71,8 @@ static const struct migration migrations[] = {
 	"  iteration INTEGER,"
 	"  warmup INTEGER NOT NULL DEFAULT 0 CHECK (warmup IN (0, 1)),"
 	"  message TEXT NOT NULL,"
-	"  time TEXT NOT NULL);"
-	/* An invocation yields samples or an error, never both: the schema says so. */
-	"CREATE TRIGGER sample_excludes_error BEFORE INSERT ON sample"
-	" WHEN EXISTS (SELECT 1 FROM error e JOIN resultclass r ON r.benchmark_id = e.benchmark_id"
-	"  WHERE r.id = NEW.resultclass_id AND e.session_id = NEW.session_id"
-	"  AND (e.iteration IS NULL OR (e.iteration = NEW.iteration AND e.warmup = NEW.warmup)))"
-	" BEGIN SELECT RAISE(ABORT, 'this invocation already has an error'); END;"
-	"CREATE TRIGGER error_excludes_samples BEFORE INSERT ON error"
-	" WHEN EXISTS (SELECT 1 FROM sample s JOIN resultclass r ON r.id = s.resultclass_id"
-	"  WHERE r.benchmark_id = NEW.benchmark_id AND s.session_id = NEW.session_id"
-	"  AND (NEW.iteration IS NULL OR (s.iteration = NEW.iteration AND s.warmup = NEW.warmup)))"
-	" BEGIN SELECT RAISE(ABORT, 'this invocation already has samples'); END;", NULL },
+	"  time TEXT NOT NULL);",
+	STORE_SQLITE_TRIGGERS, STORE_PG_TRIGGERS, NULL },
 	/*
 	 * v2: the progress of a resumable run (plan run), in the store rather
 	 * than in a file beside it, so any store backend carries it.  One row per
@@ -104,7 +87,7 @@ static const struct migration migrations[] = {
 	"CREATE TABLE resume_done ("
 	"  name TEXT NOT NULL REFERENCES resume(name) ON DELETE CASCADE,"
 	"  unit TEXT NOT NULL,"
-	"  PRIMARY KEY (name, unit));", NULL },
+	"  PRIMARY KEY (name, unit));", NULL, NULL, NULL },
 	/*
 	 * v3: a benchmark is its parsed identity, not its spelling: a canonical
 	 * key (every option, defaults filled in) decides equality, the
@@ -118,7 +101,7 @@ static const struct migration migrations[] = {
 	  "  alias TEXT NOT NULL DEFAULT '',"
 	  "  value TEXT NOT NULL,"
 	  "  shown TEXT NOT NULL DEFAULT '',"
-	  "  PRIMARY KEY (benchmark_id, pos));", store_migrate_identity },
+	  "  PRIMARY KEY (benchmark_id, pos));", NULL, NULL, store_migrate_identity },
 	/*
 	 * v4: campaigns (store/campaign.c): a campaign's plan and what it was
 	 * started with, and each boot of each target with its progress, so a
@@ -144,10 +127,10 @@ static const struct migration migrations[] = {
 	  "  session TEXT,"
 	  "  message TEXT,"
 	  "  updated TEXT NOT NULL,"
-	  "  PRIMARY KEY (campaign_id, target, pos));", NULL },
+	  "  PRIMARY KEY (campaign_id, target, pos));", NULL, NULL, NULL },
 };
 
-#define SCHEMA_VERSION ((int)(sizeof(migrations) / sizeof(migrations[0])))
+#define SCHEMA_VERSION ((int)(sizeof(store_migrations) / sizeof(store_migrations[0])))
 
 int store_schema_version(void)
 {
@@ -172,6 +155,49 @@ int store_default_url(char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+/*
+ * libpq's keyword form ("host=db dbname=results"): it starts with one of
+ * its connection keywords and '='.  A file of that name needs a ./ in front.
+ */
+static bool is_pg_keywords(const char *url)
+{
+	static const char *const kw[] = {
+		"host", "hostaddr", "port", "dbname", "user", "password", "service", "connect_timeout",
+		"sslmode", "passfile", "options", "application_name", "target_session_attrs",
+	};
+
+	url += strspn(url, " \t");
+	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++) {
+		size_t n = strlen(kw[i]);
+
+		if (!strncmp(url, kw[i], n) && url[n + strspn(url + n, " \t")] == '=')
+			return true;
+	}
+	return false;
+}
+
+bool store_url_is_postgresql(const char *url)
+{
+	return !strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11) || is_pg_keywords(url);
+}
+
+const struct store_backend *store_backend_for(const char *url)
+{
+	if (store_url_is_postgresql(url)) {
+#ifdef CLEARPATH_HAVE_LIBPQ
+		return &store_backend_postgresql;
+#else
+		log_err("built without PostgreSQL support: cannot open store %s", url);
+		log_hint("build clearpath where libpq-dev is installed (not `make static`), or use an SQLite store");
+		return NULL;
+#endif
+	}
+	if (store_backend_sqlite.claims(url))
+		return &store_backend_sqlite;
+	free(store_url_path(url));	/* says what is wrong with it */
+	return NULL;
+}
+
 char *store_url_path(const char *url)
 {
 	const char *sep = strstr(url, "://");
@@ -182,9 +208,13 @@ char *store_url_path(const char *url)
 	}
 	if (!sep)
 		return strdup(url);
+	if (store_url_is_postgresql(url)) {
+		log_err("store %s is a PostgreSQL database, not a file", url);
+		return NULL;
+	}
 	if (strncmp(url, "sqlite", (size_t)(sep - url)) || sep - url != 6) {
 		log_err("unknown store scheme '%.*s' in '%s'", (int)(sep - url), url, url);
-		log_hint("use a path or sqlite:///absolute/path.db");
+		log_hint("use a path, sqlite:///absolute/path.db or postgresql://user@host:port/database");
 		return NULL;
 	}
 	if (sep[3] != '/') {
@@ -194,106 +224,9 @@ char *store_url_path(const char *url)
 	return strdup(sep + 3);
 }
 
-/*
- * Create the directory holding @path when it is missing, but not its parents:
- * a mistyped --store must not leave a tree of directories behind.  0 or
- * -errno (logged, with the command that makes the parents).
- */
-static int make_parent_dir(const char *path)
+/* Refuse a version this build cannot handle.  0 or a logged negative errno. */
+static int check_version(struct store *st, int64_t version)
 {
-	char *dir = strdup(path), *p;
-	int ret = 0;
-
-	if (!dir)
-		return -ENOMEM;
-	p = strrchr(dir, '/');
-	if (!p || p == dir)
-		goto out;
-	*p = '\0';
-	if (mkdir(dir, 0777) && errno != EEXIST) {
-		ret = -errno;
-		log_err("cannot create store directory %s: %s", dir, strerror(errno));
-		if (errno == ENOENT)
-			log_hint("create its parent first (mkdir -p), or check the path for a typo");
-		goto out;
-	}
-	if (access(dir, W_OK)) {
-		ret = -errno;
-		log_err("store directory %s is not writable: %s", dir, strerror(errno));
-		log_hint("choose another store with $CLEARPATH_STORE");
-	}
-out:
-	free(dir);
-	return ret;
-}
-
-/*
- * "file:" URI for @path with @query appended (may be ""): SQLite reads %HH
- * escapes in URIs, so '%', '?' and '#' in a path are escaped; an absolute
- * path gets the empty authority ("file:///..."), so "//x" stays a path.
- */
-static char *store_uri(const char *path, const char *query)
-{
-	size_t len = strlen(path), n = 0;
-	char *uri = malloc(3 * len + strlen(query) + 16), *q;
-
-	if (!uri)
-		return NULL;
-	q = uri + sprintf(uri, "file:%s", path[0] == '/' ? "//" : "");
-	for (; n < len; n++) {
-		unsigned char c = (unsigned char)path[n];
-
-		if (c == '%' || c == '?' || c == '#')
-			q += sprintf(q, "%%%02X", c);
-		else
-			*q++ = (char)c;
-	}
-	strcpy(q, query);
-	return uri;
-}
-
-/* Log up to a few lines of SQLite's quick_check verdict on a store that reported corruption. */
-static void report_quick_check(struct store *st)
-{
-	sqlite3_stmt *stmt;
-	int lines = 0;
-
-	if (sqlite3_prepare_v2(st->db, "PRAGMA quick_check(5)", -1, &stmt, NULL) != SQLITE_OK) {
-		log_err("store %s: quick_check cannot run either: %s", st->path, sqlite3_errmsg(st->db));
-		return;
-	}
-	while (sqlite3_step(stmt) == SQLITE_ROW) {
-		log_err("store %s: quick_check: %s", st->path, (const char *)sqlite3_column_text(stmt, 0));
-		lines++;
-	}
-	if (!lines)
-		log_err("store %s: quick_check cannot run: %s", st->path, sqlite3_errmsg(st->db));
-	sqlite3_finalize(stmt);
-}
-
-/*
- * Read the header facts that decide whether this is a clearpath store.  The
- * first read is where SQLite notices a file that is not a database at all.
- */
-static int read_identity(struct store *st, int64_t *app_id, int64_t *version, int64_t *objects)
-{
-	int ret = store_int64(st, app_id, "PRAGMA application_id", NULL);
-
-	if (!ret)
-		ret = store_int64(st, version, "PRAGMA user_version", NULL);
-	if (!ret)
-		ret = store_int64(st, objects, "SELECT count(*) FROM sqlite_schema", NULL);
-	return ret;
-}
-
-/* Refuse what is not ours or is too new.  0 or a logged negative errno. */
-static int check_identity(struct store *st, int64_t app_id, int64_t version, int64_t objects)
-{
-	if (app_id != STORE_APP_ID && (app_id != 0 || objects != 0)) {
-		log_err("%s is an SQLite database of another application, not a clearpath store", st->path);
-		log_hint("point $CLEARPATH_STORE or --store at a new file or a clearpath store");
-		return -EINVAL;
-	}
 	if (version < 0) {
 		/* No clearpath writes a negative version; migrating from it would index before the list. */
 		log_err("%s is not a clearpath store: its schema version is %lld", st->path, (long long)version);
@@ -316,11 +249,11 @@ static int check_identity(struct store *st, int64_t app_id, int64_t version, int
  */
 static int identify_readonly(struct store *st)
 {
-	int64_t app_id, version, objects;
-	int ret = read_identity(st, &app_id, &version, &objects);
+	int64_t version;
+	int ret = st->be->identify(st, &version);
 
 	if (!ret)
-		ret = check_identity(st, app_id, version, objects);
+		ret = check_version(st, version);
 	if (!ret && version == 0) {
 		log_err("%s holds no clearpath store yet (an empty database)", st->path);
 		log_hint("'clearpath run -- mem memset ...' fills it; --store or $CLEARPATH_STORE pick another");
@@ -329,226 +262,66 @@ static int identify_readonly(struct store *st)
 	return ret;
 }
 
+/* Migration @m's SQL for @st's backend, run in order: the common part, then the backend's own. */
+static int migrate_step(struct store *st, const struct store_migration *m, int64_t to)
+{
+	const char *own = st->be == &store_backend_sqlite ? m->sqlite : m->postgresql;
+	int ret = st->be->script(st, m->sql);
+
+	if (!ret && own)
+		ret = st->be->script(st, own);
+	if (ret) {
+		log_err("store %s: migrating to schema v%lld failed: %s", st->path, (long long)to, st->errmsg);
+		return ret;
+	}
+	return m->data ? m->data(st) : 0;
+}
+
 /* Refuse what is not ours or is too new; bring an older or empty store up to date. */
 static int identify_and_migrate(struct store *st)
 {
-	int64_t app_id, version, objects;
+	int64_t version;
 	int ret = store_tx_begin(st);
 
 	if (ret)
 		return ret;
-	ret = read_identity(st, &app_id, &version, &objects);
+	ret = st->be->identify(st, &version);
 	if (!ret)
-		ret = check_identity(st, app_id, version, objects);
-	if (ret)
+		ret = check_version(st, version);
+	if (ret || version == SCHEMA_VERSION)
 		goto out;
-	for (; version < SCHEMA_VERSION && !ret; version++) {
-		char *err = NULL;
-		int rc = sqlite3_exec(st->db, migrations[version].sql, NULL, NULL, &err);
-
-		if (rc != SQLITE_OK) {
-			log_err("store %s: migrating to schema v%lld failed: %s", st->path,
-				(long long)version + 1, err ? err : sqlite3_errstr(rc));
-			ret = store_sql_errno(rc);
-		}
-		sqlite3_free(err);
-		if (!ret && migrations[version].data)
-			ret = migrations[version].data(st);
-	}
-
-	if (!ret) {
-		char sql[96];
-
-		/* PRAGMA arguments cannot be bound parameters. */
-		snprintf(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
-			 STORE_APP_ID, SCHEMA_VERSION);
-		ret = sqlite3_exec(st->db, sql, NULL, NULL, NULL);
-		if (ret)
-			ret = store_sql_fail(st, ret, "stamping the schema version");
-	}
+	for (; version < SCHEMA_VERSION && !ret; version++)
+		ret = migrate_step(st, &store_migrations[version], version + 1);
+	if (!ret)
+		ret = st->be->stamp(st, SCHEMA_VERSION);
 out:
 	return store_tx_end(st, ret);
-}
-
-/*
- * Connection settings.  WAL lets readers run beside the writer; the busy
- * timeout makes concurrent writers queue instead of failing; synchronous
- * FULL fsyncs every commit, because the machine under test runs patched
- * kernels and a kernel crash must not take committed samples with it (a
- * sample costs seconds, an fsync milliseconds).
- */
-static int configure(struct store *st)
-{
-	sqlite3_stmt *stmt;
-	int ret, rc;
-
-	ret = store_prepare(st, &stmt, "PRAGMA journal_mode = WAL", NULL);
-	if (ret)
-		return ret;
-	/*
-	 * Leaving rollback mode needs an exclusive lock, and SQLite reports BUSY
-	 * at once instead of using the busy handler when several processes race
-	 * to create the same new store; so wait here, as long as the timeout.
-	 */
-	for (int waited = 0; ; waited += 10) {
-		rc = sqlite3_step(stmt);
-		if ((rc & 0xff) != SQLITE_BUSY || waited >= BUSY_TIMEOUT_MS)
-			break;
-		sqlite3_reset(stmt);
-		sqlite3_sleep(10);
-	}
-	if (rc != SQLITE_ROW)
-		ret = store_sql_fail(st, rc, "switching to WAL");
-	else if (strcmp((const char *)sqlite3_column_text(stmt, 0), "wal"))
-		log_warn("store %s: WAL journal unavailable here (%s); concurrent readers will wait",
-			 st->path, (const char *)sqlite3_column_text(stmt, 0));
-	sqlite3_finalize(stmt);
-	if (!ret)
-		ret = store_exec(st, "PRAGMA synchronous = FULL", NULL);
-	if (!ret)
-		ret = store_exec(st, "PRAGMA foreign_keys = ON", NULL);
-	return ret;
-}
-
-/* Why sqlite3_open_v2 or the first read failed, in words for the user. */
-static int open_failed(struct store *st, int rc)
-{
-	int sys = sqlite3_system_errno(st->db);
-
-	switch (rc & 0xff) {
-	case SQLITE_NOTADB:
-		log_err("%s is not a clearpath store: not an SQLite database", st->path);
-		log_hint("point $CLEARPATH_STORE or --store at a new file or a clearpath store");
-		return -EINVAL;
-	case SQLITE_CORRUPT:
-		log_err("store %s is corrupt: %s", st->path, sqlite3_errmsg(st->db));
-		report_quick_check(st);
-		return -EIO;
-	case SQLITE_CANTOPEN:
-		log_err("cannot open store %s: %s", st->path, sys ? strerror(sys) : sqlite3_errmsg(st->db));
-		return sys ? -sys : -EACCES;
-	}
-	return store_sql_fail(st, rc, "opening");
-}
-
-/* Open st->uri with @flags and probe it with a read: 0 or SQLite's result code. */
-static int open_probe(struct store *st, int flags)
-{
-	int rc = sqlite3_open_v2(st->uri, &st->db, flags | SQLITE_OPEN_URI, NULL);
-
-	if (rc == SQLITE_OK)
-		sqlite3_extended_result_codes(st->db, 1);
-	if (rc == SQLITE_OK && store_bench_sql_functions(st))
-		rc = SQLITE_ERROR;
-	if (rc == SQLITE_OK)
-		rc = sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
-	/* Probe with a read first: it is where NOTADB and CORRUPT surface. */
-	if (rc == SQLITE_OK)
-		rc = sqlite3_exec(st->db, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
-	return rc;
-}
-
-/* Whether @path has a write-ahead log with content, which only a real (locking) reader sees. */
-static bool has_wal(const char *path)
-{
-	char wal[PATH_MAX + 8];
-	struct stat sb;
-
-	snprintf(wal, sizeof(wal), "%s-wal", path);
-	return !stat(wal, &sb) && sb.st_size > 0;
-}
-
-/*
- * Open read-only.  A WAL store whose directory cannot be written (another
- * user's, a read-only mount) cannot be opened that way when its -shm file is
- * gone, so it is opened immutable: correct as long as no WAL holds commits
- * that are not in the file yet, which is the case after every clean close.
- */
-static int open_readonly(struct store *st)
-{
-	int rc;
-
-	st->uri = store_uri(st->path, "?mode=ro");
-	if (!st->uri)
-		return SQLITE_NOMEM;
-	rc = open_probe(st, SQLITE_OPEN_READONLY);
-	if (((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN) && !has_wal(st->path)) {
-		sqlite3_close(st->db);
-		st->db = NULL;
-		free(st->uri);
-		st->uri = store_uri(st->path, "?immutable=1");
-		if (!st->uri)
-			return SQLITE_NOMEM;
-		rc = open_probe(st, SQLITE_OPEN_READONLY);
-	}
-	return rc;
-}
-
-/* Whether this process may write the file at @path and create files beside it. */
-static bool may_write(const char *path)
-{
-	char *dir = strdup(path), *slash;
-	bool ok;
-
-	if (!dir)
-		return false;
-	slash = strrchr(dir, '/');
-	if (slash == dir)
-		slash[1] = '\0';
-	else if (slash)
-		*slash = '\0';
-	ok = !access(path, W_OK) && !access(slash ? dir : ".", W_OK);
-	free(dir);
-	return ok;
 }
 
 static int store_open_mode(const char *url, bool readonly, struct store **out)
 {
 	struct store *st = calloc(1, sizeof(*st));
 	bool existing = false;
-	int ret, rc;
+	int ret;
 
 	*out = NULL;
 	if (!st)
 		return -ENOMEM;
-	st->path = store_url_path(url);
-	if (!st->path) {
-		ret = -EINVAL;
+	st->be = store_backend_for(url);
+	if (!st->be) {
+		free(st);
+		return store_url_is_postgresql(url) ? -ENOTSUP : -EINVAL;
+	}
+	ret = st->be->open(st, url, &readonly, &existing);
+	if (ret)
 		goto out;
-	}
-	if (strlen(st->path) >= PATH_MAX) {
-		log_err("store path is too long (%zu bytes; at most %d)", strlen(st->path), PATH_MAX - 1);
-		ret = -EINVAL;
-		goto out;
-	}
-	/*
-	 * A reader that may write opens read-write all the same (without
-	 * creating): only a writing connection removes the -wal and -shm files
-	 * when it closes.
-	 */
-	if (readonly && may_write(st->path))
-		readonly = false, existing = true;
-	if (readonly) {
-		rc = open_readonly(st);
-	} else {
-		ret = existing ? 0 : make_parent_dir(st->path);
-		if (ret)
-			goto out;
-		st->uri = store_uri(st->path, "");
-		rc = st->uri ? open_probe(st, SQLITE_OPEN_READWRITE | (existing ? 0 : SQLITE_OPEN_CREATE))
-			     : SQLITE_NOMEM;
-	}
-	if (rc != SQLITE_OK) {
-		ret = st->db ? open_failed(st, rc) : -ENOMEM;
-		goto out;
-	}
 	/* A reader never initialises an empty file (/dev/null would get a journal beside it). */
 	if (readonly || existing)
 		ret = identify_readonly(st);
 	if (!ret && !readonly)
 		ret = identify_and_migrate(st);
-	if (!ret && !readonly)
-		ret = configure(st);
+	if (!ret && !readonly && st->be->configure)
+		ret = st->be->configure(st);
 out:
 	if (ret) {
 		store_close(st);
@@ -572,51 +345,22 @@ void store_close(struct store *st)
 {
 	if (!st)
 		return;
-	sqlite3_close(st->db);
+	if (st->conn)
+		st->be->close(st);
 	free(st->path);
-	free(st->uri);
 	free(st);
 }
 
 void store_discard(struct store *st)
 {
-	static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
-	char *path;
-
 	if (!st)
 		return;
-	path = st->path;
-	st->path = NULL;
+	st->be->discard(st);
+	st->conn = NULL;
 	store_close(st);
-	for (size_t i = 0; path && i < sizeof(suffix) / sizeof(suffix[0]); i++) {
-		char file[PATH_MAX + 16];
-
-		snprintf(file, sizeof(file), "%s%s", path, suffix[i]);
-		unlink(file);
-	}
-	free(path);
 }
 
 int store_check(struct store *st)
 {
-	sqlite3_stmt *stmt;
-	int ret, rc, bad = 0;
-
-	ret = store_prepare(st, &stmt, "PRAGMA integrity_check", NULL);
-	if (ret)
-		return ret;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		const char *line = (const char *)sqlite3_column_text(stmt, 0);
-
-		if (line && !strcmp(line, "ok"))
-			continue;
-		log_err("store %s: integrity_check: %s", st->path, line ? line : "(null)");
-		bad++;
-	}
-	if (rc != SQLITE_DONE)
-		ret = store_sql_fail(st, rc, "integrity_check");	/* CORRUPT maps to -EIO */
-	else if (bad)
-		ret = -EIO;
-	sqlite3_finalize(stmt);
-	return ret;
+	return st->be->check(st);
 }

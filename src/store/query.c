@@ -24,18 +24,18 @@ static const char query_sql[] =
 	" JOIN benchmark b ON b.id = r.benchmark_id"
 	" WHERE (?1 IS NULL OR u.name = ?1) AND (?2 IS NULL OR p.name = ?2)"
 	"   AND (?3 IS NULL OR b.suite = ?3) AND (?4 IS NULL OR b.params = ?4)"
-	"   AND (?5 IS NULL OR r.name = ?5) AND (?6 OR s.warmup = 0)"
+	"   AND (?5 IS NULL OR r.name = ?5) AND (?6 = 1 OR s.warmup = 0)"
 	" ORDER BY u.name, p.name, se.started, se.uuid, b.suite, b.params, r.name, r.unit,"
 	"          r.higher_is_better, s.warmup DESC, s.iteration";
 
-static const char *col_text(sqlite3_stmt *stmt, int i)
+static const char *col_text(struct store_stmt *stmt, int i)
 {
-	const char *s = (const char *)sqlite3_column_text(stmt, i);
+	const char *s = store_col_text(stmt, i);
 
 	return s ? s : "";
 }
 
-static void row_from_stmt(sqlite3_stmt *stmt, struct store_row *row)
+static void row_from_stmt(struct store_stmt *stmt, struct store_row *row)
 {
 	row->sut = col_text(stmt, 0);
 	row->swprofile = col_text(stmt, 1);
@@ -45,10 +45,10 @@ static void row_from_stmt(sqlite3_stmt *stmt, struct store_row *row)
 	row->params = col_text(stmt, 5);
 	row->resultclass = col_text(stmt, 6);
 	row->unit = col_text(stmt, 7);
-	row->higher_is_better = sqlite3_column_int(stmt, 8);
-	row->iteration = sqlite3_column_int(stmt, 9);
-	row->warmup = sqlite3_column_int(stmt, 10);
-	row->value = sqlite3_column_double(stmt, 11);
+	row->higher_is_better = store_col_int(stmt, 8);
+	row->iteration = store_col_int(stmt, 9);
+	row->warmup = store_col_int(stmt, 10);
+	row->value = store_col_double(stmt, 11);
 	row->sample_time = col_text(stmt, 12);
 }
 
@@ -83,9 +83,9 @@ static int query_grow(void **arr, size_t *cap, size_t n, size_t size)
 }
 
 /* Append the parameter row of @stmt (benchmark_id, name, alias, value, shown) to @qp. */
-static int query_params_add(struct query_params *qp, sqlite3_stmt *stmt)
+static int query_params_add(struct query_params *qp, struct store_stmt *stmt)
 {
-	int64_t id = sqlite3_column_int64(stmt, 0);
+	int64_t id = store_col_int64(stmt, 0);
 	struct query_bench *b = qp->nb ? &qp->b[qp->nb - 1] : NULL;
 	struct ident_param *q;
 
@@ -110,18 +110,18 @@ static int query_params_add(struct query_params *qp, sqlite3_stmt *stmt)
 
 static int query_params_load(struct store *st, struct query_params *qp)
 {
-	sqlite3_stmt *stmt;
+	struct store_stmt *stmt;
 	int ret = store_prepare(st, &stmt, "SELECT benchmark_id, name, alias, value, shown FROM benchmark_param"
 				" ORDER BY benchmark_id, pos", NULL);
 	int rc;
 
 	if (ret)
 		return ret;
-	while (!ret && (rc = sqlite3_step(stmt)) == SQLITE_ROW)
+	while (!ret && (rc = store_step(stmt)) == STORE_ROW)
 		ret = query_params_add(qp, stmt);
-	if (!ret && rc != SQLITE_DONE)
+	if (!ret && rc < 0)
 		ret = store_sql_fail(st, rc, "reading benchmark parameters");
-	sqlite3_finalize(stmt);
+	store_finalize(stmt);
 	if (ret == -ENOMEM)
 		log_err("out of memory reading benchmark parameters of store %s", st->path);
 	return ret;
@@ -154,7 +154,7 @@ int store_query(struct store *st, const struct store_filter *f,
 {
 	static const struct store_filter stats_default;
 	struct query_params qp = { 0 };
-	sqlite3_stmt *stmt = NULL;
+	struct store_stmt *stmt = NULL;
 	int ret = 0, rc;
 
 	if (!f)
@@ -165,16 +165,16 @@ int store_query(struct store *st, const struct store_filter *f,
 	if (!ret)
 		ret = store_prepare(st, &stmt, query_sql, "tttttb", f->sut, f->swprofile, f->suite, f->params,
 				    f->resultclass, (int)f->include_warmup);
-	while (!ret && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while (!ret && (rc = store_step(stmt)) == STORE_ROW) {
 		struct store_row row;
 
 		row_from_stmt(stmt, &row);
-		query_params_of(&qp, sqlite3_column_int64(stmt, 13), &row);
+		query_params_of(&qp, store_col_int64(stmt, 13), &row);
 		ret = fn(&row, arg);
 	}
-	if (!ret && stmt && rc != SQLITE_DONE)
+	if (!ret && stmt && rc < 0)
 		ret = store_sql_fail(st, rc, "reading samples");
-	sqlite3_finalize(stmt);
+	store_finalize(stmt);
 	free(qp.p);
 	free(qp.b);
 	return ret;
@@ -191,19 +191,21 @@ static bool is_json_column(const char *name)
 	return !strcmp(name, "fingerprint") || !strcmp(name, "environment");
 }
 
-static json_t *column_json(sqlite3_stmt *stmt, int i)
+static json_t *column_json(struct store_stmt *stmt, int i)
 {
-	const char *name = sqlite3_column_name(stmt, i);
+	const char *name = store_col_name(stmt, i);
 
-	switch (sqlite3_column_type(stmt, i)) {
-	case SQLITE_NULL:
+	switch (store_col_type(stmt, i)) {
+	case STORE_COL_NULL:
 		return json_null();
-	case SQLITE_INTEGER:
+	case STORE_COL_INT:
 		if (is_flag_column(name))
-			return json_boolean(sqlite3_column_int(stmt, i));
-		return json_integer(sqlite3_column_int64(stmt, i));
-	case SQLITE_FLOAT:
-		return json_real(sqlite3_column_double(stmt, i));
+			return json_boolean(store_col_int(stmt, i));
+		return json_integer(store_col_int64(stmt, i));
+	case STORE_COL_REAL:
+		return json_real(store_col_double(stmt, i));
+	case STORE_COL_TEXT:
+		break;
 	}
 	if (is_json_column(name)) {
 		json_t *j = json_loads(col_text(stmt, i), 0, NULL);
@@ -217,7 +219,7 @@ static json_t *column_json(sqlite3_stmt *stmt, int i)
 /* Run @sql and return its rows as a JSON array of objects keyed by column name. */
 static int list_json(struct store *st, const char *sql, json_t **out)
 {
-	sqlite3_stmt *stmt;
+	struct store_stmt *stmt;
 	json_t *arr = json_array();
 	int ret, rc;
 
@@ -227,24 +229,24 @@ static int list_json(struct store *st, const char *sql, json_t **out)
 	ret = store_prepare(st, &stmt, sql, NULL);
 	if (ret)
 		goto out;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while ((rc = store_step(stmt)) == STORE_ROW) {
 		json_t *obj = json_object();
 
 		if (!obj || json_array_append_new(arr, obj)) {
 			ret = -ENOMEM;
 			goto out;
 		}
-		for (int i = 0; i < sqlite3_column_count(stmt); i++) {
-			if (json_object_set_new(obj, sqlite3_column_name(stmt, i), column_json(stmt, i))) {
+		for (int i = 0; i < store_col_count(stmt); i++) {
+			if (json_object_set_new(obj, store_col_name(stmt, i), column_json(stmt, i))) {
 				ret = -ENOMEM;
 				goto out;
 			}
 		}
 	}
-	if (rc != SQLITE_DONE)
+	if (rc < 0)
 		ret = store_sql_fail(st, rc, "listing");
 out:
-	sqlite3_finalize(stmt);
+	store_finalize(stmt);
 	if (ret) {
 		if (ret == -ENOMEM)
 			log_err("out of memory listing store %s", st->path);

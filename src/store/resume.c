@@ -9,20 +9,20 @@
 /* The units done in @name's current session, into the new array *@done. */
 static int read_done(struct store *st, const char *name, json_t **done)
 {
-	sqlite3_stmt *stmt;
-	int ret = store_prepare(st, &stmt, "SELECT unit FROM resume_done WHERE name = ?1 ORDER BY rowid",
+	struct store_stmt *stmt;
+	int ret = store_prepare(st, &stmt, "SELECT unit FROM resume_done WHERE name = ?1 ORDER BY unit",
 				"t", name);
 	int rc;
 
 	if (ret)
 		return ret;
 	*done = json_array();
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW && *done)
-		json_array_append_new(*done, json_string((const char *)sqlite3_column_text(stmt, 0)));
-	sqlite3_finalize(stmt);
+	while ((rc = store_step(stmt)) == STORE_ROW && *done)
+		json_array_append_new(*done, json_string(store_col_text(stmt, 0)));
+	store_finalize(stmt);
 	if (!*done)
 		return -ENOMEM;
-	if (rc != SQLITE_DONE) {
+	if (rc < 0) {
 		json_decref(*done);
 		*done = NULL;
 		return store_sql_fail(st, rc, "reading the resume state");
@@ -32,7 +32,7 @@ static int read_done(struct store *st, const char *name, json_t **done)
 
 int store_resume_get(struct store *st, const char *name, struct store_resume *r, json_t **done)
 {
-	sqlite3_stmt *stmt;
+	struct store_stmt *stmt;
 	int ret = store_prepare(st, &stmt, "SELECT seed, session, scale FROM resume WHERE name = ?1", "t",
 				name);
 	int rc;
@@ -40,17 +40,17 @@ int store_resume_get(struct store *st, const char *name, struct store_resume *r,
 	*done = NULL;
 	if (ret)
 		return ret;
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
+	rc = store_step(stmt);
+	if (rc == STORE_ROW) {
 		/* The seed is a uint64_t stored in SQLite's int64: the same 64 bits. */
-		r->seed = (uint64_t)sqlite3_column_int64(stmt, 0);
-		r->session = (unsigned)sqlite3_column_int64(stmt, 1);
-		r->scale = (unsigned)sqlite3_column_int64(stmt, 2);
+		r->seed = (uint64_t)store_col_int64(stmt, 0);
+		r->session = (unsigned)store_col_int64(stmt, 1);
+		r->scale = (unsigned)store_col_int64(stmt, 2);
 	}
-	sqlite3_finalize(stmt);
-	if (rc == SQLITE_DONE)
+	store_finalize(stmt);
+	if (rc == STORE_DONE)
 		return -ENOENT;
-	if (rc != SQLITE_ROW)
+	if (rc != STORE_ROW)
 		return store_sql_fail(st, rc, "reading the resume state");
 	return read_done(st, name, done);
 }
@@ -93,7 +93,7 @@ int store_resume_done(struct store *st, const char *name, const char *unit)
 		ret = -ENOENT;
 	}
 	if (!ret)
-		ret = store_exec(st, "INSERT OR IGNORE INTO resume_done (name, unit) VALUES (?1, ?2)", "tt",
+		ret = store_exec(st, "INSERT INTO resume_done (name, unit) VALUES (?1, ?2) ON CONFLICT DO NOTHING", "tt",
 				 name, unit);
 	if (!ret)
 		ret = store_exec(st, "UPDATE resume SET updated = ?2 WHERE name = ?1", "tt", name, now);

@@ -1,4 +1,4 @@
-/* store: the SQLite result store, the only module that talks SQL (suts, swprofiles, sessions, samples). */
+/* store: the result store, the only module that talks SQL (suts, swprofiles, sessions, samples), behind one backend interface. */
 #ifndef CLEARPATH_STORE_STORE_H
 #define CLEARPATH_STORE_STORE_H
 
@@ -210,7 +210,7 @@ struct store_resume {
 
 /*
  * Read the state of @name into *@r and the units done in its session into
- * *@done (a new JSON array of strings, caller json_decref()s it).  Returns 0,
+ * *@done (a new JSON array of strings in sorted order, caller json_decref()s it).  Returns 0,
  * -ENOENT (not logged, *@done NULL) when there is none, or a store error.
  */
 int store_resume_get(struct store *st, const char *name, struct store_resume *r, json_t **done);

@@ -24,6 +24,7 @@ int store_exit_code(int err)
 		return EXIT_USAGE;
 	case -ENOMEM:
 		return EXIT_INTERNAL;
+	case -ENOTSUP:		/* a backend this build was made without */
 	default:
 		return EXIT_RESOURCE;
 	}
@@ -89,7 +90,9 @@ int store_url_open_new(const char *url, struct store **out, bool *created)
 		return ret;
 	if (!url && (!env || !*env))
 		make_default_parents(buf);
-	if (created) {
+	if (created && store_url_is_postgresql(buf)) {
+		*created = false;	/* a database is created by its administrator, never by clearpath */
+	} else if (created) {
 		path = store_url_path(buf);
 		if (!path)
 			return EXIT_USAGE;
@@ -118,9 +121,14 @@ int store_url_file(const char *url, char *buf, size_t len)
 int store_url_open_existing(const char *url, struct store **out)
 {
 	char path[PATH_MAX + 16];
-	int ret = store_url_file(url, path, sizeof(path));
+	int ret = store_url_resolve(url, path, sizeof(path));
 
 	*out = NULL;
+	if (ret)
+		return ret;
+	if (store_url_is_postgresql(path))
+		return store_exit_code(store_open_readonly(path, out));
+	ret = store_url_file(url, path, sizeof(path));
 	if (ret)
 		return ret;
 	if (access(path, F_OK)) {

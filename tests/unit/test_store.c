@@ -79,7 +79,7 @@ static void test_url_forms(void **state)
 	store_close(st);
 	assert_int_equal(access(path, F_OK), 0);
 
-	assert_int_equal(store_open("postgres://db.example/results", &st), -EINVAL);
+	assert_int_equal(store_open("mysql://db.example/results", &st), -EINVAL);
 	assert_null(st);
 	assert_int_equal(store_open("sqlite://relative.db", &st), -EINVAL);
 	assert_int_equal(store_open("", &st), -EINVAL);
@@ -433,8 +433,9 @@ static void test_resume_state(void **state)
 	assert_int_equal(got.session, 1);
 	assert_int_equal(got.scale, 4);
 	assert_int_equal(json_array_size(done), 2);
-	assert_string_equal(json_string_value(json_array_get(done, 0)), "memset -s 1MB");
-	assert_string_equal(json_string_value(json_array_get(done, 1)), "echo-rate");
+	/* in sorted order: every backend gives the same */
+	assert_string_equal(json_string_value(json_array_get(done, 0)), "echo-rate");
+	assert_string_equal(json_string_value(json_array_get(done, 1)), "memset -s 1MB");
 	json_decref(done);
 
 	/* the next session starts with nothing done */

@@ -1,0 +1,303 @@
+/* merge: copying the sessions one store lacks from another, row by row, between any two backends. */
+#include "store/db.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/log.h"
+
+/* A source row id and the destination's id for the same object. */
+struct id_pair {
+	int64_t src, dst;
+};
+
+/* Source ids to destination ids, appended in increasing source order (every query orders by id). */
+struct id_map {
+	struct id_pair *p;
+	size_t n, cap;
+};
+
+static int map_put(struct id_map *m, int64_t src, int64_t dst)
+{
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 64;
+		struct id_pair *p = realloc(m->p, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		m->p = p;
+		m->cap = cap;
+	}
+	m->p[m->n++] = (struct id_pair){ src, dst };
+	return 0;
+}
+
+/* The destination id of source id @src, or -1. */
+static int64_t map_get(const struct id_map *m, int64_t src)
+{
+	size_t lo = 0, hi = m->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->p[mid].src == src)
+			return m->p[mid].dst;
+		if (m->p[mid].src < src)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+struct merge {
+	struct store *dst, *src;
+	struct id_map sut, swprofile, bench, rclass;
+	struct bench_identity *ident;
+};
+
+/* Refuse a source holding a name that is not UTF-8 (written before names were checked). */
+static int merge_check_names(struct merge *m)
+{
+	struct store_stmt *stmt;
+	int ret, rc;
+
+	ret = store_prepare(m->src, &stmt, "SELECT name FROM sut UNION ALL SELECT name FROM swprofile"
+			    " UNION ALL SELECT suite FROM benchmark UNION ALL SELECT params FROM benchmark"
+			    " UNION ALL SELECT name FROM resultclass UNION ALL SELECT unit FROM resultclass", NULL);
+	if (ret)
+		return ret;
+	while ((rc = store_step(stmt)) == STORE_ROW) {
+		if (!store_utf8_valid(store_col_text(stmt, 0))) {
+			log_err("the store to merge holds a name that is not valid UTF-8, which clearpath does not take");
+			ret = -EINVAL;
+			break;
+		}
+	}
+	if (!ret && rc < 0)
+		ret = store_sql_fail(m->src, rc, "checking the names to merge");
+	store_finalize(stmt);
+	return ret;
+}
+
+/* Suts or swprofiles (@table) by name; existing ones keep their fingerprints. */
+static int merge_named(struct merge *m, const char *table, struct id_map *map)
+{
+	char read[128], insert[160], select[96];
+	struct store_stmt *stmt;
+	int ret, rc;
+
+	snprintf(read, sizeof(read), "SELECT id, name, fingerprint FROM %s ORDER BY id", table);
+	snprintf(insert, sizeof(insert), "INSERT INTO %s (name, fingerprint) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+		 table);
+	snprintf(select, sizeof(select), "SELECT id FROM %s WHERE name = ?1", table);
+	ret = store_prepare(m->src, &stmt, read, NULL);
+	while (!ret && (rc = store_step(stmt)) == STORE_ROW) {
+		int64_t id;
+
+		ret = store_get_or_create(m->dst, &id, insert, select, "tt", store_col_text(stmt, 1),
+					  store_col_text(stmt, 2));
+		if (!ret)
+			ret = map_put(map, store_col_int64(stmt, 0), id);
+	}
+	if (!ret && rc < 0)
+		ret = store_sql_fail(m->src, rc, "reading the store to merge");
+	store_finalize(stmt);
+	return ret;
+}
+
+/* One source benchmark's display, kept to rename its result classes after the destination's. */
+struct bench_names {
+	int64_t id;
+	char *suite, *from, *to;
+};
+
+/* Benchmarks by key, then their result classes named after the destination's spelling. */
+static int merge_benchmarks(struct merge *m)
+{
+	struct store_stmt *stmt;
+	struct bench_names *b = NULL;
+	size_t n = 0;
+	int ret, rc;
+
+	ret = store_prepare(m->src, &stmt, "SELECT id, suite, params FROM benchmark ORDER BY id", NULL);
+	while (!ret && (rc = store_step(stmt)) == STORE_ROW) {
+		struct bench_names *nb = realloc(b, (n + 1) * sizeof(*b));
+		int64_t id;
+
+		if (!nb) {
+			ret = -ENOMEM;
+			break;
+		}
+		b = nb;
+		memset(&b[n], 0, sizeof(b[n]));
+		b[n].id = store_col_int64(stmt, 0);
+		b[n].suite = strdup(store_col_text(stmt, 1));
+		b[n].from = strdup(store_col_text(stmt, 2));
+		n++;
+		ret = b[n - 1].suite && b[n - 1].from ? store_identity(b[n - 1].suite, b[n - 1].from, m->ident)
+						       : -ENOMEM;
+		if (!ret)
+			ret = store_benchmark_text(m->dst, b[n - 1].suite, b[n - 1].from, m->ident, &id,
+						   &b[n - 1].to);
+		if (!ret)
+			ret = map_put(&m->bench, b[n - 1].id, id);
+	}
+	if (!ret && rc < 0)
+		ret = store_sql_fail(m->src, rc, "reading the store to merge");
+	store_finalize(stmt);
+	stmt = NULL;
+	if (!ret)
+		ret = store_prepare(m->src, &stmt, "SELECT id, benchmark_id, name, unit, higher_is_better"
+				    " FROM resultclass ORDER BY id", NULL);
+	while (!ret && (rc = store_step(stmt)) == STORE_ROW) {
+		int64_t bench = store_col_int64(stmt, 1), id;
+		const struct bench_names *nb = NULL;
+		char name[2048];
+
+		for (size_t i = 0; i < n && !nb; i++)
+			nb = b[i].id == bench ? &b[i] : NULL;
+		if (!nb) {
+			log_err("store %s: result class %lld names no benchmark", m->src->path,
+				(long long)store_col_int64(stmt, 0));
+			ret = -EIO;
+			break;
+		}
+		store_rebase_name(nb->suite, nb->from, nb->to, store_col_text(stmt, 2), name, sizeof(name));
+		ret = store_resultclass_get(m->dst, map_get(&m->bench, bench), name, store_col_text(stmt, 3),
+					    store_col_int(stmt, 4), &id);
+		if (!ret)
+			ret = map_put(&m->rclass, store_col_int64(stmt, 0), id);
+	}
+	if (!ret && rc < 0)
+		ret = store_sql_fail(m->src, rc, "reading the store to merge");
+	store_finalize(stmt);
+	for (size_t i = 0; i < n; i++) {
+		free(b[i].suite);
+		free(b[i].from);
+		free(b[i].to);
+	}
+	free(b);
+	return ret;
+}
+
+/* The samples of source session @from into destination session @to. */
+static int merge_samples(struct merge *m, int64_t from, int64_t to)
+{
+	struct store_stmt *stmt, *ins = NULL;
+	int ret, rc;
+
+	ret = store_prepare(m->src, &stmt, "SELECT resultclass_id, iteration, warmup, value, time FROM sample"
+			    " WHERE session_id = ?1 ORDER BY id", "i", from);
+	if (!ret)
+		ret = store_prepare(m->dst, &ins, "INSERT INTO sample (session_id, resultclass_id, iteration,"
+				    " warmup, value, time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", NULL);
+	while (!ret && (rc = store_step(stmt)) == STORE_ROW) {
+		ret = store_rebind(ins, "iiiidt", to, map_get(&m->rclass, store_col_int64(stmt, 0)),
+				   store_col_int64(stmt, 1), store_col_int64(stmt, 2), store_col_double(stmt, 3),
+				   store_col_text(stmt, 4));
+		if (!ret && (rc = store_step(ins)) < 0)
+			ret = store_sql_fail(m->dst, rc, "merging a sample");
+		rc = STORE_ROW;
+	}
+	if (!ret && rc < 0)
+		ret = store_sql_fail(m->src, rc, "reading the samples to merge");
+	store_finalize(ins);
+	store_finalize(stmt);
+	return ret;
+}
+
+/* The errors of source session @from into destination session @to. */
+static int merge_errors(struct merge *m, int64_t from, int64_t to)
+{
+	struct store_stmt *stmt;
+	int ret, rc;
+
+	ret = store_prepare(m->src, &stmt, "SELECT benchmark_id, iteration, warmup, message, time FROM error"
+			    " WHERE session_id = ?1 ORDER BY id", "i", from);
+	while (!ret && (rc = store_step(stmt)) == STORE_ROW) {
+		bool whole = store_col_type(stmt, 1) == STORE_COL_NULL;
+
+		ret = store_exec(m->dst, "INSERT INTO error (session_id, benchmark_id, iteration, warmup, message,"
+				 " time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "iinitt", to,
+				 map_get(&m->bench, store_col_int64(stmt, 0)),
+				 whole ? (int64_t)-1 : store_col_int64(stmt, 1), store_col_int64(stmt, 2),
+				 store_col_text(stmt, 3), store_col_text(stmt, 4));
+	}
+	if (!ret && rc < 0)
+		ret = store_sql_fail(m->src, rc, "reading the errors to merge");
+	store_finalize(stmt);
+	return ret;
+}
+
+/* One source session the destination lacks, with its samples and errors. */
+static int merge_session(struct merge *m, struct store_stmt *s)
+{
+	int64_t to;
+	int ret = store_int64(m->dst, &to, "INSERT INTO session (uuid, boot_id, sut_id, swprofile_id, started,"
+			      " ended, complete, environment) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id",
+			      "ttiittit", store_col_text(s, 1),
+			      store_col_type(s, 2) == STORE_COL_NULL ? NULL : store_col_text(s, 2),
+			      map_get(&m->sut, store_col_int64(s, 3)), map_get(&m->swprofile, store_col_int64(s, 4)),
+			      store_col_text(s, 5), store_col_type(s, 6) == STORE_COL_NULL ? NULL : store_col_text(s, 6),
+			      store_col_int64(s, 7), store_col_text(s, 8));
+
+	if (!ret)
+		ret = merge_samples(m, store_col_int64(s, 0), to);
+	if (!ret)
+		ret = merge_errors(m, store_col_int64(s, 0), to);
+	return ret;
+}
+
+/* Every source session whose UUID the destination does not hold. */
+static int merge_sessions(struct merge *m, int *added)
+{
+	struct store_stmt *stmt;
+	int ret, rc;
+
+	ret = store_prepare(m->src, &stmt, "SELECT id, uuid, boot_id, sut_id, swprofile_id, started, ended,"
+			    " complete, environment FROM session ORDER BY id", NULL);
+	while (!ret && (rc = store_step(stmt)) == STORE_ROW) {
+		int64_t have;
+
+		ret = store_int64(m->dst, &have, "SELECT id FROM session WHERE uuid = ?1", "t",
+				  store_col_text(stmt, 1));
+		if (ret == -ENOENT) {
+			ret = merge_session(m, stmt);
+			*added += !ret;
+		}
+	}
+	if (!ret && rc < 0)
+		ret = store_sql_fail(m->src, rc, "reading the sessions to merge");
+	store_finalize(stmt);
+	return ret;
+}
+
+int store_merge_rows(struct store *dst, struct store *src, int *added)
+{
+	struct merge m = { .dst = dst, .src = src, .ident = malloc(sizeof(*m.ident)) };
+	int n = 0, ret = m.ident ? store_tx_begin(dst) : -ENOMEM;
+
+	if (ret)
+		goto out;
+	ret = merge_check_names(&m);
+	if (!ret)
+		ret = merge_named(&m, "sut", &m.sut);
+	if (!ret)
+		ret = merge_named(&m, "swprofile", &m.swprofile);
+	if (!ret)
+		ret = merge_benchmarks(&m);
+	if (!ret)
+		ret = merge_sessions(&m, &n);
+	ret = store_tx_end(dst, ret);
+	if (!ret && added)
+		*added = n;
+out:
+	free(m.sut.p);
+	free(m.swprofile.p);
+	free(m.bench.p);
+	free(m.rclass.p);
+	free(m.ident);
+	return ret;
+}

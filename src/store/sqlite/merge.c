@@ -1,0 +1,173 @@
+/* sqlite/merge: merging one SQLite store into another in SQL, over the source ATTACHed beside it. */
+#include "store/sqlite/sqlite.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/log.h"
+
+/* SQL cp_rebase(suite, from, to, name): store_rebase_name() for merge statements. */
+static void sql_rebase(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *a[4];
+	char out[2048];
+
+	(void)argc;
+	for (int i = 0; i < 4; i++)
+		a[i] = (const char *)sqlite3_value_text(argv[i]);
+	if (!a[0] || !a[1] || !a[2] || !a[3]) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	store_rebase_name(a[0], a[1], a[2], a[3], out, sizeof(out));
+	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
+}
+
+int store_sqlite_functions(sqlite3 *db)
+{
+	return sqlite3_create_function(db, "cp_rebase", 4, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+				       sql_rebase, NULL, NULL);
+}
+
+/*
+ * Merge statements, in dependency order, over "src" attached beside "main".
+ * temp.merge_new holds the UUIDs of the sessions main lacks; only those and
+ * their samples and errors are copied, so nothing is duplicated.
+ */
+static const char *const merge_sql[] = {
+	"CREATE TEMP TABLE merge_new (uuid TEXT PRIMARY KEY)",
+	"INSERT INTO temp.merge_new SELECT uuid FROM src.session"
+	" WHERE uuid NOT IN (SELECT uuid FROM main.session)",
+	"INSERT INTO main.sut (name, fingerprint) SELECT name, fingerprint FROM src.sut WHERE true"
+	" ON CONFLICT DO NOTHING",
+	"INSERT INTO main.swprofile (name, fingerprint) SELECT name, fingerprint FROM src.swprofile"
+	" WHERE true ON CONFLICT DO NOTHING",
+	/* Benchmarks by key (temp.src_bench): another spelling main holds already is the same one. */
+	"INSERT INTO main.benchmark (suite, params, key) SELECT suite, params, key FROM temp.src_bench"
+	" WHERE true ON CONFLICT DO NOTHING",
+	/* ... and its result classes are named after main's spelling */
+	"INSERT INTO main.resultclass (benchmark_id, name, unit, higher_is_better)"
+	" SELECT mb.id, cp_rebase(b.suite, b.params, mb.params, r.name), r.unit, r.higher_is_better"
+	" FROM src.resultclass r JOIN temp.src_bench b ON b.id = r.benchmark_id"
+	" JOIN main.benchmark mb ON mb.suite = b.suite AND mb.key = b.key"
+	" WHERE true ON CONFLICT DO NOTHING",
+	"INSERT INTO main.session (uuid, boot_id, sut_id, swprofile_id, started, ended, complete,"
+	" environment) SELECT s.uuid, s.boot_id, mu.id, mp.id, s.started, s.ended, s.complete,"
+	" s.environment FROM src.session s JOIN temp.merge_new n ON n.uuid = s.uuid"
+	" JOIN src.sut u ON u.id = s.sut_id JOIN main.sut mu ON mu.name = u.name"
+	" JOIN src.swprofile p ON p.id = s.swprofile_id JOIN main.swprofile mp ON mp.name = p.name",
+	"INSERT INTO main.sample (session_id, resultclass_id, iteration, warmup, value, time)"
+	" SELECT ms.id, mr.id, x.iteration, x.warmup, x.value, x.time FROM src.sample x"
+	" JOIN src.session s ON s.id = x.session_id JOIN temp.merge_new n ON n.uuid = s.uuid"
+	" JOIN main.session ms ON ms.uuid = s.uuid"
+	" JOIN src.resultclass r ON r.id = x.resultclass_id JOIN temp.src_bench b ON b.id = r.benchmark_id"
+	" JOIN main.benchmark mb ON mb.suite = b.suite AND mb.key = b.key"
+	" JOIN main.resultclass mr ON mr.benchmark_id = mb.id"
+	"  AND mr.name = cp_rebase(b.suite, b.params, mb.params, r.name) AND mr.unit = r.unit"
+	"  AND mr.higher_is_better = r.higher_is_better",
+	"INSERT INTO main.error (session_id, benchmark_id, iteration, warmup, message, time)"
+	" SELECT ms.id, mb.id, e.iteration, e.warmup, e.message, e.time FROM src.error e"
+	" JOIN src.session s ON s.id = e.session_id JOIN temp.merge_new n ON n.uuid = s.uuid"
+	" JOIN main.session ms ON ms.uuid = s.uuid JOIN temp.src_bench b ON b.id = e.benchmark_id"
+	" JOIN main.benchmark mb ON mb.suite = b.suite AND mb.key = b.key",
+};
+
+/* Refuse a source holding a name that is not UTF-8 (written before names were checked). */
+static int merge_check_names(struct store *dst)
+{
+	struct store_stmt *stmt;
+	int ret, rc;
+
+	ret = store_prepare(dst, &stmt, "SELECT name FROM src.sut UNION ALL SELECT name FROM src.swprofile"
+			    " UNION ALL SELECT suite FROM src.benchmark UNION ALL SELECT params FROM src.benchmark"
+			    " UNION ALL SELECT name FROM src.resultclass UNION ALL SELECT unit FROM src.resultclass",
+			    NULL);
+	if (ret)
+		return ret;
+	while ((rc = store_step(stmt)) == STORE_ROW) {
+		if (!store_utf8_valid(store_col_text(stmt, 0))) {
+			log_err("the store to merge holds a name that is not valid UTF-8, which clearpath does not take");
+			ret = -EINVAL;
+			break;
+		}
+	}
+	if (!ret && rc < 0)
+		ret = store_sql_fail(dst, rc, "checking the names to merge");
+	store_finalize(stmt);
+	return ret;
+}
+
+/* store_bench_each(): the source's benchmark @b with its key, into temp.src_bench. */
+static int src_key(struct store *st, const struct store_bench_row *b, const struct bench_identity *id)
+{
+	return store_exec(st, "INSERT INTO temp.src_bench (id, suite, params, key) VALUES (?1, ?2, ?3, ?4)",
+			  "ittt", b->id, b->suite, b->params, store_bench_key(id, b->params));
+}
+
+/*
+ * temp.src_bench: every benchmark of the attached "src" with its key,
+ * computed here because a source opened read-only may predate keys.
+ */
+static int src_keys(struct store *st)
+{
+	struct bench_identity *id = malloc(sizeof(*id));
+	int ret = id ? store_exec(st, "CREATE TEMP TABLE src_bench (id INTEGER PRIMARY KEY, suite TEXT NOT NULL,"
+				  " params TEXT NOT NULL, key TEXT NOT NULL)", NULL) : -ENOMEM;
+
+	if (!ret)
+		ret = store_bench_each(st, "SELECT id, suite, params FROM src.benchmark ORDER BY id", id, src_key);
+	free(id);
+	return ret;
+}
+
+static int merge_attached(struct store *dst, int *added)
+{
+	int64_t n = 0;
+	int ret = store_tx_begin(dst);
+
+	if (ret)
+		return ret;
+	ret = merge_check_names(dst);
+	if (!ret)
+		ret = src_keys(dst);
+	for (size_t i = 0; !ret && i < sizeof(merge_sql) / sizeof(merge_sql[0]); i++)
+		ret = store_exec(dst, merge_sql[i], NULL);
+	if (!ret)
+		ret = store_bench_fill_params(dst);
+	if (!ret)
+		ret = store_int64(dst, &n, "SELECT count(*) FROM temp.merge_new", NULL);
+	if (!ret)
+		ret = store_exec(dst, "DROP TABLE temp.merge_new", NULL);
+	if (!ret)
+		ret = store_exec(dst, "DROP TABLE temp.src_bench", NULL);
+	ret = store_tx_end(dst, ret);
+	if (!ret && added)
+		*added = (int)n;
+	return ret;
+}
+
+int store_sqlite_merge(struct store *dst, const char *src_url, int *added)
+{
+	struct store *src;
+	int ret;
+
+	if (!store_backend_sqlite.claims(src_url))
+		return -ENOTSUP;
+	/*
+	 * Opening it first refuses what is not a clearpath store; read-only, so a
+	 * source that is another user's or on a read-only mount can be merged,
+	 * and it is attached the same way.
+	 */
+	ret = store_open_readonly(src_url, &src);
+	if (ret)
+		return ret;
+	ret = store_exec(dst, "ATTACH DATABASE ?1 AS src", "t", (const char *)src->priv);
+	store_close(src);
+	if (!ret) {
+		ret = merge_attached(dst, added);
+		store_exec(dst, "DETACH DATABASE src", NULL);
+	}
+	return ret;
+}

@@ -37,7 +37,7 @@ endif
 
 # PostgreSQL stores (src/store/postgresql/, libpq) when libpq is installed; WITH_LIBPQ=0 leaves
 # them out (the static and cross builds), and such a binary says so when asked for one.
-WITH_LIBPQ ?= 0
+WITH_LIBPQ ?= $(shell pkg-config --exists libpq 2>/dev/null && echo 1 || echo 0)
 ifeq ($(WITH_LIBPQ),1)
 PKGS      += libpq
 STORE_SRC := $(wildcard src/store/*/*.c)

@@ -10,7 +10,8 @@
 const char cli_harness_help[] =
 	"    --swprofile NAME  software profile name (default: the kernel release)\n"
 	"    --sut NAME        machine class name (default: DMI product name, else CPU model)\n"
-	"    --store URL       a path or sqlite:///path (default: $CLEARPATH_STORE, else\n"
+	"    --store URL       a path, sqlite:///path or postgresql://user@host:port/db\n"
+	"                      (default: $CLEARPATH_STORE, else\n"
 	"                      ${XDG_DATA_HOME:-~/.local/share}/clearpath/results.db)\n"
 	"    --force           add to a swprofile whose fingerprint changed\n"
 	"    --max-failures N  consecutive failed invocations that stop a session (default 3, 0: never)\n"

@@ -16,7 +16,7 @@ static const struct cli_spec merge_spec = {
 		 "Copies into the store DST (created when missing) every session of each store SRC\n"
 		 "that DST does not hold yet, by session UUID, with its samples and errors.  Merging\n"
 		 "the same store again adds nothing.  Each SRC is merged whole or not at all.\n\n"
-		 "    --into URL     the store to merge into (a path or sqlite:///path)\n",
+		 "    --into URL     the store to merge into (a path, sqlite:///path or postgresql://...)\n",
 	.into = true,
 	.min_args = 1,
 	.max_args = -1,

@@ -17,10 +17,12 @@
 
 /* -f all times up to 12 metrics (mem clear --then with -c and --counters on real hardware) */
 #define RUN_MAX_CLASSES 256
+/* The longest result class name run_class_name() makes. */
+#define RUN_NAME_LEN 1400
 
 /* Running mean of one result class over this session's repeats, for the summary lines. */
 struct run_class {
-	char name[1400];
+	char name[RUN_NAME_LEN];
 	char unit[32];
 	double sum;
 	unsigned n;
@@ -144,34 +146,59 @@ static void run_class_name(const struct run_ident *ri, const struct run_value *v
 }
 
 /*
- * Write the invocation's values in one transaction: one commit per
- * invocation however many functions and metrics it has, and a crash loses
- * that invocation only.  The lock is taken after the measurement, never
- * during it.  0 or a store error.
+ * Write the invocation's values in one transaction, their class names into
+ * @names (RUN_NAME_LEN bytes each).  0 or a store error.
  */
-static int run_flush(struct run_session *rs)
+static int run_flush_once(struct run_session *rs, char *names)
 {
 	int64_t bench_id = -1, rc_id;
-	char display[sizeof(rs->unit_ident.display)], name[1400];
+	char display[sizeof(rs->unit_ident.display)];
 	int ret = store_batch_begin(rs->st);
 
 	for (size_t i = 0; !ret && i < rs->npending; i++) {
 		const struct run_value *v = &rs->pending[i];
 		const struct run_ident *ri = &rs->idents[v->ident];
+		char *name = names + i * RUN_NAME_LEN;
 
 		if (i == 0 || v->ident != v[-1].ident)
 			ret = store_benchmark_get(rs->st, &ri->id, &bench_id, display, sizeof(display));
-		run_class_name(ri, v, display, name, sizeof(name));
+		run_class_name(ri, v, display, name, RUN_NAME_LEN);
 		if (!ret)
 			ret = store_resultclass_get(rs->st, bench_id, name, v->unit, v->higher_is_better,
 						    &rc_id);
 		if (!ret)
 			ret = store_sample_add(rs->st, rs->session_id, rc_id, rs->iteration, rs->warmup,
 					       v->value);
-		if (!ret)
-			run_account(rs, name, v->unit, v->value);
 	}
-	ret = store_batch_end(rs->st, ret);
+	return store_batch_end(rs->st, ret);
+}
+
+/*
+ * Write the invocation's values in one transaction: one commit per
+ * invocation however many functions and metrics it has, and a crash loses
+ * that invocation only.  The lock is taken after the measurement, never
+ * during it.  A store whose connection was lost (a server) is connected to
+ * again and the whole invocation written again, a bounded number of times:
+ * the transaction that failed left nothing behind, and one whose commit went
+ * through unseen is recognised (store_sample_add()), so nothing is stored
+ * twice.  0 or a store error.
+ */
+static int run_flush(struct run_session *rs)
+{
+	char *names = malloc((rs->npending + 1) * RUN_NAME_LEN);
+	int ret = names ? -ENOTCONN : -ENOMEM;
+
+	for (int tries = 0; ret == -ENOTCONN && tries < 3; tries++) {
+		ret = run_flush_once(rs, names);
+		if (ret == -ENOTCONN && store_reconnect(rs->st))
+			break;
+	}
+	if (ret == -ENOTCONN)
+		log_err("the store stayed unreachable: invocation %d of this session was measured but not stored",
+			rs->iteration);
+	for (size_t i = 0; !ret && i < rs->npending; i++)
+		run_account(rs, names + i * RUN_NAME_LEN, rs->pending[i].unit, rs->pending[i].value);
+	free(names);
 	rs->npending = 0;
 	rs->nidents = 0;
 	return ret;

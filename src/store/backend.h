@@ -12,9 +12,14 @@ enum { STORE_DONE = 0, STORE_ROW = 1 };
 
 enum store_coltype { STORE_COL_NULL, STORE_COL_INT, STORE_COL_REAL, STORE_COL_TEXT };
 
-/* One bound argument: 't' text (NULL text binds NULL), 'i' int64, 'd' double, '0' NULL. */
+/*
+ * One bound argument: @type 't' text, 'i' int64, 'd' double, '0' NULL; @kind
+ * what the query binds there even when it is NULL ('t', 'i' or 'd'), for
+ * engines that type their parameters.
+ */
 struct store_arg {
 	char type;
+	char kind;
 	const char *text;
 	int64_t i;
 	double d;

@@ -113,12 +113,19 @@ int store_benchmark_text(struct store *st, const char *suite, const char *text,
 		return ret;
 	ret = bench_lookup(st, suite, key, id, display);
 	if (ret == -ENOENT) {
-		ret = store_int64(st, id, "INSERT INTO benchmark (suite, params, key) VALUES (?1, ?2, ?3) RETURNING id",
-				  "ttt", suite, text, key);
-		if (!ret)
+		/*
+		 * Where writers do not queue for one lock (a server), another one may
+		 * insert it meanwhile: then this inserts nothing and finds theirs.
+		 */
+		ret = store_int64(st, id, "INSERT INTO benchmark (suite, params, key) VALUES (?1, ?2, ?3)"
+				  " ON CONFLICT DO NOTHING RETURNING id", "ttt", suite, text, key);
+		if (ret == -ENOENT) {
+			ret = bench_lookup(st, suite, key, id, display);
+		} else if (!ret) {
 			ret = bench_params_put(st, *id, ident);
-		if (!ret && display && !(*display = strdup(text)))
-			ret = -ENOMEM;
+			if (!ret && display && !(*display = strdup(text)))
+				ret = -ENOMEM;
+		}
 	}
 	return store_tx_end(st, ret);
 }

@@ -64,6 +64,7 @@ static int collect_args(struct store_arg *arg, int max, const char *fmt, va_list
 		default:
 			return -EINVAL;
 		}
+		a->kind = fmt[n] == 't' || fmt[n] == 'd' ? fmt[n] : 'i';
 	}
 	return n;
 }

@@ -16,6 +16,7 @@ struct store {
 	char *path;		/* what messages call the store: a file path, a URL without password */
 	int tx_depth;		/* store_tx_begin() nesting: only the outermost BEGIN/COMMIT runs */
 	int tx_failed;		/* an inner level rolled back: the outermost must too */
+	bool replaying;		/* reconnected: writing again what may have been committed */
 	char errmsg[512];	/* what the engine said about the last failure */
 	const char *errhint;	/* a hint for it, or NULL */
 };

@@ -283,9 +283,37 @@ int store_session_end(struct store *st, int64_t session_id)
 	store_now(now);
 	ret = store_int64(st, &id, "UPDATE session SET complete = 1, ended = ?1 WHERE id = ?2 RETURNING id",
 			  "ti", now, session_id);
+	/* the same update again after a lost connection: it changes nothing when it went through */
+	if (ret == -ENOTCONN && !store_reconnect(st))
+		ret = store_int64(st, &id, "UPDATE session SET complete = 1, ended = ?1 WHERE id = ?2 RETURNING id",
+				  "ti", now, session_id);
 	if (ret == -ENOENT) {
 		log_err("store %s: no session with id %lld", st->path, (long long)session_id);
 		ret = -ENOENT;
+	}
+	return ret;
+}
+
+/*
+ * store_sample_add() after a reconnect: a sample stored already with the
+ * same value is the one this writes (its commit went through unanswered).
+ */
+static int sample_add_again(struct store *st, int64_t session_id, int64_t resultclass_id, int iteration,
+			    bool warmup, double value, const char *now)
+{
+	int64_t id, same;
+	int ret = store_int64(st, &id, "INSERT INTO sample (session_id, resultclass_id, iteration, warmup, value,"
+			      " time) VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO NOTHING RETURNING id",
+			      "iiibdt", session_id, resultclass_id, (int64_t)iteration, (int)warmup, value, now);
+
+	if (ret != -ENOENT)
+		return ret;
+	ret = store_int64(st, &same, "SELECT value = ?5 FROM sample WHERE session_id = ?1 AND resultclass_id = ?2"
+			  " AND iteration = ?3 AND warmup = ?4", "iiibd", session_id, resultclass_id,
+			  (int64_t)iteration, (int)warmup, value);
+	if (!ret && !same) {
+		log_err("store %s: this sample is stored already with another value", st->path);
+		ret = -EINVAL;
 	}
 	return ret;
 }
@@ -301,6 +329,8 @@ int store_sample_add(struct store *st, int64_t session_id, int64_t resultclass_i
 		return -EINVAL;
 	}
 	store_now(now);
+	if (st->replaying)
+		return sample_add_again(st, session_id, resultclass_id, iteration, warmup, value, now);
 	/* Autocommit: the sample is durable when this returns. */
 	return store_exec(st, "INSERT INTO sample (session_id, resultclass_id, iteration, warmup, value,"
 			  " time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "iiibdt", session_id, resultclass_id,
@@ -328,5 +358,23 @@ int store_batch_begin(struct store *st)
 
 int store_batch_end(struct store *st, int ret)
 {
-	return store_tx_end(st, ret);
+	ret = store_tx_end(st, ret);
+	if (!ret && st->tx_depth == 0)
+		st->replaying = false;
+	return ret;
+}
+
+int store_reconnect(struct store *st)
+{
+	int ret;
+
+	if (!st->be->reconnect) {
+		log_err("store %s: lost its connection, and cannot connect again", st->path);
+		return -ENOTCONN;
+	}
+	ret = st->be->reconnect(st);
+	st->tx_depth = 0;
+	st->tx_failed = 0;
+	st->replaying = !ret;
+	return ret;
 }

@@ -189,6 +189,17 @@ int store_batch_begin(struct store *st);
 int store_batch_end(struct store *st, int ret);
 
 /*
+ * After a store error -ENOTCONN (the connection to a server was lost, and
+ * with it the transaction in flight): connect again, waiting with a bounded
+ * backoff (a few seconds), so the caller can write that transaction again.
+ * Until the next commit, store_sample_add() takes a sample stored already
+ * with the same value as written: the commit whose answer was lost may have
+ * gone through.  Returns 0, or -ENOTCONN (logged) when the server stays away
+ * or the store has no connection to lose (a file).
+ */
+int store_reconnect(struct store *st);
+
+/*
  * Record that invocation @iteration (negative: the whole benchmark) of
  * @benchmark_id failed in session @session_id with @message.  An invocation
  * yields samples or an error, never both: -EINVAL when it has samples.

@@ -1,0 +1,636 @@
+/* postgresql: the PostgreSQL backend through libpq: connecting, SQL translation, statements, SQLSTATEs. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <libpq-fe.h>
+
+#include "store/db.h"
+#include "util/log.h"
+
+/* Key of the advisory lock that serialises creating and migrating the schema: "ClPa". */
+#define PG_SCHEMA_LOCK 0x436c5061
+/* Connect timeout in seconds unless the URL or $PGCONNECT_TIMEOUT says otherwise. */
+#define PG_CONNECT_TIMEOUT "10"
+/* Reconnecting after a lost connection: this many tries, waiting 0.5 s, 1 s, 2 s... before each. */
+#define PG_RECONNECT_TRIES 5
+
+/* Type OIDs from PostgreSQL's catalog (pg_type.dat): stable across releases. */
+enum { OID_BOOL = 16, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_TEXT = 25, OID_FLOAT4 = 700,
+       OID_FLOAT8 = 701, OID_NUMERIC = 1700 };
+
+struct pg_stmt {
+	struct store_stmt base;
+	char *sql;		/* with $N parameters */
+	int nparams;
+	char **value;		/* nparams texts, NULL for NULL */
+	Oid *type;		/* their types: text, bigint or double precision */
+	PGresult *res;		/* NULL until the first step */
+	int row;		/* the row the columns read, -1 before the first */
+	unsigned runs;		/* executions so far */
+	char name[24];		/* a server-side prepared statement's, "" while there is none */
+	unsigned generation;	/* of the connection it was prepared on */
+};
+
+struct pg_conn {
+	PGconn *conn;
+	bool readonly;
+	unsigned statements;	/* prepared so far, for names */
+	unsigned generation;	/* bumped by each reconnect, which forgets prepared statements */
+};
+
+static PGconn *conn_of(struct store *st)
+{
+	return ((struct pg_conn *)st->conn)->conn;
+}
+
+static struct pg_stmt *pg_of(struct store_stmt *s)
+{
+	return (struct pg_stmt *)s;
+}
+
+/* libpq's message without its trailing newline, for one-line logs. */
+static void set_message(struct store *st, const char *hint, const char *msg)
+{
+	char one[sizeof(st->errmsg)];
+	size_t n = 0;
+
+	/* libpq's lines ("...failed: Connection refused\n\tIs the server running...") joined */
+	for (const char *p = msg; *p && n + 1 < sizeof(one); p++) {
+		if (*p == '\n' || *p == '\t')
+			p += strspn(p, "\n\t") - 1, one[n++] = ' ';
+		else
+			one[n++] = *p;
+	}
+	while (n && one[n - 1] == ' ')
+		n--;
+	one[n] = '\0';
+	store_set_error(st, hint, "%s", one);
+}
+
+/* The negative errno for a failed result @res (NULL: the connection failed) on @st. */
+static int pg_errno(struct store *st, const PGresult *res)
+{
+	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+
+	if (PQstatus(conn_of(st)) == CONNECTION_BAD || !state)
+		return -ENOTCONN;
+	if (!strncmp(state, "08", 2) || !strncmp(state, "57P", 3))
+		return -ENOTCONN;	/* connection exception, admin shutdown */
+	if (!strncmp(state, "23", 2) || !strncmp(state, "22", 2))
+		return -EINVAL;		/* integrity constraint, data exception */
+	if (!strcmp(state, "53100"))
+		return -ENOSPC;
+	if (!strcmp(state, "53200"))
+		return -ENOMEM;
+	if (!strcmp(state, "42501") || !strncmp(state, "28", 2))
+		return -EACCES;		/* insufficient privilege, authorization */
+	if (!strcmp(state, "25006"))
+		return -EROFS;		/* read-only transaction */
+	if (!strncmp(state, "40", 2) || !strcmp(state, "55P03") || !strcmp(state, "57014"))
+		return -EBUSY;		/* serialization, deadlock, lock timeout, cancelled */
+	return -EIO;
+}
+
+/* Remember why @res (NULL: the connection) failed; the negative errno. */
+static int pg_fail(struct store *st, const PGresult *res)
+{
+	int err = pg_errno(st, res);
+	const char *hint = NULL;
+
+	if (err == -ENOTCONN)
+		hint = "the connection to the PostgreSQL server was lost; samples committed before this are intact";
+	else if (err == -EACCES)
+		hint = "the role lacks a privilege this needs; README.md (a shared store) lists them";
+	else if (err == -ENOSPC)
+		hint = "the disk holding the database is full; samples committed before this one are intact";
+	set_message(st, hint, res ? PQresultErrorMessage(res) : PQerrorMessage(conn_of(st)));
+	return err;
+}
+
+/*
+ * The portable spelling's ?N parameters as PostgreSQL's $N, outside string
+ * literals; *@n is the highest N.  NULL when out of memory.
+ */
+static char *translate_params(const char *sql, int *n)
+{
+	char *out = strdup(sql);
+	bool quoted = false;
+
+	*n = 0;
+	if (!out)
+		return NULL;
+	for (char *p = out; *p; p++) {
+		if (*p == '\'')
+			quoted = !quoted;
+		else if (!quoted && *p == '?' && p[1] >= '0' && p[1] <= '9') {
+			int k = atoi(p + 1);
+
+			*p = '$';
+			*n = k > *n ? k : *n;
+		}
+	}
+	return out;
+}
+
+/* Whether @c can be part of an identifier. */
+static bool ident_char(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Whether @p (inside @start) starts the upper-case word @w, not inside a longer identifier. */
+static bool word_at(const char *start, const char *p, const char *w)
+{
+	size_t n = strlen(w);
+
+	return !strncmp(p, w, n) && !ident_char(p[n]) && !(p > start && ident_char(p[-1]));
+}
+
+/*
+ * The schema's portable spelling (SQLite's types) in PostgreSQL's: 64-bit
+ * integers, identity keys, doubles, and text that compares byte by byte as
+ * SQLite's does, whatever the database's locale, so every ORDER BY (and so
+ * every table and export) comes out the same from either backend.
+ */
+static char *translate_ddl(const char *sql)
+{
+	static const char *const from[] = { "INTEGER PRIMARY KEY", "INTEGER", "TEXT", "REAL" };
+	static const char *const to[] = { "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY", "BIGINT",
+					  "TEXT COLLATE \"C\"", "DOUBLE PRECISION" };
+	char *out = malloc(4 * strlen(sql) + 1), *q = out;
+	bool quoted = false;
+
+	if (!out)
+		return NULL;
+	for (const char *p = sql; *p;) {
+		size_t i = 0;
+
+		if (*p == '\'')
+			quoted = !quoted;
+		while (!quoted && i < sizeof(from) / sizeof(from[0]) && !word_at(sql, p, from[i]))
+			i++;
+		if (quoted || i == sizeof(from) / sizeof(from[0])) {
+			*q++ = *p++;
+			continue;
+		}
+		q += sprintf(q, "%s", to[i]);
+		p += strlen(from[i]);
+	}
+	*q = '\0';
+	return out;
+}
+
+static int pg_script(struct store *st, const char *sql)
+{
+	char *ddl = translate_ddl(sql);
+	PGresult *res;
+	int ret = 0;
+
+	if (!ddl) {
+		store_set_error(st, NULL, "out of memory");
+		return -ENOMEM;
+	}
+	res = PQexec(conn_of(st), ddl);
+	if (PQresultStatus(res) != PGRES_COMMAND_OK && PQresultStatus(res) != PGRES_TUPLES_OK)
+		ret = pg_fail(st, res);
+	PQclear(res);
+	free(ddl);
+	return ret;
+}
+
+static int pg_prepare(struct store *st, const char *sql, struct store_stmt **out)
+{
+	struct pg_stmt *s = calloc(1, sizeof(*s));
+
+	if (s)
+		s->sql = translate_params(sql, &s->nparams);
+	if (s && s->sql) {
+		s->value = calloc((size_t)s->nparams + 1, sizeof(*s->value));
+		s->type = calloc((size_t)s->nparams + 1, sizeof(*s->type));
+	}
+	if (!s || !s->sql || !s->value || !s->type) {
+		if (s) {
+			free(s->sql);
+			free(s->value);
+			free(s->type);
+		}
+		free(s);
+		store_set_error(st, NULL, "out of memory");
+		return -ENOMEM;
+	}
+	s->base.st = st;
+	s->row = -1;
+	*out = &s->base;
+	return 0;
+}
+
+static void pg_reset(struct store_stmt *ss)
+{
+	struct pg_stmt *s = pg_of(ss);
+
+	PQclear(s->res);
+	s->res = NULL;
+	s->row = -1;
+}
+
+static int pg_bind(struct store_stmt *ss, const struct store_arg *arg, int n)
+{
+	struct pg_stmt *s = pg_of(ss);
+
+	for (int i = 0; i < s->nparams; i++) {
+		char buf[40];
+		const char *text = NULL;
+
+		free(s->value[i]);
+		s->value[i] = NULL;
+		s->type[i] = 0;
+		if (i >= n)
+			continue;
+		/* typed, so "?1 IS NULL OR name = ?1" needs no cast */
+		s->type[i] = arg[i].kind == 't' ? OID_TEXT : arg[i].kind == 'd' ? OID_FLOAT8 : OID_INT8;
+		switch (arg[i].type) {
+		case 't':
+			text = arg[i].text;
+			break;
+		case 'i':
+			snprintf(buf, sizeof(buf), "%lld", (long long)arg[i].i);
+			text = buf;
+			break;
+		case 'd':
+			/* 17 significant digits: the double comes back bit for bit */
+			snprintf(buf, sizeof(buf), "%.17g", arg[i].d);
+			text = buf;
+			break;
+		}
+		if (text && !(s->value[i] = strdup(text))) {
+			store_set_error(ss->st, NULL, "out of memory");
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Execute @s: as it is the first time, prepared on the server from the
+ * second on (a statement run again, as import's and merge's inserts are,
+ * is parsed and planned once).  NULL or a result to PQclear().
+ */
+static PGresult *pg_exec(struct store *st, struct pg_stmt *s)
+{
+	struct pg_conn *pc = st->conn;
+
+	if (s->name[0] && s->generation != pc->generation)
+		s->name[0] = '\0';
+	if (!s->name[0] && s->runs++ > 0) {
+		PGresult *res;
+
+		snprintf(s->name, sizeof(s->name), "cp%u", ++pc->statements);
+		res = PQprepare(pc->conn, s->name, s->sql, s->nparams, s->type);
+		if (PQresultStatus(res) != PGRES_COMMAND_OK)
+			return res;
+		PQclear(res);
+		s->generation = pc->generation;
+	}
+	if (s->name[0])
+		return PQexecPrepared(pc->conn, s->name, s->nparams, (const char *const *)s->value, NULL, NULL, 0);
+	return PQexecParams(pc->conn, s->sql, s->nparams, s->type, (const char *const *)s->value, NULL, NULL, 0);
+}
+
+static int pg_step(struct store_stmt *ss)
+{
+	struct pg_stmt *s = pg_of(ss);
+
+	if (!s->res) {
+		ExecStatusType status;
+
+		s->res = pg_exec(ss->st, s);
+		status = PQresultStatus(s->res);
+		if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
+			int ret = pg_fail(ss->st, s->res);
+
+			PQclear(s->res);
+			s->res = NULL;
+			return ret;
+		}
+	}
+	if (s->row + 1 < PQntuples(s->res)) {
+		s->row++;
+		return STORE_ROW;
+	}
+	return STORE_DONE;
+}
+
+static void pg_finalize(struct store_stmt *ss)
+{
+	struct pg_stmt *s = pg_of(ss);
+	struct pg_conn *pc = ss->st->conn;
+
+	PQclear(s->res);
+	if (s->name[0] && s->generation == pc->generation && PQstatus(pc->conn) == CONNECTION_OK) {
+		char sql[48];
+
+		snprintf(sql, sizeof(sql), "DEALLOCATE %s", s->name);
+		PQclear(PQexec(pc->conn, sql));
+	}
+	for (int i = 0; i < s->nparams; i++)
+		free(s->value[i]);
+	free(s->value);
+	free(s->type);
+	free(s->sql);
+	free(s);
+}
+
+static int pg_col_count(struct store_stmt *ss)
+{
+	return pg_of(ss)->res ? PQnfields(pg_of(ss)->res) : 0;
+}
+
+static const char *pg_col_name(struct store_stmt *ss, int i)
+{
+	return PQfname(pg_of(ss)->res, i);
+}
+
+
+static enum store_coltype pg_col_type(struct store_stmt *ss, int i)
+{
+	struct pg_stmt *s = pg_of(ss);
+
+	if (PQgetisnull(s->res, s->row, i))
+		return STORE_COL_NULL;
+	switch (PQftype(s->res, i)) {
+	case OID_BOOL:
+	case OID_INT8:
+	case OID_INT2:
+	case OID_INT4:
+		return STORE_COL_INT;
+	case OID_FLOAT4:
+	case OID_FLOAT8:
+	case OID_NUMERIC:
+		return STORE_COL_REAL;
+	default:
+		return STORE_COL_TEXT;
+	}
+}
+
+static const char *pg_col_text(struct store_stmt *ss, int i)
+{
+	struct pg_stmt *s = pg_of(ss);
+
+	return PQgetisnull(s->res, s->row, i) ? NULL : PQgetvalue(s->res, s->row, i);
+}
+
+static int64_t pg_col_int64(struct store_stmt *ss, int i)
+{
+	const char *t = pg_col_text(ss, i);
+
+	if (!t)
+		return 0;
+	if (PQftype(pg_of(ss)->res, i) == OID_BOOL)
+		return t[0] == 't';
+	return strtoll(t, NULL, 10);
+}
+
+static double pg_col_double(struct store_stmt *ss, int i)
+{
+	const char *t = pg_col_text(ss, i);
+
+	return t ? strtod(t, NULL) : 0;
+}
+
+static int64_t pg_changes(struct store_stmt *ss)
+{
+	struct pg_stmt *s = pg_of(ss);
+
+	return s->res ? strtoll(PQcmdTuples(s->res), NULL, 10) : 0;
+}
+
+static bool pg_claims(const char *url)
+{
+	return store_url_is_postgresql(url);
+}
+
+/*
+ * @url for messages: a password in it (user:secret@ or password=secret)
+ * becomes "***".  A new string, or NULL.
+ */
+static char *display_url(const char *url)
+{
+	char *out = malloc(strlen(url) + 4), *q = out;
+	const char *p = url, *scheme = strstr(url, "://");
+
+	if (!out)
+		return NULL;
+	if (scheme) {
+		const char *at = strchr(scheme + 3, '@'), *colon = strchr(scheme + 3, ':');
+		const char *slash = strchr(scheme + 3, '/');
+
+		if (at && colon && colon < at && (!slash || at < slash)) {
+			q += sprintf(q, "%.*s:***", (int)(colon - url), url);
+			p = at;
+		}
+		strcpy(q, p);
+		return out;
+	}
+	while (*p) {
+		if (!strncmp(p, "password", 8) && (p == url || p[-1] == ' ')) {
+			const char *eq = p + 8 + strspn(p + 8, " ");
+
+			if (*eq == '=') {
+				q += sprintf(q, "password=***");
+				p = eq + 1 + strspn(eq + 1, " ");
+				p += *p == '\'' ? strcspn(p + 1, "'") + 2 : strcspn(p, " ");
+				continue;
+			}
+		}
+		*q++ = *p++;
+	}
+	*q = '\0';
+	return out;
+}
+
+/* A hint for a failed connection, from what libpq said. */
+static const char *connect_hint(const char *msg)
+{
+	if (strstr(msg, "password") || strstr(msg, "authentication"))
+		return "check the user and password (in the URL, ~/.pgpass or $PGPASSWORD) and pg_hba.conf";
+	if (strstr(msg, "database") && strstr(msg, "does not exist"))
+		return "create the database first: createdb -E UTF8 NAME (README.md: a shared store)";
+	if (strstr(msg, "timeout"))
+		return "no answer within the connect timeout (10 s unless connect_timeout=N in the URL says otherwise)";
+	return "is the PostgreSQL server running and reachable at that host and port?";
+}
+
+static int pg_open(struct store *st, const char *url, bool *readonly, bool *existing)
+{
+	const char *keys[] = { "connect_timeout", "fallback_application_name", "dbname", NULL };
+	const char *vals[] = { PG_CONNECT_TIMEOUT, "clearpath", url, NULL };
+	struct pg_conn *pc = calloc(1, sizeof(*pc));
+	const char *env = getenv("PGCONNECT_TIMEOUT");
+
+	(void)existing;
+	st->path = display_url(url);
+	if (!pc || !st->path) {
+		free(pc);
+		return -ENOMEM;
+	}
+	if (env && *env)
+		vals[0] = env;
+	st->conn = pc;
+	pc->readonly = *readonly;
+	/* connect_timeout comes before dbname: a connect_timeout in the URL wins over the default */
+	pc->conn = PQconnectdbParams(keys, vals, 1);
+	if (!pc->conn) {
+		log_err("cannot connect to store %s: out of memory", st->path);
+		return -ENOMEM;
+	}
+	if (PQstatus(pc->conn) != CONNECTION_OK) {
+		set_message(st, NULL, PQerrorMessage(pc->conn));
+		log_err("cannot connect to store %s: %s", st->path, st->errmsg);
+		log_hint("%s", connect_hint(st->errmsg));
+		return strstr(st->errmsg, "password") ? -EACCES : -ECONNREFUSED;
+	}
+	if (PQsetClientEncoding(pc->conn, "UTF8")) {
+		log_err("store %s: the server cannot talk UTF-8: %s", st->path, PQerrorMessage(pc->conn));
+		return -EIO;
+	}
+	/* a reader never writes, whatever the role may do */
+	if (*readonly)
+		return pg_script(st, "SET default_transaction_read_only = on") ?
+		       store_sql_fail(st, -EIO, "setting up a reading connection") : 0;
+	return 0;
+}
+
+static void pg_close(struct store *st)
+{
+	struct pg_conn *pc = st->conn;
+
+	PQfinish(pc->conn);
+	free(pc);
+}
+
+/* A database belongs to its administrator: a store the command "created" is only closed. */
+static void pg_discard(struct store *st)
+{
+	pg_close(st);
+}
+
+/*
+ * The version in clearpath_schema; a database without it is empty (0) or
+ * holds something else, which clearpath must not write beside.  Creating
+ * and migrating take an advisory lock first, so concurrent first runs
+ * create the schema once.
+ */
+static int pg_identify(struct store *st, int64_t *version)
+{
+	int64_t have = 0, tables = 0;
+	int ret = 0;
+
+	if (st->tx_depth > 0 && !((struct pg_conn *)st->conn)->readonly)
+		ret = store_exec(st, "SELECT pg_advisory_xact_lock(?1)", "i", (int64_t)PG_SCHEMA_LOCK);
+	if (!ret)
+		ret = store_int64(st, &have, "SELECT count(*) FROM pg_catalog.pg_tables"
+				  " WHERE schemaname = current_schema() AND tablename = 'clearpath_schema'", NULL);
+	if (!ret && have)
+		ret = store_int64(st, version, "SELECT version FROM clearpath_schema WHERE application = 'clearpath'",
+				  NULL);
+	else if (!ret)
+		ret = store_int64(st, &tables, "SELECT count(*) FROM pg_catalog.pg_tables"
+				  " WHERE schemaname = current_schema()", NULL);
+	if (ret == -ENOENT) {
+		log_err("store %s: clearpath_schema names no clearpath schema version", st->path);
+		return -EINVAL;
+	}
+	if (!ret && !have && tables) {
+		log_err("database %s holds %lld tables of something else, not a clearpath store", st->path,
+			(long long)tables);
+		log_hint("give clearpath a database of its own: createdb -E UTF8 NAME (README.md: a shared store)");
+		return -EMEDIUMTYPE;
+	}
+	if (!ret && !have)
+		*version = 0;
+	return ret;
+}
+
+static int pg_stamp(struct store *st, int version)
+{
+	int ret = pg_script(st, "CREATE TABLE IF NOT EXISTS clearpath_schema (application TEXT NOT NULL PRIMARY KEY,"
+			    " version INTEGER NOT NULL)");
+
+	if (!ret)
+		ret = store_exec(st, "INSERT INTO clearpath_schema (application, version) VALUES ('clearpath', ?1)"
+				 " ON CONFLICT (application) DO UPDATE SET version = excluded.version", "i",
+				 (int64_t)version);
+	else
+		ret = store_sql_fail(st, ret, "stamping the schema version");
+	return ret;
+}
+
+/* PostgreSQL checks its own pages (and checksums them when the cluster was made so): nothing to run. */
+static int pg_check(struct store *st)
+{
+	(void)st;
+	return 0;
+}
+
+static bool pg_has_table(struct store *st, const char *name)
+{
+	int64_t n = 0;
+
+	store_int64(st, &n, "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema()"
+		    " AND tablename = ?1", "t", name);
+	return n > 0;
+}
+
+static int pg_reconnect(struct store *st)
+{
+	struct pg_conn *pc = st->conn;
+	struct timespec wait = { 0, 500000000 };
+
+	for (int i = 0; i < PG_RECONNECT_TRIES; i++) {
+		nanosleep(&wait, NULL);
+		wait.tv_sec = wait.tv_sec * 2 + (wait.tv_nsec >= 500000000);
+		wait.tv_nsec = wait.tv_nsec >= 500000000 ? 0 : wait.tv_nsec * 2;
+		PQreset(pc->conn);
+		if (PQstatus(pc->conn) == CONNECTION_OK && !PQsetClientEncoding(pc->conn, "UTF8")) {
+			log_warn("store %s: connected again after a lost connection", st->path);
+			pc->generation++;
+			st->tx_depth = 0;
+			return pc->readonly ? pg_script(st, "SET default_transaction_read_only = on") : 0;
+		}
+	}
+	set_message(st, NULL, PQerrorMessage(pc->conn));
+	log_err("store %s: the connection stays lost after %d tries over about %d s: %s", st->path,
+		PG_RECONNECT_TRIES, (1 << PG_RECONNECT_TRIES) / 2, st->errmsg);
+	return -ENOTCONN;
+}
+
+const struct store_backend store_backend_postgresql = {
+	.name = "postgresql",
+	.claims = pg_claims,
+	.open = pg_open,
+	.close = pg_close,
+	.discard = pg_discard,
+	.identify = pg_identify,
+	.stamp = pg_stamp,
+	.check = pg_check,
+	.has_table = pg_has_table,
+	.script = pg_script,
+	.begin_sql = "BEGIN",
+	.prepare = pg_prepare,
+	.bind = pg_bind,
+	.step = pg_step,
+	.reset = pg_reset,
+	.finalize = pg_finalize,
+	.col_count = pg_col_count,
+	.col_name = pg_col_name,
+	.col_type = pg_col_type,
+	.col_text = pg_col_text,
+	.col_int64 = pg_col_int64,
+	.col_double = pg_col_double,
+	.changes = pg_changes,
+	.reconnect = pg_reconnect,
+};

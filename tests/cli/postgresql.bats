@@ -1,0 +1,212 @@
+#!/usr/bin/env bats
+# postgresql.bats: PostgreSQL stores against a real server that the tests start (tests/pg-server) and stop.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+setup_file() {
+	cd "$BATS_TEST_DIRNAME/../.."
+	# not under bats' own temporary directory: the server's user (nobody, when root) must reach it
+	PGDIR=$(mktemp -u /tmp/clearpath-pg.XXXXXX)
+	export PGDIR
+	[ -n "${CLEARPATH_EMULATOR:-}" ] && return 0
+	url=$(tests/pg-server start "$PGDIR")
+	export PGBASE=${url%/clearpath}
+}
+
+teardown_file() {
+	cd "$BATS_TEST_DIRNAME/../.."
+	tests/pg-server stop "$PGDIR"
+}
+
+setup() {
+	setup_store
+	# the arm64 cross build leaves libpq out (make check-arm64)
+	skip_emulated "clearpath is built without PostgreSQL there"
+	DB=t$BATS_TEST_NUMBER
+	tests/pg-server createdb "$PGDIR" "$DB"
+	PG=$PGBASE/$DB
+}
+
+# pg_sql QUERY: the rows of database $DB, '|'-separated.
+pg_sql() {
+	tests/pg-server psql "$PGDIR" -d "$DB" -c "$1"
+}
+
+# The samples of a store as export writes them, sorted (merges need not keep session order).
+samples_of() {
+	"$CP" export --store "$1" - | sort
+}
+
+# A small store in $1 with one session of two functions, each a warmup and two repeats.
+small_store() {
+	"$CP" run --quiet --force --warmups 1 --repeats 2 --store "$1" -- mem memset -f default,c-loop -s 64KB -l 1 >/dev/null
+}
+
+@test "postgresql: run, list, show and export against a server; show is byte-identical to SQLite's" {
+	run "$CP" run --quiet --force --repeats 2 --store "$PG" -- mem memset -f default,c-loop -s 64KB -l 1
+	[ "$status" -eq 0 ]
+	[ "$(pg_sql 'select count(*) from sample')" -eq 6 ]
+	[ "$(pg_sql 'select version from clearpath_schema')" -eq "$("$CP" --version >/dev/null; echo 3)" ]
+	run "$CP" list sessions --store "$PG" --format json
+	[ "$status" -eq 0 ]
+	json_check 'assert len(d) == 1 and d[0]["samples"] == 6 and d[0]["complete"] is True, d'
+	"$CP" export --store "$PG" "$D/pg.csv"
+	"$CP" import --store "$D/copy.db" "$D/pg.csv"
+	"$CP" show --store "$PG" >"$D/pg.txt"
+	"$CP" show --store "$D/copy.db" >"$D/sqlite.txt"
+	cmp "$D/pg.txt" "$D/sqlite.txt"
+	"$CP" export --store "$D/copy.db" "$D/sqlite.csv"
+	cmp "$D/pg.csv" "$D/sqlite.csv"
+	# $CLEARPATH_STORE names it too, and libpq's keyword form
+	CLEARPATH_STORE=$PG run "$CP" list suts
+	[ "$status" -eq 0 ]
+	port=$(cat "$PGDIR/port")
+	run "$CP" list sessions --store "host=127.0.0.1 port=$port dbname=$DB user=postgres password=secret"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *complete* || "$output" == *yes* ]]
+}
+
+@test "postgresql: import into a server store, export gives the same file back" {
+	small_store "$D/a.db"
+	"$CP" export --store "$D/a.db" "$D/a.csv"
+	run "$CP" import --store "$PG" "$D/a.csv"
+	[ "$status" -eq 0 ]
+	"$CP" export --store "$PG" "$D/back.csv"
+	cmp "$D/a.csv" "$D/back.csv"
+	# again: nothing added
+	"$CP" import --store "$PG" "$D/a.csv"
+	[ "$(pg_sql 'select count(*) from sample')" -eq "$(($(wc -l <"$D/a.csv") - 1))" ]
+}
+
+@test "postgresql: merge --into a server from two files, and from the server into a new file" {
+	small_store "$D/a.db"
+	small_store "$D/b.db"
+	run "$CP" merge --into "$PG" "$D/a.db" "$D/b.db"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"1 session added"* ]]
+	run "$CP" merge --into "$D/c.db" "$PG"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"2 sessions added"* ]]
+	"$CP" show --store "$PG" >"$D/pg.txt"
+	"$CP" show --store "$D/c.db" >"$D/c.txt"
+	cmp "$D/pg.txt" "$D/c.txt"
+	# sqlite -> postgresql -> sqlite keeps every sample
+	cat <(samples_of "$D/a.db" | grep -v '^sut,') <(samples_of "$D/b.db" | grep -v '^sut,') | sort >"$D/want"
+	samples_of "$D/c.db" | grep -v '^sut,' >"$D/got"
+	cmp "$D/want" "$D/got"
+	# merging again adds nothing
+	run "$CP" merge --into "$PG" "$D/a.db" "$D/c.db"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"0 sessions added"* ]]
+	[ "$(pg_sql 'select count(*) from session')" -eq 2 ]
+}
+
+@test "postgresql: 6 concurrent runs into one new store keep every sample" {
+	for i in 1 2 3 4 5 6; do
+		"$CP" run --quiet --force --warmups 0 --repeats 3 --store "$PG" -- mem memset -f default -s 64KB -l 1 \
+			>"$D/out$i" 2>&1 &
+	done
+	rc=0
+	for i in 1 2 3 4 5 6; do
+		wait -n || rc=$?
+	done
+	cat "$D"/out*
+	[ "$rc" -eq 0 ]
+	[ "$(pg_sql 'select count(*) from session where complete = 1')" -eq 6 ]
+	[ "$(pg_sql 'select count(*) from sample')" -eq 18 ]
+	[ "$(pg_sql 'select count(*) from benchmark')" -eq 1 ]
+	[ "$(pg_sql 'select count(*) from resultclass')" -eq 1 ]
+}
+
+@test "postgresql: a server that is down at start: exit 3 with libpq's message and a hint" {
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	run --separate-stderr timeout 60 "$CP" list sessions --store "postgresql://postgres@127.0.0.1:$port/x"
+	refused 3 "cannot connect to store postgresql://postgres@127.0.0.1:$port/x" "Connection refused" \
+		"is the PostgreSQL server running"
+	run --separate-stderr timeout 60 "$CP" run --store "postgresql://postgres@127.0.0.1:$port/x" -- mem memset -s 64KB
+	[ "$status" -eq 3 ]
+}
+
+@test "postgresql: wrong password, missing database, a database of something else: exit 3 and a hint" {
+	run --separate-stderr "$CP" list suts --store "${PGBASE/secret/wrong}/$DB"
+	refused 3 "password authentication failed" "check the user and password"
+	[[ "$stderr" != *wrong* ]]
+	run --separate-stderr "$CP" list suts --store "$PGBASE/nosuchdb"
+	refused 3 "does not exist" "createdb"
+	pg_sql 'create table inventory (id int)'
+	run --separate-stderr "$CP" run --store "$PG" -- mem memset -s 64KB
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"holds 1 tables of something else"* ]]
+	[ "$(pg_sql "select count(*) from pg_tables where schemaname = 'public'")" -eq 1 ]
+}
+
+# A plan whose exec stops the server (and with $1 = restart, starts it again soon) in its third invocation.
+stopping_plan() {
+	export PGDIR COUNT="$D/count" MODE=$1
+	cat >"$D/stop.yaml" <<'EOF2'
+name: stop
+defaults: {warmups: 0, repeats: 4, sessions: 1}
+benchmarks:
+  - exec: {name: stopper, command: "n=$(cat \"$COUNT\" 2>/dev/null || echo 0); n=$((n + 1)); echo $n >\"$COUNT\"; if [ $n -eq 3 ]; then tests/pg-server stop-server \"$PGDIR\"; [ \"$MODE\" != restart ] || setsid sh -c 'sleep 1; tests/pg-server restart \"$PGDIR\"' >/dev/null 2>&1 </dev/null & fi; echo v $n", regex: 'v ([0-9.]+)', unit: s, higher_is_better: false}
+EOF2
+}
+
+@test "postgresql: the server stopped mid-run: exit 3, the invocations committed before stay whole" {
+	stopping_plan stop
+	run --separate-stderr "$CP" plan run --quiet --force --store "$PG" "$D/stop.yaml"
+	tests/pg-server restart "$PGDIR"
+	echo "$stderr"
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"measured but not stored"* ]]
+	# invocations 1 and 2, nothing of the third
+	[ "$(pg_sql 'select string_agg(value::text, $$,$$ order by iteration) from sample')" = "1,2" ]
+}
+
+@test "postgresql: the server back soon after a lost connection: the run goes on, every sample once" {
+	stopping_plan restart
+	run --separate-stderr "$CP" plan run --quiet --force --store "$PG" "$D/stop.yaml"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"connected again"* ]]
+	[ "$(pg_sql 'select string_agg(value::text, $$,$$ order by iteration) from sample')" = "1,2,3,4" ]
+	[ "$(pg_sql 'select count(*) from session where complete = 1')" -eq 1 ]
+}
+
+@test "postgresql: README's lab roles: the writer runs and cannot delete, the reader shows and cannot write" {
+	pg_sql "CREATE ROLE owner_$DB LOGIN PASSWORD 'o'; CREATE ROLE writer_$DB LOGIN PASSWORD 'w';
+		CREATE ROLE reader_$DB LOGIN PASSWORD 'r';
+		ALTER DATABASE $DB OWNER TO owner_$DB; ALTER SCHEMA public OWNER TO owner_$DB;"
+	host=${PGBASE#postgresql://postgres:secret@}
+	echo sut,swprofile,session,benchmark,resultclass,unit,higher_is_better,iteration,warmup,value,session_started,sample_time |
+		"$CP" import --store "postgresql://owner_$DB:o@$host/$DB" -
+	tests/pg-server psql "$PGDIR" -d "$DB" -U "owner_$DB" -c "
+		GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader_$DB, writer_$DB;
+		GRANT INSERT ON ALL TABLES IN SCHEMA public TO writer_$DB;
+		GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO writer_$DB;
+		GRANT UPDATE ON sut, swprofile, session, resume TO writer_$DB;
+		GRANT DELETE ON benchmark_param, resume, resume_done TO writer_$DB;"
+	W="postgresql://writer_$DB:w@$host/$DB"
+	R="postgresql://reader_$DB:r@$host/$DB"
+	"$CP" run --quiet --force --repeats 2 --store "$W" -- mem memset -f default -s 64KB -l 1 >/dev/null
+	cat >"$D/p.yaml" <<'EOF2'
+name: lab
+defaults: {warmups: 0, repeats: 1, sessions: 1}
+benchmarks:
+  - exec: {name: one, command: "echo v 1", regex: 'v ([0-9.]+)', unit: s, higher_is_better: false}
+EOF2
+	"$CP" plan run --quiet --force --store "$W" "$D/p.yaml" >/dev/null
+	small_store "$D/a.db"
+	"$CP" merge --into "$W" "$D/a.db"
+	run "$CP" show --store "$R"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"memset -f default -s 64KB -l 1"* ]]
+	[ "$(pg_sql 'select count(*) from session where complete = 1')" -eq 3 ]
+	run --separate-stderr "$CP" run --quiet --force --store "$R" -- mem memset -f default -s 64KB -l 1
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"permission denied"* ]]
+	run tests/pg-server psql "$PGDIR" -d "$DB" -U "writer_$DB" -c 'delete from sample'
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"permission denied"* ]]
+}

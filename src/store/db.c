@@ -124,6 +124,15 @@ int store_rebind(struct store_stmt *s, const char *fmt, ...)
 	return ret;
 }
 
+int store_bind_array(struct store_stmt *s, const struct store_arg *arg, int n)
+{
+	int ret;
+
+	store_reset(s);
+	ret = s->st->be->bind(s, arg, n);
+	return ret ? store_sql_fail(s->st, ret, "binding a query") : 0;
+}
+
 int store_step(struct store_stmt *s)
 {
 	return s->st->be->step(s);

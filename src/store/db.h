@@ -54,6 +54,9 @@ int store_vprepare(struct store *st, struct store_stmt **out, const char *sql, c
 /* Reset @s and bind new arguments as store_prepare() does.  0 or a logged store error. */
 int store_rebind(struct store_stmt *s, const char *fmt, ...);
 
+/* Reset @s and bind the @n arguments @arg (as many as a multi-row insert needs).  0 or a logged store error. */
+int store_bind_array(struct store_stmt *s, const struct store_arg *arg, int n);
+
 /* STORE_ROW, STORE_DONE, or a negative errno (not logged: store_sql_fail() says what failed). */
 int store_step(struct store_stmt *s);
 void store_reset(struct store_stmt *s);

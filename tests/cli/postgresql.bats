@@ -96,11 +96,25 @@ small_store() {
 	cat <(samples_of "$D/a.db" | grep -v '^sut,') <(samples_of "$D/b.db" | grep -v '^sut,') | sort >"$D/want"
 	samples_of "$D/c.db" | grep -v '^sut,' >"$D/got"
 	cmp "$D/want" "$D/got"
+	# error rows travel too: an exec that fails in its second invocation
+	cat >"$D/fail.yaml" <<'EOF2'
+name: fail
+defaults: {warmups: 0, repeats: 3, sessions: 1}
+benchmarks:
+  - exec: {name: flaky, command: "n=$(cat \"$D/n\" 2>/dev/null || echo 0); echo $((n + 1)) >\"$D/n\"; [ $n -ne 1 ] || exit 1; echo v 1", regex: 'v ([0-9.]+)', unit: s, higher_is_better: false}
+EOF2
+	D=$D "$CP" plan run --quiet --force --store "$D/e.db" "$D/fail.yaml" >/dev/null 2>&1 || true
+	"$CP" merge --into "$PG" "$D/e.db"
+	"$CP" merge --into "$D/e2.db" "$PG"
+	for s in "$D/e.db" "$PG" "$D/e2.db"; do
+		run "$CP" list sessions --store "$s" --format json
+		json_check 'e = [x for x in d if x["errors"]]; assert len(e) == 1 and e[0]["errors"] == 1 and e[0]["samples"] == 2, d'
+	done
 	# merging again adds nothing
 	run "$CP" merge --into "$PG" "$D/a.db" "$D/c.db"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"0 sessions added"* ]]
-	[ "$(pg_sql 'select count(*) from session')" -eq 2 ]
+	[ "$(pg_sql 'select count(*) from session')" -eq 3 ]
 }
 
 @test "postgresql: 6 concurrent runs into one new store keep every sample" {

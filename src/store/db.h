@@ -181,6 +181,14 @@ struct store_migration {
 };
 extern const struct store_migration store_migrations[];
 
+/*
+ * Refuse a store to merge that holds a name that is not UTF-8 (written
+ * before names were checked): its tables are read on @st with @schema
+ * before their names ("src." for one attached, "" for @st's own).  0,
+ * -EINVAL (logged) or a store error.
+ */
+int store_merge_check_names(struct store *st, const char *schema);
+
 /* Copy every session of @src that @dst lacks, through the backend-neutral API.  As store_merge(). */
 int store_merge_rows(struct store *dst, struct store *src, int *added);
 

@@ -60,15 +60,16 @@ struct merge {
 	struct bench_identity *ident;
 };
 
-/* Refuse a source holding a name that is not UTF-8 (written before names were checked). */
-static int merge_check_names(struct merge *m)
+int store_merge_check_names(struct store *st, const char *schema)
 {
 	struct store_stmt *stmt;
+	char sql[400];
 	int ret, rc;
 
-	ret = store_prepare(m->src, &stmt, "SELECT name FROM sut UNION ALL SELECT name FROM swprofile"
-			    " UNION ALL SELECT suite FROM benchmark UNION ALL SELECT params FROM benchmark"
-			    " UNION ALL SELECT name FROM resultclass UNION ALL SELECT unit FROM resultclass", NULL);
+	snprintf(sql, sizeof(sql), "SELECT name FROM %1$ssut UNION ALL SELECT name FROM %1$sswprofile"
+		 " UNION ALL SELECT suite FROM %1$sbenchmark UNION ALL SELECT params FROM %1$sbenchmark"
+		 " UNION ALL SELECT name FROM %1$sresultclass UNION ALL SELECT unit FROM %1$sresultclass", schema);
+	ret = store_prepare(st, &stmt, sql, NULL);
 	if (ret)
 		return ret;
 	while ((rc = store_step(stmt)) == STORE_ROW) {
@@ -79,7 +80,7 @@ static int merge_check_names(struct merge *m)
 		}
 	}
 	if (!ret && rc < 0)
-		ret = store_sql_fail(m->src, rc, "checking the names to merge");
+		ret = store_sql_fail(st, rc, "checking the names to merge");
 	store_finalize(stmt);
 	return ret;
 }
@@ -350,7 +351,7 @@ int store_merge_rows(struct store *dst, struct store *src, int *added)
 
 	if (ret)
 		goto out;
-	ret = merge_check_names(&m);
+	ret = store_merge_check_names(src, "");
 	if (!ret)
 		ret = merge_named(&m, "sut", &m.sut);
 	if (!ret)

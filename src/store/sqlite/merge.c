@@ -74,31 +74,6 @@ static const char *const merge_sql[] = {
 	" JOIN main.benchmark mb ON mb.suite = b.suite AND mb.key = b.key",
 };
 
-/* Refuse a source holding a name that is not UTF-8 (written before names were checked). */
-static int merge_check_names(struct store *dst)
-{
-	struct store_stmt *stmt;
-	int ret, rc;
-
-	ret = store_prepare(dst, &stmt, "SELECT name FROM src.sut UNION ALL SELECT name FROM src.swprofile"
-			    " UNION ALL SELECT suite FROM src.benchmark UNION ALL SELECT params FROM src.benchmark"
-			    " UNION ALL SELECT name FROM src.resultclass UNION ALL SELECT unit FROM src.resultclass",
-			    NULL);
-	if (ret)
-		return ret;
-	while ((rc = store_step(stmt)) == STORE_ROW) {
-		if (!store_utf8_valid(store_col_text(stmt, 0))) {
-			log_err("the store to merge holds a name that is not valid UTF-8, which clearpath does not take");
-			ret = -EINVAL;
-			break;
-		}
-	}
-	if (!ret && rc < 0)
-		ret = store_sql_fail(dst, rc, "checking the names to merge");
-	store_finalize(stmt);
-	return ret;
-}
-
 /* store_bench_each(): the source's benchmark @b with its key, into temp.src_bench. */
 static int src_key(struct store *st, const struct store_bench_row *b, const struct bench_identity *id)
 {
@@ -129,7 +104,7 @@ static int merge_attached(struct store *dst, int *added)
 
 	if (ret)
 		return ret;
-	ret = merge_check_names(dst);
+	ret = store_merge_check_names(dst, "src.");
 	if (!ret)
 		ret = src_keys(dst);
 	for (size_t i = 0; !ret && i < sizeof(merge_sql) / sizeof(merge_sql[0]); i++)

@@ -18,7 +18,11 @@
  *   -EEXIST  swprofile name reused with a different fingerprint (usage error)
  *   -EPROTO  store written by a newer clearpath (upgrade clearpath)
  *   -ENOSPC  disk full; -EIO I/O error or corruption; -EBUSY lock wait timed
- *            out; -EACCES/-EROFS store or its directory not writable; -ENOMEM
+ *            out; -EACCES/-EROFS store or its directory not writable (or a
+ *            server's role lacks the privilege); -ENOMEM; -ECONNREFUSED a
+ *            server that cannot be reached; -ENOTCONN its connection lost;
+ *            -EMEDIUMTYPE a database that holds something else; -ENOTSUP a
+ *            backend left out of this build
  *            (resource errors: earlier committed samples stay intact)
  */
 
@@ -45,8 +49,11 @@ int store_default_url(char *buf, size_t len);
 
 /*
  * Open (creating and initialising when new or empty) the store at @url: a
- * path or "sqlite:///abs/path".  Creates the file's own directory when
- * missing (not its parents: -ENOENT).  Migrates an
+ * path, "sqlite:///abs/path", or a PostgreSQL database ("postgresql://",
+ * "postgres://", libpq's "host=... dbname=..."; an existing database, whose
+ * schema is created when it is empty; one that cannot be reached or holds
+ * other tables: a resource error, -ENOTSUP when this build has no libpq).
+ * Creates the file's own directory when missing (not its parents: -ENOENT).  Migrates an
  * older schema.  Refuses an unknown URL scheme (-EINVAL), a file that is not
  * SQLite or an SQLite database of another application (-EINVAL), a store
  * from a newer clearpath (-EPROTO) and a corrupt one (-EIO, with SQLite's

@@ -45,3 +45,9 @@ setup() {
 	[ "$status" -eq 0 ]
 	[ "$(printf '%s' "$output" | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))')" -eq 2 ]
 }
+
+@test "static: a PostgreSQL store is refused: built without PostgreSQL support, exit 3" {
+	run "${SB[@]}" list suts --store postgresql://user@127.0.0.1:1/results
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"built without PostgreSQL support"* ]]
+}

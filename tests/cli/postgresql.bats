@@ -143,6 +143,19 @@ EOF2
 	[ "$status" -eq 3 ]
 }
 
+@test "postgresql: a server that never answers: exit 3 after the connect timeout, not a hang" {
+	# a socket that takes the connection and says nothing: libpq waits for the server's greeting
+	python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+print(s.getsockname()[1], flush=True); time.sleep(120)' >"$D/port" &
+	silent=$!
+	for _ in $(seq 100); do [ -s "$D/port" ] && break; sleep 0.1; done
+	# the default bound (10 s); timeout(1) turns a hang into a failure instead of a stuck suite
+	run --separate-stderr timeout 60 "$CP" list suts --store "postgresql://postgres@127.0.0.1:$(cat "$D/port")/x"
+	kill "$silent"
+	refused 3 "cannot connect to store" "timeout" "connect_timeout"
+}
+
 @test "postgresql: wrong password, missing database, a database of something else: exit 3 and a hint" {
 	run --separate-stderr "$CP" list suts --store "${PGBASE/secret/wrong}/$DB"
 	refused 3 "password authentication failed" "check the user and password"

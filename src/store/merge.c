@@ -320,26 +320,42 @@ static int merge_session(struct merge *m, struct store_stmt *s)
 }
 
 /* Every source session whose UUID the destination does not hold. */
-static int merge_sessions(struct merge *m, int *added)
+/* The UUIDs of the destination's sessions as the keys of a new JSON object in *@out: one query, not one per session. */
+static int dst_uuids(struct merge *m, json_t **out)
 {
 	struct store_stmt *stmt;
-	int ret, rc;
+	int ret = store_prepare(m->dst, &stmt, "SELECT uuid FROM session", NULL), rc;
 
-	ret = store_prepare(m->src, &stmt, "SELECT id, uuid, boot_id, sut_id, swprofile_id, started, ended,"
-			    " complete, environment FROM session ORDER BY id", NULL);
+	*out = json_object();
+	if (!*out)
+		ret = -ENOMEM;
+	while (!ret && (rc = store_step(stmt)) == STORE_ROW)
+		ret = json_object_set_new(*out, store_col_text(stmt, 0), json_true()) ? -ENOMEM : 0;
+	if (!ret && rc < 0)
+		ret = store_sql_fail(m->dst, rc, "reading the sessions merged into");
+	store_finalize(stmt);
+	return ret;
+}
+
+static int merge_sessions(struct merge *m, int *added)
+{
+	struct store_stmt *stmt = NULL;
+	json_t *have;
+	int ret = dst_uuids(m, &have), rc;
+
+	if (!ret)
+		ret = store_prepare(m->src, &stmt, "SELECT id, uuid, boot_id, sut_id, swprofile_id, started, ended,"
+				    " complete, environment FROM session ORDER BY id", NULL);
 	while (!ret && (rc = store_step(stmt)) == STORE_ROW) {
-		int64_t have;
-
-		ret = store_int64(m->dst, &have, "SELECT id FROM session WHERE uuid = ?1", "t",
-				  store_col_text(stmt, 1));
-		if (ret == -ENOENT) {
-			ret = merge_session(m, stmt);
-			*added += !ret;
-		}
+		if (json_object_get(have, store_col_text(stmt, 1)))
+			continue;
+		ret = merge_session(m, stmt);
+		*added += !ret;
 	}
 	if (!ret && rc < 0)
 		ret = store_sql_fail(m->src, rc, "reading the sessions to merge");
 	store_finalize(stmt);
+	json_decref(have);
 	return ret;
 }
 

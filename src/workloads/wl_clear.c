@@ -274,21 +274,27 @@ static int clear_verify(const char *p, uint64_t size, bool marked, const char *f
 	return 0;
 }
 
-static void clear_metrics(const struct clear_params *cp, const struct wl_timer *clear,
-			  const struct wl_timer *both, double consume_share, struct wl_result *res)
+/*
+ * With --then, all three rates come from the one combined pass, so they
+ * agree by construction: its time split by the ticks into clearing and
+ * consuming gives clear and then-read/-write, the whole time combined
+ * (1/combined = 1/clear + 1/then-read, and combined never exceeds clear).
+ * Without --then the clear-only pass is the clear rate.
+ */
+static void clear_metrics(const struct clear_params *cp, const struct wl_timer *t, double consume_share,
+			  struct wl_result *res)
 {
-	double bytes = (double)res->bytes;
+	double bytes = (double)res->bytes, ns = (double)(t->ns ?: 1);
 	const char *then_name = !strcmp(cp->then, "read") ? "then-read" : "then-write";
-	double consume_ns;
 
-	wl_result_add(res, "clear", bytes * 1e9 / (double)(clear->ns ?: 1), "bytes/sec", true);
-	if (!both)
+	if (!strcmp(cp->then, "none")) {
+		wl_result_add(res, "clear", bytes * 1e9 / ns, "bytes/sec", true);
 		return;
-	/* The consumer's part of the combined pass, by the ticks taken around it. */
-	consume_ns = (double)both->ns * consume_share;
-	if (consume_ns > 0)
-		wl_result_add(res, then_name, bytes * 1e9 / consume_ns, "bytes/sec", true);
-	wl_result_add(res, "combined", bytes * 1e9 / (double)(both->ns ?: 1), "bytes/sec", true);
+	}
+	wl_result_add(res, "clear", bytes * 1e9 / (ns * (1 - consume_share)), "bytes/sec", true);
+	if (consume_share > 0)
+		wl_result_add(res, then_name, bytes * 1e9 / (ns * consume_share), "bytes/sec", true);
+	wl_result_add(res, "combined", bytes * 1e9 / ns, "bytes/sec", true);
 }
 
 static int clear_run(const void *p, const struct wl_func *f, struct wl_result *res)
@@ -296,35 +302,32 @@ static int clear_run(const void *p, const struct wl_func *f, struct wl_result *r
 	const struct clear_params *cp = p;
 	const struct kern_strategy *k = f->impl;
 	int then = !strcmp(cp->then, "none") ? 0 : !strcmp(cp->then, "read") ? 1 : 2;
-	struct wl_timer clear, both;
+	struct wl_timer t;
 	uint64_t tc = 0, tu = 0;
 	struct wl_buf buf;
 	char ex[32], how[32];
 	int ret;
 
-	/* Counters follow the clear-only pass: the headline, as -c does. */
-	if ((ret = wl_timer_init(&clear, cp->mem.cycles, res->counters.on)) ||
-	    (ret = wl_timer_init(&both, false, false))) {
+	/* Counters follow the one timed pass: the clear alone, or with --then clear and consumer. */
+	if ((ret = wl_timer_init(&t, cp->mem.cycles, res->counters.on))) {
 		log_err("cannot open the cycle counter: %s", strerror(-ret));
 		return EXIT_RESOURCE;
 	}
 	ret = wl_buf_map(&buf, cp->mem.size, cp->mem.page, cp->how);
 	if (ret) {
-		wl_timer_fini(&clear);
+		wl_timer_fini(&t);
 		return wl_mem_map_failed(cp->mem.size, cp->mem.page, -ret);
 	}
 	for (unsigned l = 0; l < cp->mem.loops; l++) {
 		clear_dirty(buf.p, buf.size);
-		clear_pass(k, buf.p, buf.size, cp->extent, &clear);
-		if (then) {
-			clear_dirty(buf.p, buf.size);
-			clear_then_pass(k, buf.p, buf.size, cp->extent, then == 2, &both, &tc, &tu);
-		}
+		if (then)
+			clear_then_pass(k, buf.p, buf.size, cp->extent, then == 2, &t, &tc, &tu);
+		else
+			clear_pass(k, buf.p, buf.size, cp->extent, &t);
 	}
 	ret = clear_verify(buf.p, buf.size, then == 2, f->name);
-	wl_timer_result(&clear, res);
-	wl_timer_fini(&clear);
-	wl_timer_fini(&both);
+	wl_timer_result(&t, res);
+	wl_timer_fini(&t);
 	wl_buf_unmap(&buf);
 	if (ret)
 		return ret;
@@ -334,18 +337,16 @@ static int clear_run(const void *p, const struct wl_func *f, struct wl_result *r
 	res->threads = 1;
 	snprintf(res->note, sizeof(res->note), "%s, %s extents%s", wl_backing_name(cp->how, how, sizeof(how)),
 		 size_format(cp->extent, ex, sizeof(ex)), k->nontemporal ? ", non-temporal" : "");
-	clear_metrics(cp, &clear, then ? &both : NULL, tc + tu ? (double)tu / (double)(tc + tu) : 0, res);
+	clear_metrics(cp, &t, tc + tu ? (double)tu / (double)(tc + tu) : 0, res);
 	return 0;
 }
 
 static void clear_resources(const void *p, struct wl_resources *r)
 {
 	const struct clear_params *cp = p;
-	unsigned touch = strcmp(cp->then, "none") ? 2 : 1;
-
-	/* prefault and verify, and each loop dirties before it clears, twice with --then */
+	/* prefault and verify, and each loop dirties before it clears (once: with --then the pass consumes too) */
 	*r = (struct wl_resources){ .bytes = cp->mem.size, .page = cp->mem.page,
-				    .write_passes = 2 + 2.0 * cp->mem.loops * touch };
+				    .write_passes = 2 + 2.0 * cp->mem.loops };
 }
 
 /* -k is the clear_page/clear_pages extent: scaling keeps it, only never above -s */

@@ -100,7 +100,8 @@ deps:
 		&& ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || scripts/install-deps
 
 # The main job: plans/quick.yaml into a fresh store under build/, then the answer:
-# is clearing with memset faster than with non-temporal stores, for one page and more?
+# is clearing with memset faster than with non-temporal stores, for one page and more,
+# and what does the consumer pay?  In words first, then the tables, then the page.
 RUN_STORE := build/run/results.db
 run: deps
 	@$(MAKE) --no-print-directory clearpath
@@ -108,9 +109,13 @@ run: deps
 	-./clearpath doctor
 	@echo "running plans/quick.yaml (4 sessions, about three minutes; per-session summaries in build/run/plan.log)"
 	./clearpath plan run --store $(RUN_STORE) plans/quick.yaml > build/run/plan.log
+	@echo
+	@./clearpath report --store $(RUN_STORE) --answer
+	@echo
 	./clearpath show --store $(RUN_STORE) --columns param:f --base default --benchmark 'mem/clear'
 	./clearpath show --store $(RUN_STORE) --columns param:f --base default --benchmark 'mem/memset'
 	./clearpath show --store $(RUN_STORE) --benchmark 'mem/mmap'
+	@./clearpath report --store $(RUN_STORE) -o $(dir $(RUN_STORE))report.html | sed 's/^wrote /the report with plots: /'
 
 check: deps
 	@$(MAKE) --no-print-directory clearpath $(UNIT_BIN) cross

@@ -4,6 +4,7 @@
 #include "store/url.h"
 #include "util/log.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 struct cmp_sample cli_cmp_sample(const struct store_row *row)
@@ -24,7 +25,8 @@ static int cli_cmp_collect(const struct store_row *row, void *arg)
 	return cmp_add(ctx[0], ctx[1], &x) ? -ENOMEM : 0;
 }
 
-int cli_cmp_load(const char *store_url, const struct cmp_opts *o, struct cmp_set **out)
+/* With @empty_ok, no samples kept is 0 and *@out NULL; otherwise cmp_finish() says why it is an error. */
+static int cli_cmp_load_set(const char *store_url, const struct cmp_opts *o, bool empty_ok, struct cmp_set **out)
 {
 	struct cmp_set *set = cmp_new(o);
 	struct store *st = NULL;
@@ -39,6 +41,11 @@ int cli_cmp_load(const char *store_url, const struct cmp_opts *o, struct cmp_set
 			ret = EXIT_RESOURCE;
 		}
 	}
+	if (!ret && empty_ok && !set->samples) {
+		cmp_free(set);
+		*out = NULL;
+		return 0;
+	}
 	if (!ret)
 		ret = cmp_finish(set, o);
 	if (ret) {
@@ -47,4 +54,14 @@ int cli_cmp_load(const char *store_url, const struct cmp_opts *o, struct cmp_set
 	}
 	*out = set;
 	return 0;
+}
+
+int cli_cmp_load(const char *store_url, const struct cmp_opts *o, struct cmp_set **out)
+{
+	return cli_cmp_load_set(store_url, o, false, out);
+}
+
+int cli_cmp_load_any(const char *store_url, const struct cmp_opts *o, struct cmp_set **out)
+{
+	return cli_cmp_load_set(store_url, o, true, out);
 }

@@ -18,4 +18,7 @@ struct cmp_sample cli_cmp_sample(const struct store_row *row);
  */
 int cli_cmp_load(const char *store_url, const struct cmp_opts *o, struct cmp_set **out);
 
+/* As cli_cmp_load(), but a store without samples @o keeps is 0 with *@out NULL, not an error. */
+int cli_cmp_load_any(const char *store_url, const struct cmp_opts *o, struct cmp_set **out);
+
 #endif

@@ -6,11 +6,13 @@
 #include "cli/show.h"
 #include "report/header.h"
 #include "report/html.h"
+#include "report/study.h"
 #include "store/store.h"
 #include "store/url.h"
 #include "util/log.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,12 +20,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { RO_OUTPUT = 256, RO_FORMAT, RO_HELP };
+enum { RO_OUTPUT = 256, RO_FORMAT, RO_ANSWER, RO_HELP };
 
 static const struct option report_options[] = {
 	CLI_SELECT_OPTIONS,
 	{ "output", required_argument, NULL, RO_OUTPUT },
 	{ "format", required_argument, NULL, RO_FORMAT },
+	{ "answer", no_argument, NULL, RO_ANSWER },
 	{ "help", no_argument, NULL, RO_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -32,6 +35,7 @@ struct report_cli {
 	struct cli_select sel;
 	const char *output;
 	const char *format;
+	bool answer;
 };
 
 static void report_usage(FILE *out)
@@ -42,9 +46,13 @@ static void report_usage(FILE *out)
 		"or a CI run: per SUT class the table with its legend and a plot per result class\n"
 		"(every sample coloured by session, each column's mean, the interval of the change),\n"
 		"the sessions, and the machine and software fingerprints.  With --format svg or png,\n"
-		"the plots alone, one file per result class in DIR.\n\n"
+		"the plots alone, one file per result class in DIR.  When the store holds\n"
+		"`mem clear -f all --then read` samples, the page opens with the clearing-strategy\n"
+		"study (rates per extent and the answer in words).\n\n"
 		"    -o, --output PATH      the page (html) or the directory of plots (svg, png)\n"
-		"    --format FMT           html (default), svg or png\n");
+		"    --format FMT           html (default), svg or png\n"
+		"    --answer               print the clearing-strategy study's answer in words\n"
+		"                           (no -o needed; with -o, before writing)\n");
 	cli_select_usage(out);
 }
 
@@ -55,6 +63,7 @@ static int report_option(int c, const char *arg, void *ctx)
 
 	switch (c) {
 	case RO_OUTPUT: o->output = arg; return 0;
+	case RO_ANSWER: o->answer = true; return 0;
 	case RO_FORMAT: o->format = arg; return cli_choice(arg, "format", formats);
 	}
 	return cli_select_option(c, arg, &o->sel);
@@ -74,7 +83,7 @@ static int report_parse(int argc, char **argv, struct report_cli *o)
 		log_err("unexpected argument '%s' to 'report'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (!ret && !o->output) {
+	if (!ret && !o->output && !o->answer) {
 		log_err("report needs -o FILE.html (or -o DIR with --format svg|png)");
 		return EXIT_USAGE;
 	}
@@ -119,11 +128,12 @@ static int report_failed(int err, const char *what)
 	return err == -EIO || err == -ENOSPC || err == -EACCES ? EXIT_RESOURCE : EXIT_INTERNAL;
 }
 
-static int report_html(const struct report_cli *o, const struct rpt_result *r, const struct report_store *st)
+static int report_html(const struct report_cli *o, const struct rpt_result *r, const struct report_store *st,
+		       const struct rpt_study *study)
 {
 	char source[4200];
 	struct rpt_page p = { r, json_object_get(st->inputs, "suts"), json_object_get(st->inputs, "swprofiles"),
-			      json_object_get(st->inputs, "sessions"), source };
+			      json_object_get(st->inputs, "sessions"), study, source };
 	struct stat sb;
 	bool regular;
 	FILE *out;
@@ -164,11 +174,46 @@ static int report_plots(const struct report_cli *o, const struct rpt_result *r)
 	return ret == -ENOTSUP ? report_failed(ret, o->output) : ret ? EXIT_RESOURCE : 0;
 }
 
+/*
+ * The study's comparison: the `mem clear` samples by -f strategy under the
+ * same SUT and swprofile selection, unless --benchmark leaves mem clear out.
+ * *@set and *@study stay NULL when there is nothing to study.
+ */
+static int report_study(const struct report_cli *o, struct cmp_set **set, struct rpt_study **study)
+{
+	struct cmp_opts c = o->sel.cmp;
+	int ret;
+
+	if (c.benchmark_glob && fnmatch(c.benchmark_glob, "mem/clear", 0))
+		return 0;
+	c.axis = CMP_BY_PARAM;
+	c.param = "f";
+	c.benchmark_glob = "mem/clear";
+	c.swprofiles = NULL;
+	c.nswprofiles = 0;
+	c.base = NULL;
+	ret = cli_cmp_load_any(o->sel.store_url, &c, set);
+	if (!ret && *set && rpt_study_build(*set, study))
+		ret = EXIT_INTERNAL;
+	return ret;
+}
+
+/* --answer: the study in words, or a line saying there is none. */
+static int report_answer(const struct rpt_study *study)
+{
+	int ret = study ? rpt_study_text(study, stdout)
+			: (puts("No clearing-strategy study here: the store has no 'mem clear --then read' samples"
+				" (plans/quick.yaml takes them)."), 0);
+
+	return ret ? report_failed(ret, "the answer") : 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_cli o = { .format = "html" };
 	struct report_store st = { 0 };
-	struct cmp_set *set = NULL;
+	struct cmp_set *set = NULL, *study_set = NULL;
+	struct rpt_study *study = NULL;
 	struct rpt_header *header = NULL;
 	json_t **diffs = NULL, **thp = NULL;
 	int ret;
@@ -177,22 +222,28 @@ int cmd_report(int argc, char **argv)
 	ret = report_parse(argc + 1, argv - 1, &o);
 	if (ret)
 		return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
-	ret = cli_cmp_load(o.sel.store_url, &o.sel.cmp, &set);
-	if (!ret)
+	ret = report_study(&o, &study_set, &study);
+	if (!ret && o.answer)
+		ret = report_answer(study);
+	if (!ret && o.output)
+		ret = cli_cmp_load(o.sel.store_url, &o.sel.cmp, &set);
+	if (!ret && o.output)
 		ret = report_read_store(o.sel.store_url, &st);
-	if (!ret && (!(diffs = show_settings(set, st.envs, show_env_diffs)) ||
-		     !(thp = show_settings(set, st.envs, show_thp_always)) ||
-		     !(header = show_header_build(set, st.inputs))))
+	if (!ret && o.output &&
+	    (!(diffs = show_settings(set, st.envs, show_env_diffs)) ||
+	     !(thp = show_settings(set, st.envs, show_thp_always)) || !(header = show_header_build(set, st.inputs))))
 		ret = EXIT_INTERNAL;
-	if (!ret) {
+	if (!ret && o.output) {
 		/* the header above every table: the page always carries it */
 		struct rpt_result r = { set, &o.sel.cmp, diffs, header, thp };
 
-		ret = strcmp(o.format, "html") ? report_plots(&o, &r) : report_html(&o, &r, &st);
+		ret = strcmp(o.format, "html") ? report_plots(&o, &r) : report_html(&o, &r, &st, study);
 	}
 	show_settings_free(diffs, set ? set->nblocks : 0);
 	show_settings_free(thp, set ? set->nblocks : 0);
 	rpt_header_free(header);
+	rpt_study_free(study);
+	cmp_free(study_set);
 	cmp_free(set);
 	report_store_free(&st);
 	return ret;

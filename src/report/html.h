@@ -8,6 +8,8 @@
 #include <jansson.h>
 #include <stdio.h>
 
+struct rpt_study;
+
 /*
  * What the page shows: the result `show` renders (the same tables, numbers
  * and verdicts: the page lays out rpt_result_table() and computes nothing),
@@ -19,6 +21,7 @@ struct rpt_page {
 	const json_t *suts;		/* [{name, fingerprint, sessions}]; NULL: not shown */
 	const json_t *swprofiles;	/* [{name, fingerprint, sessions}] */
 	const json_t *sessions;		/* [{uuid, sut, swprofile, started, environment, ...}] */
+	const struct rpt_study *study;	/* report/study.h: the clearing-strategy study; NULL: none */
 	const char *source;		/* what the page was made from, for its first line ("store X") */
 };
 

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE	/* open_memstream is POSIX, asprintf is not */
 #include "report/html.h"
 #include "report/impl.h"
+#include "report/study.h"
 #include "util/log.h"
 
 #include <ctype.h>
@@ -249,6 +250,8 @@ int rpt_html_write(const struct rpt_page *p, FILE *out)
 	if (!by_uuid)
 		return -ENOMEM;
 	rpt_page_head(p, out);
+	if (p->study)
+		ret = rpt_study_html(p->study, out);
 	for (size_t b = 0; !ret && b < p->result->set->nblocks; b++)
 		ret = rpt_page_block(p, b, by_uuid, out);
 	if (!ret) {

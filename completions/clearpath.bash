@@ -82,7 +82,7 @@ _clearpath_value()
 	-p | --page) _clearpath_add '4KB 2MB 1GB' ;;
 	--hugepages) _clearpath_add '2MB: 1GB:'; compopt -o nospace 2>/dev/null ;;
 	--for) _clearpath_files '*.yaml' ;;
-	--warmups | --repeats | --sessions | --swprofile | --sut | --max-failures | --seed | \
+	--warmups | --repeats | --sessions | --session | --swprofile | --sut | --max-failures | --seed | \
 	--base | --benchmark | --min-effect | --alpha | --needs-memory | --boots | --release | --cmdline | \
 	-s | --size | -l | --nr_loops | -k | --chunk | --extent | -r | --randomize | -t | --threads) ;;
 	*) return 1 ;;
@@ -195,7 +195,7 @@ _clearpath()
 	export | merge | import)
 		if ! _clearpath_value "$cmd"; then
 			[[ $cur == -* ]] && _clearpath_add "$(_clearpath_options '' "$cmd")"
-			[[ $cur == -* ]] || _clearpath_files "$([[ $cmd == import ]] && echo '*.csv')"
+			[[ $cur == -* ]] || _clearpath_files
 		fi ;;
 	remote)
 		if [[ ${#words[@]} -eq 0 && $cur != -* ]]; then

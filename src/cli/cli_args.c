@@ -5,14 +5,17 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-enum { CLI_STORE = 256, CLI_FORMAT, CLI_INTO, CLI_HELP };
+enum { CLI_STORE = 256, CLI_FORMAT, CLI_INTO, CLI_WHOLE, CLI_SESSION, CLI_HELP };
 
 static const struct option cli_options[] = {
 	{ "store", required_argument, NULL, CLI_STORE },
 	{ "format", required_argument, NULL, CLI_FORMAT },
 	{ "into", required_argument, NULL, CLI_INTO },
+	{ "whole", no_argument, NULL, CLI_WHOLE },
+	{ "session", required_argument, NULL, CLI_SESSION },
 	{ "help", no_argument, NULL, CLI_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -63,6 +66,14 @@ static int cli_option(const struct cli_spec *spec, int c, const char *arg, const
 		a->into = arg;
 		return 0;
 	}
+	if (c == CLI_WHOLE && spec->select) {
+		a->whole = true;
+		return 0;
+	}
+	if (c == CLI_SESSION && spec->select) {
+		a->sessions[a->nsessions++] = arg;
+		return 0;
+	}
 	return cli_not_an_option(spec, given);
 }
 
@@ -87,6 +98,11 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_arg
 
 	memset(a, 0, sizeof(*a));
 	a->format = spec->formats ? spec->formats[0] : NULL;
+	/* room for every argument to be a --session's value */
+	if (spec->select && !(a->sessions = calloc((size_t)argc + 1, sizeof(*a->sessions)))) {
+		log_err("out of memory");
+		return EXIT_INTERNAL;
+	}
 	/* getopt wants a program name in argv[0]: main() leaves the command's name there. */
 	argc++;
 	argv--;
@@ -105,4 +121,10 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_arg
 	a->argc = argc - optind;
 	a->argv = argv + optind;
 	return cli_count(spec, a);
+}
+
+void cli_args_free(struct cli_args *a)
+{
+	free(a->sessions);
+	a->sessions = NULL;
 }

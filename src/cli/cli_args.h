@@ -11,6 +11,7 @@ struct cli_spec {
 	const char *const *formats;	/* --format values, NULL-terminated, the first is the
 					 * default; NULL: the command takes no --format */
 	bool into;			/* accepts --into URL (merge) */
+	bool select;			/* accepts --whole and --session UUID (export) */
 	int min_args, max_args;		/* positional arguments; max_args < 0: no limit */
 };
 
@@ -19,6 +20,9 @@ struct cli_args {
 	const char *store_url;	/* --store, or NULL for the default store */
 	const char *format;	/* --format, or spec->formats[0] */
 	const char *into;	/* --into, or NULL */
+	bool whole;		/* --whole */
+	const char **sessions;	/* each --session's UUID, nsessions of them (cli_args_free()) */
+	int nsessions;
 	int argc;		/* the positional arguments ("-" is one) */
 	char **argv;
 };
@@ -31,5 +35,8 @@ struct cli_args {
  * --format not in @spec->formats, or the wrong number of arguments.
  */
 int cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_args *a);
+
+/* Free what cli_parse() allocated in @a (safe after any return of it). */
+void cli_args_free(struct cli_args *a);
 
 #endif

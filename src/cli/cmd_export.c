@@ -1,4 +1,4 @@
-/* cmd_export: `clearpath export --format csv|json OUT`, every sample of the store, never a half-written file. */
+/* cmd_export: `clearpath export [--whole] [--session UUID] OUT`, samples or sessions whole, never a half-written file. */
 #include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "store/store.h"
@@ -19,19 +19,40 @@ static const char *const export_formats[] = { "csv", "json", NULL };
 
 static const struct cli_spec export_spec = {
 	.name = "export",
-	.usage = "usage: clearpath export [--format csv|json] [--store URL] OUT\n\n"
+	.usage = "usage: clearpath export [--format csv|json] [--whole] [--session UUID]... [--store URL] OUT\n\n"
 		 "Writes every sample of the store, warmups included, one row per sample with\n"
 		 "the columns " STORE_EXPORT_COLUMNS ".\n"
+		 "With --whole, the sessions whole instead: suts and swprofiles with their\n"
+		 "fingerprints, each session with its environment, completeness, samples and\n"
+		 "errors, so 'clearpath import' rebuilds what 'clearpath merge' would.\n"
 		 "OUT is a file (written whole or not at all; through a symbolic link, the file it\n"
 		 "points to), a character device or FIFO (written as it is: /dev/stdout, >(gzip >x))\n"
-		 "or - for stdout.  'clearpath import'\n"
-		 "reads the CSV back; export -> import -> export gives the same bytes.\n\n"
-		 "    --format FMT   csv (default) or json\n"
-		 "    --store URL    the store (default: $CLEARPATH_STORE or ~/.local/share/clearpath/results.db)\n",
+		 "or - for stdout.  'clearpath import' reads the CSV and the --whole forms\n"
+		 "back; export -> import -> export gives the same bytes.\n\n"
+		 "    --format FMT    csv (default) or json\n"
+		 "    --whole         sessions whole (the form import restores without loss)\n"
+		 "    --session UUID  only this session, whole (implies --whole; repeat for more)\n"
+		 "    --store URL     the store (default: $CLEARPATH_STORE or ~/.local/share/clearpath/results.db)\n",
 	.formats = export_formats,
+	.select = true,
 	.min_args = 1,
 	.max_args = 1,
 };
+
+/* What to export: the format, the form, which sessions. */
+struct export_req {
+	enum store_format fmt;
+	bool whole;
+	const char *const *uuids;	/* n of them; none: every session */
+	size_t n;
+};
+
+static int export_to(struct store *st, const struct export_req *req, FILE *f)
+{
+	if (req->whole)
+		return store_export_whole(st, f, req->fmt, req->uuids, req->n);
+	return store_export(st, f, req->fmt);
+}
 
 /* A path the user typed that leads nowhere is their mistake; anything else is the system's. */
 static int export_exit_code(int err)
@@ -43,7 +64,7 @@ static int export_exit_code(int err)
  * Export into @fd and close it; with @sync the data is on disk when 0 is
  * returned (pipes and devices cannot be synced).  0 or a negative errno.
  */
-static int export_fd(struct store *st, enum store_format fmt, int fd, bool sync)
+static int export_fd(struct store *st, const struct export_req *req, int fd, bool sync)
 {
 	FILE *f = fdopen(fd, "w");
 	int ret;
@@ -53,7 +74,7 @@ static int export_fd(struct store *st, enum store_format fmt, int fd, bool sync)
 		close(fd);
 		return ret;
 	}
-	ret = store_export(st, f, fmt);
+	ret = export_to(st, req, f);
 	/* Synced before the rename, so a crash right after cannot leave OUT empty. */
 	if (!ret && sync && fsync(fileno(f)))
 		ret = -errno;
@@ -114,7 +135,7 @@ static char *export_target(const char *path)
  * error, a kill) leaves whatever was there before, never half an export.
  * @path is what the user named (a symbolic link to @target, or @target).
  */
-static int export_replace(struct store *st, enum store_format fmt, const char *path, const char *target)
+static int export_replace(struct store *st, const struct export_req *req, const char *path, const char *target)
 {
 	char tmp[PATH_MAX];
 	mode_t mask = umask(0);
@@ -132,7 +153,7 @@ static int export_replace(struct store *st, enum store_format fmt, const char *p
 	}
 	/* mkstemp() makes it 0600; an export is an ordinary file the user's umask governs. */
 	fchmod(fd, 0666 & ~mask);
-	ret = export_fd(st, fmt, fd, true);
+	ret = export_fd(st, req, fd, true);
 	if (!ret && rename(tmp, target))
 		ret = -errno;
 	if (ret) {
@@ -155,7 +176,7 @@ static bool export_is_stdout(const struct stat *sb)
 	return !fstat(STDOUT_FILENO, &out) && out.st_dev == sb->st_dev && out.st_ino == sb->st_ino;
 }
 
-static int export_file(struct store *st, enum store_format fmt, const char *path)
+static int export_file(struct store *st, const struct export_req *req, const char *path)
 {
 	struct stat sb;
 	char *target;
@@ -169,7 +190,7 @@ static int export_file(struct store *st, enum store_format fmt, const char *path
 	 */
 	if (!stat(path, &sb) && S_ISREG(sb.st_mode) && export_is_stdout(&sb)) {
 		fd = dup(STDOUT_FILENO);
-		ret = fd < 0 ? -errno : export_fd(st, fmt, fd, false);
+		ret = fd < 0 ? -errno : export_fd(st, req, fd, false);
 		return ret ? export_failed(path, ret, "") : 0;
 	}
 	if (!stat(path, &sb) && (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode))) {
@@ -178,7 +199,7 @@ static int export_file(struct store *st, enum store_format fmt, const char *path
 			log_err("cannot write to %s: %s", path, strerror(errno));
 			return export_exit_code(errno);
 		}
-		ret = export_fd(st, fmt, fd, false);
+		ret = export_fd(st, req, fd, false);
 		return ret ? export_failed(path, ret, "") : 0;
 	}
 	if (!stat(path, &sb) && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
@@ -191,28 +212,34 @@ static int export_file(struct store *st, enum store_format fmt, const char *path
 		log_err("cannot export to %s: %s", path, strerror(errno));
 		return errno == ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
 	}
-	ret = export_replace(st, fmt, path, strcmp(path, target) ? target : path);
+	ret = export_replace(st, req, path, strcmp(path, target) ? target : path);
 	free(target);
 	return ret;
 }
 
 int cmd_export(int argc, char **argv)
 {
+	struct export_req req = { .fmt = STORE_CSV };
 	struct cli_args a;
 	struct store *st;
-	enum store_format fmt;
 	int ret = cli_parse(&export_spec, argc, argv, &a);
 
-	if (ret)
+	if (ret) {
+		cli_args_free(&a);
 		return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
-	fmt = !strcmp(a.format, "json") ? STORE_JSON : STORE_CSV;
+	}
+	req.fmt = !strcmp(a.format, "json") ? STORE_JSON : STORE_CSV;
+	req.whole = a.whole || a.nsessions;
+	req.uuids = a.sessions;
+	req.n = (size_t)a.nsessions;
 	ret = store_url_open_existing(a.store_url, &st);
-	if (ret)
-		return ret;
-	if (!strcmp(a.argv[0], "-"))
-		ret = store_exit_code(store_export(st, stdout, fmt));
-	else
-		ret = export_file(st, fmt, a.argv[0]);
-	store_close(st);
+	if (!ret) {
+		if (!strcmp(a.argv[0], "-"))
+			ret = store_exit_code(export_to(st, &req, stdout));
+		else
+			ret = export_file(st, &req, a.argv[0]);
+		store_close(st);
+	}
+	cli_args_free(&a);
 	return ret;
 }

@@ -1,4 +1,4 @@
-/* cmd_import: `clearpath import FILE.csv`, an export's samples into the store, all or nothing. */
+/* cmd_import: `clearpath import FILE`, an export (samples, or sessions whole) into the store, all or nothing. */
 #include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "store/store.h"
@@ -13,18 +13,21 @@
 
 static const struct cli_spec import_spec = {
 	.name = "import",
-	.usage = "usage: clearpath import [--store URL] FILE.csv\n\n"
-		 "Adds the samples of a CSV file in 'clearpath export' form (- reads stdin) to the\n"
-		 "store, creating it when missing.  All or nothing: a malformed line (named by line\n"
-		 "and column) imports nothing.  Samples already stored with the same value are\n"
-		 "skipped, so importing a file twice adds nothing.\n\n"
+	.usage = "usage: clearpath import [--store URL] FILE\n\n"
+		 "Adds what a file written by 'clearpath export' holds (- reads stdin) to the\n"
+		 "store, creating it when missing: the samples of the CSV form, or the sessions of\n"
+		 "the --whole form (CSV or JSON) with their fingerprints, environment, errors\n"
+		 "and completeness.  All or nothing: a malformed line (named by line and column)\n"
+		 "imports nothing.  Samples already stored with the same value, and sessions\n"
+		 "already stored with the same content, are skipped, so importing a file twice\n"
+		 "adds nothing; a stored session with other content refuses the file.\n\n"
 		 "    --store URL    the store (default: $CLEARPATH_STORE or ~/.local/share/clearpath/results.db)\n",
 	.min_args = 1,
 	.max_args = 1,
 };
 
-/* How many sessions and samples @st holds: counted by the store, never listed (a CI store has 100k sessions). */
-static int import_count(struct store *st, long long *sessions, long long *samples)
+/* How many sessions, samples and errors @st holds: counted by the store, never listed (a CI store has 100k sessions). */
+static int import_count(struct store *st, long long *sessions, long long *samples, long long *errors)
 {
 	struct store_counts n;
 	int ret = store_count(st, &n);
@@ -33,25 +36,28 @@ static int import_count(struct store *st, long long *sessions, long long *sample
 		return ret;
 	*sessions = n.sessions;
 	*samples = n.samples;
+	*errors = n.errors;
 	return 0;
 }
 
 /* Import @in into @st and say what it added. */
 static int import_stream(struct store *st, FILE *in, const char *name)
 {
-	long long sessions0, samples0, sessions1, samples1;
-	int ret = import_count(st, &sessions0, &samples0);
+	long long sessions0, samples0, errors0, sessions1, samples1, errors1;
+	int ret = import_count(st, &sessions0, &samples0, &errors0);
 
 	if (!ret)
-		ret = store_import_csv(st, in, name);
+		ret = store_import(st, in, name, NULL);
 	if (!ret)
-		ret = import_count(st, &sessions1, &samples1);
+		ret = import_count(st, &sessions1, &samples1, &errors1);
 	if (ret)
 		return store_exit_code(ret);
-	printf("imported %lld sample%s in %lld new session%s from %s", samples1 - samples0,
-	       samples1 - samples0 == 1 ? "" : "s", sessions1 - sessions0,
-	       sessions1 - sessions0 == 1 ? "" : "s", name);
-	printf(samples1 == samples0 ? " (all were stored already)\n" : "\n");
+	printf("imported %lld sample%s", samples1 - samples0, samples1 - samples0 == 1 ? "" : "s");
+	if (errors1 != errors0)
+		printf(" and %lld error%s", errors1 - errors0, errors1 - errors0 == 1 ? "" : "s");
+	printf(" in %lld new session%s from %s", sessions1 - sessions0, sessions1 - sessions0 == 1 ? "" : "s", name);
+	printf(samples1 == samples0 && sessions1 == sessions0 && errors1 == errors0 ? " (all were stored already)\n"
+										  : "\n");
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "store/csv.h"
+#include "store/xchg.h"
 #include "util/log.h"
 
 enum col {
@@ -134,13 +135,7 @@ int store_export(struct store *st, FILE *out, enum store_format fmt)
 		ret = store_query(st, &all, export_json_row, &x);
 		fputs(x.rows ? "\n]\n" : "]\n", out);
 	}
-	if (!ret && (fflush(out) || ferror(out)))
-		ret = -EIO;
-	if (ret == -EIO)
-		log_err("writing the export of store %s failed", st->path);
-	else if (ret == -ENOMEM)
-		log_err("out of memory exporting store %s", st->path);
-	return ret;
+	return store_xchg_export_end(st, out, ret);
 }
 
 /*
@@ -163,8 +158,7 @@ struct import_ctx {
 	struct store *st;
 	const char *name;
 	const struct csv_record *rec;
-	struct bench_identity *ident;	/* of the benchmark column last, which is ident_of */
-	char *ident_of;		/* NULL: none yet */
+	struct store_xchg_bench bench;	/* of the benchmark column last */
 	struct import_cache cache;
 	struct store_stmt *insert;	/* the sample insert, prepared once */
 	struct store_stmt *session_find, *session_insert;	/* prepared once too: a CI file has 100k sessions */
@@ -198,15 +192,12 @@ static int parse_flag(const struct import_ctx *c, int col, bool *out)
 /* The parsed, validated content of one data line. */
 struct import_row {
 	const char *field[NCOLS];
-	char *suite;		/* the benchmark column up to its first space, allocated */
-	const char *params;
 	bool higher, warmup;
 	int iteration;
 	double value;
 };
 
-/* Whether @s is a plain decimal number: [-]digits[.digits][e[+-]digits], nothing else (no 0x, spaces, inf). */
-static bool is_decimal(const char *s)
+bool store_xchg_decimal(const char *s)
 {
 	size_t digits;
 
@@ -231,8 +222,33 @@ static bool is_decimal(const char *s)
 	return !*s;
 }
 
-/* Whether @s is a UTC time as the store writes it: YYYY-MM-DDTHH:MM:SS[.fraction]Z. */
-static bool is_timestamp(const char *s)
+bool store_xchg_iteration(const char *s, int *out)
+{
+	char *end;
+	long it;
+
+	errno = 0;
+	it = strtol(s, &end, 10);
+	if (strspn(s, "0123456789") != strlen(s) || errno || *end || it > 1000000000)
+		return false;
+	*out = (int)it;
+	return true;
+}
+
+bool store_xchg_value(const char *s, double *out)
+{
+	char *end;
+
+	/*
+	 * A decimal number, as export writes it.  Underflow (ERANGE towards 0)
+	 * is fine: export writes subnormals like 1e-310, and they must come back.
+	 */
+	errno = 0;
+	*out = strtod(s, &end);
+	return store_xchg_decimal(s) && !*end && isfinite(*out) && !(errno == ERANGE && fabs(*out) > 1);
+}
+
+bool store_xchg_timestamp(const char *s)
 {
 	static const char shape[] = "dddd-dd-ddTdd:dd:dd";
 	int mon, day, hour, min, sec;
@@ -251,8 +267,6 @@ static bool is_timestamp(const char *s)
 
 static int parse_row(const struct import_ctx *c, struct import_row *r)
 {
-	char *end;
-	long it;
 	int ret;
 
 	if (c->rec->n == 1 && !*c->rec->field[0]) {
@@ -271,35 +285,18 @@ static int parse_row(const struct import_ctx *c, struct import_row *r)
 	}
 	if (!store_uuid_valid(r->field[COL_SESSION]))
 		return bad_field(c, COL_SESSION, "'%s' is not a UUID", r->field[COL_SESSION]);
-	/* "suite params": the suite never contains a space */
-	r->suite = strndup(r->field[COL_BENCHMARK], strcspn(r->field[COL_BENCHMARK], " "));
-	if (!r->suite)
-		return -ENOMEM;
-	r->params = r->field[COL_BENCHMARK] + strlen(r->suite);
-	r->params += *r->params == ' ';
 	ret = parse_flag(c, COL_HIGHER, &r->higher);
 	if (!ret)
 		ret = parse_flag(c, COL_WARMUP, &r->warmup);
 	if (ret)
 		return ret;
-	errno = 0;
-	it = strtol(r->field[COL_ITERATION], &end, 10);
-	if (strspn(r->field[COL_ITERATION], "0123456789") != strlen(r->field[COL_ITERATION]) || errno ||
-	    *end || it > 1000000000)
+	if (!store_xchg_iteration(r->field[COL_ITERATION], &r->iteration))
 		return bad_field(c, COL_ITERATION, "'%s' is not an iteration number",
 				 r->field[COL_ITERATION]);
-	r->iteration = (int)it;
-	/*
-	 * A decimal number, as export writes it.  Underflow (ERANGE towards 0)
-	 * is fine: export writes subnormals like 1e-310, and they must come back.
-	 */
-	errno = 0;
-	r->value = strtod(r->field[COL_VALUE], &end);
-	if (!is_decimal(r->field[COL_VALUE]) || *end || !isfinite(r->value) ||
-	    (errno == ERANGE && fabs(r->value) > 1))
+	if (!store_xchg_value(r->field[COL_VALUE], &r->value))
 		return bad_field(c, COL_VALUE, "'%s' is not a finite number", r->field[COL_VALUE]);
 	for (int i = COL_STARTED; i <= COL_TIME; i++)
-		if (!is_timestamp(r->field[i]))
+		if (!store_xchg_timestamp(r->field[i]))
 			return bad_field(c, i, "'%s' is not a UTC time like 2026-08-22T08:00:00.000000Z",
 					 r->field[i]);
 	return 0;
@@ -411,30 +408,12 @@ static int import_session(struct import_ctx *c, const struct import_row *r, int6
 static int import_sample(struct import_ctx *c, const struct import_row *r, int64_t session,
 			 int64_t rclass)
 {
+	const struct store_xchg_sample x = { session, rclass, r->iteration, r->warmup, r->value, r->field[COL_TIME] };
 	struct store_stmt *stmt;
-	bool inserted;
+	bool inserted = false;
 	int ret, rc;
 
-	if (!c->insert) {
-		ret = store_prepare(c->st, &c->insert, "INSERT INTO sample (session_id, resultclass_id,"
-				    " iteration, warmup, value, time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
-				    " ON CONFLICT (session_id, resultclass_id, warmup, iteration) DO NOTHING", NULL);
-		if (ret)
-			return ret;
-	}
-	ret = store_rebind(c->insert, "iiiidt", session, rclass, (int64_t)r->iteration, (int64_t)r->warmup,
-			   r->value, r->field[COL_TIME]);
-	if (ret)
-		return ret;
-	/*
-	 * Whether it went in is what the statement changed (triggers only check,
-	 * never write, so they do not count): no RETURNING, which would build a
-	 * temporary table for every sample.
-	 */
-	rc = store_step(c->insert);
-	ret = rc == STORE_DONE ? 0 : store_sql_fail(c->st, rc, "importing a sample");
-	inserted = !ret && store_changes(c->insert);
-	store_reset(c->insert);
+	ret = store_xchg_sample_insert(c->st, &c->insert, &x, &inserted);
 	if (ret || inserted)
 		return ret;
 	/* Not inserted: it exists.  The same value is a re-import; another is a contradiction. */
@@ -470,35 +449,113 @@ static int import_named(struct import_ctx *c, int slot, const char *name, int64_
 	return ret ? ret : import_remember(c, slot, name, *id);
 }
 
-/* The id of the line's result class, found or created as its benchmark's identity says. */
-static int import_rclass_find(struct import_ctx *c, const struct import_row *r, int64_t *rclass)
+int store_xchg_bench_parse(struct store_xchg_bench *b, const char *text)
 {
-	struct store *st = c->st;
+	int ret;
+
+	if (b->text && !strcmp(b->text, text))
+		return 0;
+	free(b->text);
+	free(b->suite);
+	b->text = NULL;
+	if (!b->ident && !(b->ident = malloc(sizeof(*b->ident))))
+		return -ENOMEM;
+	/* "suite params": the suite never contains a space */
+	b->suite = strndup(text, strcspn(text, " "));
+	if (!b->suite)
+		return -ENOMEM;
+	b->text = strdup(text);
+	if (!b->text)
+		return -ENOMEM;
+	/* into the copy: the caller's text is gone by the next line */
+	b->params = b->text + strlen(b->suite);
+	b->params += *b->params == ' ';
+	ret = store_identity(b->suite, b->params, b->ident);
+	if (ret) {
+		free(b->text);
+		b->text = NULL;
+	}
+	return ret;
+}
+
+int store_xchg_bench_id(struct store *st, const struct store_xchg_bench *b, int64_t *id, char **display)
+{
+	/* the file's spelling, whole, is what its result classes are named after: keep it */
+	return store_benchmark_text(st, b->suite, b->params, b->ident, id, display);
+}
+
+int store_xchg_rclass(struct store *st, const struct store_xchg_bench *b, const char *name, const char *unit,
+		      bool higher, int64_t *id)
+{
 	char *display = NULL, rcname[2048];
 	int64_t bench = 0;
-	int ret = 0;
+	int ret = store_xchg_bench_id(st, b, &bench, &display);
 
-	/* Rows come grouped by benchmark: parse each one once. */
-	if (!c->ident_of || strcmp(c->ident_of, r->field[COL_BENCHMARK])) {
-		free(c->ident_of);
-		c->ident_of = NULL;
-		ret = store_identity(r->suite, r->params, c->ident);
-		if (!ret && !(c->ident_of = strdup(r->field[COL_BENCHMARK])))
-			ret = -ENOMEM;
-	}
-	/* the file's spelling, whole, is what its result classes are named after: keep it */
-	if (!ret)
-		ret = store_benchmark_text(st, r->suite, r->params, c->ident, &bench, &display);
 	/* Another spelling of a benchmark stored first: its classes are named after that one. */
-	if (!ret && strcmp(display, r->params)) {
-		store_rebase_name(r->suite, r->params, display, r->field[COL_RESULTCLASS], rcname, sizeof(rcname));
-		ret = store_resultclass_get(st, bench, rcname, r->field[COL_UNIT], r->higher, rclass);
+	if (!ret && strcmp(display, b->params)) {
+		store_rebase_name(b->suite, b->params, display, name, rcname, sizeof(rcname));
+		ret = store_resultclass_get(st, bench, rcname, unit, higher, id);
 	} else if (!ret) {
-		ret = store_resultclass_get(st, bench, r->field[COL_RESULTCLASS], r->field[COL_UNIT], r->higher,
-					    rclass);
+		ret = store_resultclass_get(st, bench, name, unit, higher, id);
 	}
 	free(display);
 	return ret;
+}
+
+void store_xchg_bench_free(struct store_xchg_bench *b)
+{
+	free(b->ident);
+	free(b->text);
+	free(b->suite);
+}
+
+int store_xchg_sample_insert(struct store *st, struct store_stmt **insert, const struct store_xchg_sample *x,
+			     bool *inserted)
+{
+	int ret, rc;
+
+	*inserted = false;
+	if (!*insert) {
+		ret = store_prepare(st, insert, "INSERT INTO sample (session_id, resultclass_id,"
+				    " iteration, warmup, value, time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+				    " ON CONFLICT (session_id, resultclass_id, warmup, iteration) DO NOTHING", NULL);
+		if (ret)
+			return ret;
+	}
+	ret = store_rebind(*insert, "iiiidt", x->session, x->rclass, (int64_t)x->iteration, (int64_t)x->warmup,
+			   x->value, x->time);
+	if (ret)
+		return ret;
+	/*
+	 * Whether it went in is what the statement changed (triggers only check,
+	 * never write, so they do not count): no RETURNING, which would build a
+	 * temporary table for every sample.
+	 */
+	rc = store_step(*insert);
+	ret = rc == STORE_DONE ? 0 : store_sql_fail(st, rc, "importing a sample");
+	*inserted = !ret && store_changes(*insert);
+	store_reset(*insert);
+	return ret;
+}
+
+int store_xchg_export_end(struct store *st, FILE *out, int ret)
+{
+	if (!ret && (fflush(out) || ferror(out)))
+		ret = -EIO;
+	if (ret == -EIO)
+		log_err("writing the export of store %s failed", st->path);
+	else if (ret == -ENOMEM)
+		log_err("out of memory exporting store %s", st->path);
+	return ret;
+}
+
+/* The id of the line's result class, found or created as its benchmark's identity says. */
+static int import_rclass_find(struct import_ctx *c, const struct import_row *r, int64_t *rclass)
+{
+	int ret = store_xchg_bench_parse(&c->bench, r->field[COL_BENCHMARK]);
+
+	return ret ? ret : store_xchg_rclass(c->st, &c->bench, r->field[COL_RESULTCLASS], r->field[COL_UNIT],
+					     r->higher, rclass);
 }
 
 /* The result class of the line, remembered with the fields it was found for. */
@@ -517,7 +574,7 @@ static int import_rclass(struct import_ctx *c, const struct import_row *r, int64
 
 static int import_row(struct import_ctx *c)
 {
-	struct import_row r = { .suite = NULL };
+	struct import_row r;
 	int64_t sut = 0, swp = 0, rclass = 0, session = 0;
 	int ret = parse_row(c, &r);
 
@@ -531,7 +588,6 @@ static int import_row(struct import_ctx *c)
 		ret = import_session(c, &r, sut, swp, &session);
 	if (!ret)
 		ret = import_sample(c, &r, session, rclass);
-	free(r.suite);
 	return ret;
 }
 
@@ -559,13 +615,32 @@ static bool looks_like_json(FILE *in)
 	return c == '[' || c == '{';
 }
 
+/* The rest of a sample-form file whose header @c->rec holds, in the transaction open. */
+static int import_samples(struct import_ctx *c, struct csv_reader *r, struct csv_record *rec)
+{
+	struct csv_error err;
+	int ret = check_header(c), got;
+
+	while (!ret && (got = csv_read_record(r, rec, &err)) == 1)
+		ret = import_row(c);
+	return ret ? ret : store_xchg_csv_end(c->name, got, &err);
+}
+
+int store_xchg_csv_end(const char *name, int got, const struct csv_error *err)
+{
+	if (got == -EINVAL)
+		log_err("%s: line %ld, column %ld: %s", name, err->line, err->column, err->msg);
+	else if (got < 0)
+		log_err("%s: reading failed: %s", name, strerror(-got));
+	return got;
+}
+
 int store_import_csv(struct store *st, FILE *in, const char *name)
 {
 	struct csv_record rec = { 0 };
 	struct import_ctx c = { .st = st, .name = name, .rec = &rec };
 	struct csv_reader r;
 	struct csv_error err;
-	long n = 0;
 	int ret, got;
 
 	csv_reader_init(&r, in);
@@ -574,37 +649,25 @@ int store_import_csv(struct store *st, FILE *in, const char *name)
 		log_hint("export it with --format csv (the default)");
 		return -EINVAL;
 	}
-	c.ident = malloc(sizeof(*c.ident));
-	if (!c.ident)
-		return -ENOMEM;
-	ret = store_tx_begin(st);
-	if (ret) {
-		free(c.ident);
-		return ret;
-	}
-	for (; (got = csv_read_record(&r, &rec, &err)) == 1; n++) {
-		ret = n ? import_row(&c) : check_header(&c);
-		if (ret)
-			goto out;
-	}
-	if (got == -EINVAL) {
-		log_err("%s: line %ld, column %ld: %s", name, err.line, err.column, err.msg);
-		ret = got;
-	} else if (got < 0) {
-		log_err("%s: reading failed: %s", name, strerror(-got));
-		ret = got;
-	} else if (n == 0) {
+	got = csv_read_record(&r, &rec, &err);
+	if (got == 0) {
 		log_err("%s: empty file (expected the header %s)", name, STORE_EXPORT_COLUMNS);
 		ret = -EINVAL;
+	} else if (got < 0) {
+		ret = store_xchg_csv_end(name, got, &err);
+	} else if (rec.n >= 1 && !strcmp(rec.field[0], "record")) {
+		/* the whole-sessions form (export --whole) */
+		ret = store_xchg_whole_csv(st, &r, &rec, name);
+	} else {
+		ret = store_tx_begin(st);
+		if (!ret)
+			ret = store_tx_end(st, import_samples(&c, &r, &rec));
 	}
-out:
 	import_cache_free(&c);
-	ret = store_tx_end(st, ret);
 	if (ret)
 		log_hint("nothing from %s was imported", name);
 	csv_record_free(&rec);
-	free(c.ident);
-	free(c.ident_of);
+	store_xchg_bench_free(&c.bench);
 	return ret;
 }
 

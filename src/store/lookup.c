@@ -8,7 +8,8 @@ int store_count(struct store *st, struct store_counts *c)
 	struct store_stmt *stmt;
 	int ret = store_prepare(st, &stmt, "SELECT (SELECT count(*) FROM session),"
 				" (SELECT count(*) FROM sample),"
-				" (SELECT count(*) FROM session WHERE environment <> '{}')", NULL);
+				" (SELECT count(*) FROM session WHERE environment <> '{}'),"
+				" (SELECT count(*) FROM error)", NULL);
 	int rc;
 
 	if (ret)
@@ -18,11 +19,12 @@ int store_count(struct store *st, struct store_counts *c)
 		c->sessions = store_col_int64(stmt, 0);
 		c->samples = store_col_int64(stmt, 1);
 		c->environments = store_col_int64(stmt, 2);
+		c->errors = store_col_int64(stmt, 3);
 	}
 	store_finalize(stmt);
 	if (rc == STORE_DONE)
 		return -EIO;
-	return rc == STORE_ROW ? 0 : store_sql_fail(st, rc, "counting sessions and samples");
+	return rc == STORE_ROW ? 0 : store_sql_fail(st, rc, "counting sessions, samples and errors");
 }
 
 int store_session_environment(struct store *st, const char *uuid, json_t **out)

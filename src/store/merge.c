@@ -85,16 +85,16 @@ int store_merge_check_names(struct store *st, const char *schema)
 	return ret;
 }
 
-/* Suts or swprofiles (@table) by name; existing ones keep their fingerprints. */
+/* Suts or swprofiles (@table) by name; existing ones keep their fingerprints, unless empty ("{}"). */
 static int merge_named(struct merge *m, const char *table, struct id_map *map)
 {
-	char read[128], insert[160], select[96];
+	char read[128], insert[256], select[96];
 	struct store_stmt *stmt;
 	int ret, rc;
 
 	snprintf(read, sizeof(read), "SELECT id, name, fingerprint FROM %s ORDER BY id", table);
-	snprintf(insert, sizeof(insert), "INSERT INTO %s (name, fingerprint) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
-		 table);
+	snprintf(insert, sizeof(insert), "INSERT INTO %s (name, fingerprint) VALUES (?1, ?2) ON CONFLICT (name)"
+		 " DO UPDATE SET fingerprint = excluded.fingerprint WHERE %s.fingerprint = '{}'", table, table);
 	snprintf(select, sizeof(select), "SELECT id FROM %s WHERE name = ?1", table);
 	ret = store_prepare(m->src, &stmt, read, NULL);
 	while (!ret && (rc = store_step(stmt)) == STORE_ROW) {

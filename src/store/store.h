@@ -306,6 +306,7 @@ int store_list_sessions(struct store *st, json_t **out);
 struct store_counts {
 	int64_t sessions;
 	int64_t samples;
+	int64_t errors;
 	int64_t environments;	/* sessions with an environment snapshot (not "{}") */
 };
 
@@ -346,9 +347,38 @@ int store_export(struct store *st, FILE *out, enum store_format fmt);
  * A sample already stored with the same value is skipped; with another value
  * the file is refused.  All or nothing: one transaction, and a malformed line
  * (wrong column count, bad number, unterminated quote...) rejects the whole
- * file with line and column named (-EINVAL).  Returns 0 or a negative errno.
+ * file with line and column named (-EINVAL).  A file whose header starts
+ * with "record" is the whole-sessions form (store_import()).  Returns 0 or a
+ * negative errno.
  */
 int store_import_csv(struct store *st, FILE *in, const char *name);
+
+/*
+ * Write the sessions of @st whole to @out: the sut and swprofile records
+ * (name, fingerprint), then per session its record (sut, swprofile, UUID,
+ * boot id, start, end, completeness, environment) followed by its samples
+ * and its errors; in @fmt (CSV: one header naming every column, records of
+ * each kind filling theirs, a last "end" record; JSON: an array of objects,
+ * one a line, with the keys of their kind).  With @n UUIDs in @uuids only
+ * those sessions and the suts and swprofiles they use, else all.  The order
+ * uses natural keys only, so two stores holding the same sessions (merged
+ * or imported) write the same bytes.  Returns 0, -EINVAL for a UUID the
+ * store lacks, -EIO when writing failed, or a store error.
+ */
+int store_export_whole(struct store *st, FILE *out, enum store_format fmt, const char *const *uuids, size_t n);
+
+/*
+ * Import @in, whatever its form: the sample CSV (store_import_csv()), or
+ * the whole-sessions form of store_export_whole() in CSV or JSON; *@fmt (may
+ * be NULL) says which format it looked like.  The whole form is all or
+ * nothing (one transaction) and idempotent by session UUID: a session the
+ * store holds already must hold exactly what the file says (checked, nothing
+ * added); one with other content refuses the file (-EINVAL).  Suts and
+ * swprofiles are created when missing; an existing one keeps its
+ * fingerprint unless it is empty ("{}"), as merge does.  Returns 0 or a
+ * negative errno (logged, naming line or record).
+ */
+int store_import(struct store *st, FILE *in, const char *name, enum store_format *fmt);
 
 /*
  * Copy into @dst every session of the store at @src_url that @dst does not

@@ -218,7 +218,7 @@ assert len(d[0]["benchmark"]) == 2005 + 1 + 5010, len(d[0]["benchmark"])'
 	one_row_store "$D/a.db"
 	"$CP" export --store "$D/a.db" --format json "$D/x.json"
 	run --separate-stderr "$CP" import --store "$D/b.db" "$D/x.json"
-	refused 2 "x.json looks like JSON: import reads CSV (clearpath export form)" "--format csv"
+	refused 2 "x.json: record 1: no \"record\" key: this is the JSON sample form" "--whole, or with --format csv"
 	[[ "$stderr" != *"header says"* ]]
 }
 

@@ -40,10 +40,12 @@ static const char *const merge_sql[] = {
 	"CREATE TEMP TABLE merge_new (uuid TEXT PRIMARY KEY)",
 	"INSERT INTO temp.merge_new SELECT uuid FROM src.session"
 	" WHERE uuid NOT IN (SELECT uuid FROM main.session)",
+	/* an existing fingerprint stays, but an empty one (an import of samples made it) is filled in */
 	"INSERT INTO main.sut (name, fingerprint) SELECT name, fingerprint FROM src.sut WHERE true"
-	" ON CONFLICT DO NOTHING",
+	" ON CONFLICT (name) DO UPDATE SET fingerprint = excluded.fingerprint WHERE sut.fingerprint = '{}'",
 	"INSERT INTO main.swprofile (name, fingerprint) SELECT name, fingerprint FROM src.swprofile"
-	" WHERE true ON CONFLICT DO NOTHING",
+	" WHERE true ON CONFLICT (name) DO UPDATE SET fingerprint = excluded.fingerprint"
+	" WHERE swprofile.fingerprint = '{}'",
 	/* Benchmarks by key (temp.src_bench): another spelling main holds already is the same one. */
 	"INSERT INTO main.benchmark (suite, params, key) SELECT suite, params, key FROM temp.src_bench"
 	" WHERE true ON CONFLICT DO NOTHING",

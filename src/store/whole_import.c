@@ -1,0 +1,655 @@
+/* whole_import: sessions whole (export --whole, CSV or JSON) into the store: one transaction, idempotent by UUID. */
+#include "store/xchg.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/csv.h"
+#include "util/log.h"
+
+/* A session of the file: its row in the store and, when it was there before, what the file said of it. */
+struct xw_sess {
+	char uuid[STORE_UUID_LEN + 1];	/* "": free slot */
+	int64_t id;
+	bool existing;		/* stored before this import: the file must match it */
+	long line;		/* where the file declared it */
+	long samples, errors;	/* seen in the file */
+};
+
+/* The import of one file. */
+struct xw_in {
+	struct store *st;
+	const char *name;
+	bool json;
+	long where;		/* line (CSV) or record number (JSON) of the current record */
+	enum xw_kind kind;
+	const char *f[XW_NCOLS];	/* the current record's columns ("" when empty) */
+	char *owned[XW_NCOLS];	/* what f[] points to when made here */
+	bool ended;		/* the end record was read */
+	struct store_xchg_bench bench;
+	struct xw_sess *sess;	/* open-addressing table of cap slots */
+	size_t nsess, cap;
+	struct store_stmt *insert;	/* the sample insert, prepared once */
+};
+
+static int xw_bad(const struct xw_in *in, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Log what is wrong with the current record (at column @col, or -1: the record) and return -EINVAL. */
+static int xw_bad(const struct xw_in *in, int col, const char *fmt, ...)
+{
+	char msg[512], at[64] = "";
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (col >= 0 && !in->json)
+		snprintf(at, sizeof(at), ", column %d (%s)", col + 1, store_xw_col_name[col]);
+	else if (col >= 0)
+		snprintf(at, sizeof(at), " (%s)", store_xw_col_name[col]);
+	log_err("%s: %s %ld%s: %s", in->name, in->json ? "record" : "line", in->where, at, msg);
+	return -EINVAL;
+}
+
+/* The same for a session stored already whose content the file contradicts. */
+static int xw_conflict(const struct xw_in *in, const char *uuid, const char *what)
+{
+	xw_bad(in, -1, "session %s is already in the store with other content: %s", uuid, what);
+	log_hint("a stored session is never changed by an import: import into another store, or leave it out"
+		 " (export --whole --session UUID picks sessions)");
+	return -EINVAL;
+}
+
+static uint64_t xw_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/* The slot of @uuid: its entry, or the free one it would take. */
+static struct xw_sess *xw_slot(const struct xw_in *in, const char *uuid)
+{
+	size_t i = xw_hash(uuid) & (in->cap - 1);
+
+	while (in->sess[i].uuid[0] && strcmp(in->sess[i].uuid, uuid))
+		i = (i + 1) & (in->cap - 1);
+	return &in->sess[i];
+}
+
+static struct xw_sess *xw_lookup(const struct xw_in *in, const char *uuid)
+{
+	struct xw_sess *s = in->cap ? xw_slot(in, uuid) : NULL;
+
+	return s && s->uuid[0] ? s : NULL;
+}
+
+/* Room for one more session (the table stays at most half full).  0 or -ENOMEM. */
+static int xw_grow(struct xw_in *in)
+{
+	struct xw_sess *old = in->sess;
+	size_t cap = in->cap;
+
+	if (2 * (in->nsess + 1) <= in->cap)
+		return 0;
+	in->cap = cap ? 2 * cap : 64;
+	in->sess = calloc(in->cap, sizeof(*in->sess));
+	if (!in->sess) {
+		in->sess = old;
+		in->cap = cap;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < cap; i++)
+		if (old[i].uuid[0])
+			*xw_slot(in, old[i].uuid) = old[i];
+	free(old);
+	return 0;
+}
+
+static int xw_kind_of(struct xw_in *in, const char *s)
+{
+	for (int k = 0; k < XW_NKINDS; k++) {
+		if (!strcmp(s, store_xw_kind_name[k])) {
+			in->kind = k;
+			return 0;
+		}
+	}
+	return xw_bad(in, XW_RECORD, "'%s' is not a record kind (sut, swprofile, session, sample, error or end)", s);
+}
+
+static void xw_record_free(struct xw_in *in)
+{
+	for (int i = 0; i < XW_NCOLS; i++) {
+		free(in->owned[i]);
+		in->owned[i] = NULL;
+		in->f[i] = "";
+	}
+}
+
+static bool xw_is_uuid(const char *s)
+{
+	return store_uuid_valid(s);
+}
+
+static bool xw_is_flag(const char *s)
+{
+	return !strcmp(s, "0") || !strcmp(s, "1");
+}
+
+static bool xw_is_iteration(const char *s)
+{
+	int it;
+
+	return store_xchg_iteration(s, &it);
+}
+
+static bool xw_is_value(const char *s)
+{
+	double v;
+
+	return store_xchg_value(s, &v);
+}
+
+/* The form of each column that has one, and what the message says a field lacking it is not. */
+static const struct {
+	bool (*ok)(const char *s);
+	const char *not;
+} xw_form[XW_NCOLS] = {
+	[XW_SESSION] = { xw_is_uuid, "a UUID" },
+	[XW_STARTED] = { store_xchg_timestamp, "a UTC time like 2026-08-22T08:00:00.000000Z" },
+	[XW_ENDED] = { store_xchg_timestamp, "a UTC time like 2026-08-22T08:00:00.000000Z" },
+	[XW_TIME] = { store_xchg_timestamp, "a UTC time like 2026-08-22T08:00:00.000000Z" },
+	[XW_COMPLETE] = { xw_is_flag, "0 or 1" },
+	[XW_HIGHER] = { xw_is_flag, "0 or 1" },
+	[XW_WARMUP] = { xw_is_flag, "0 or 1" },
+	[XW_ITERATION] = { xw_is_iteration, "an iteration number" },
+	[XW_VALUE] = { xw_is_value, "a finite number" },
+};
+
+/* A fingerprint or environment, stored as exports write it, so a merge and an import store the same text. */
+static int xw_object(struct xw_in *in, int col)
+{
+	char *obj = store_xw_object(in->f[col], store_xw_col_name[col]);
+
+	if (!obj)
+		return xw_bad(in, col, "not a JSON object");
+	free(in->owned[col]);
+	in->f[col] = in->owned[col] = obj;
+	return 0;
+}
+
+/* Every column of the record as its kind wants it; then each field's own form. */
+static int xw_check(struct xw_in *in)
+{
+	const char *spec = store_xw_spec[in->kind];
+
+	for (int i = 0; i < XW_NCOLS; i++) {
+		const char *s = in->f[i];
+
+		if (spec[i] == 'r' && !*s)
+			return xw_bad(in, i, "empty, but a %s record needs it", store_xw_kind_name[in->kind]);
+		if (spec[i] == '-' && *s)
+			return xw_bad(in, i, "not a column of a %s record: must be empty",
+				      store_xw_kind_name[in->kind]);
+		if (!*s)
+			continue;
+		if (!store_utf8_valid(s))
+			return xw_bad(in, i, "not valid UTF-8");
+		if (xw_form[i].ok && !xw_form[i].ok(s))
+			return xw_bad(in, i, "'%s' is not %s", s, xw_form[i].not);
+		if (store_xw_type(i) == XW_OBJECT && xw_object(in, i))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* Get or create sut (@k 0) or swprofile (1) @name: a fingerprint fills in an empty ("{}") one only, as merge does. */
+static int xw_named(struct xw_in *in, int k, const char *name, const char *fingerprint, int64_t *id)
+{
+	static const char *const sql[][2] = {
+		{ "INSERT INTO sut (name, fingerprint) VALUES (?1, coalesce(?2, '{}')) ON CONFLICT (name)"
+		  " DO UPDATE SET fingerprint = excluded.fingerprint WHERE sut.fingerprint = '{}'",
+		  "SELECT id FROM sut WHERE name = ?1" },
+		{ "INSERT INTO swprofile (name, fingerprint) VALUES (?1, coalesce(?2, '{}')) ON CONFLICT (name)"
+		  " DO UPDATE SET fingerprint = excluded.fingerprint WHERE swprofile.fingerprint = '{}'",
+		  "SELECT id FROM swprofile WHERE name = ?1" },
+	};
+
+	return store_get_or_create(in->st, id, sql[k][0], sql[k][1], "tt", name, fingerprint);
+}
+
+/* What differs between the stored session (@stmt's row) and the file's record; NULL when nothing. */
+static const char *xw_session_diff(const struct xw_in *in, struct store_stmt *stmt)
+{
+	static const int col[] = { XW_SUT, XW_SWPROFILE, XW_BOOT_ID, XW_STARTED, XW_ENDED, XW_COMPLETE };
+	static const char *const what[] = { "its sut differs", "its swprofile differs", "its boot id differs",
+					    "its start time differs", "its end time differs",
+					    "its completeness differs" };
+	char *env;
+	bool same;
+
+	for (size_t i = 0; i < sizeof(col) / sizeof(col[0]); i++) {
+		if (strcmp(store_col_text(stmt, (int)i + 1), in->f[col[i]]))
+			return what[i];
+	}
+	env = store_xw_object(store_col_text(stmt, 7), "the stored environment");
+	same = env && !strcmp(env, in->f[XW_ENVIRONMENT]);
+	free(env);
+	return same ? NULL : "its environment differs";
+}
+
+/* A session stored already: the file's record must say what the store holds. */
+static int xw_session_existing(struct xw_in *in, struct store_stmt *stmt, struct xw_sess *s)
+{
+	const char *diff = xw_session_diff(in, stmt);
+
+	s->id = store_col_int64(stmt, 0);
+	s->existing = true;
+	return diff ? xw_conflict(in, in->f[XW_SESSION], diff) : 0;
+}
+
+static int xw_session_insert(struct xw_in *in, struct xw_sess *s)
+{
+	const char *const *f = in->f;
+	int64_t sut, swp;
+	int ret = xw_named(in, 0, f[XW_SUT], NULL, &sut);
+
+	if (!ret)
+		ret = xw_named(in, 1, f[XW_SWPROFILE], NULL, &swp);
+	/* empty is NULL: CSV cannot tell them apart, and the store writes NULL, never "" */
+	if (!ret)
+		ret = store_int64(in->st, &s->id, "INSERT INTO session (uuid, boot_id, sut_id, swprofile_id, started,"
+				  " ended, complete, environment) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id",
+				  "ttiittbt", f[XW_SESSION], *f[XW_BOOT_ID] ? f[XW_BOOT_ID] : NULL, sut, swp,
+				  f[XW_STARTED], *f[XW_ENDED] ? f[XW_ENDED] : NULL, f[XW_COMPLETE][0] == '1',
+				  f[XW_ENVIRONMENT]);
+	return ret;
+}
+
+static int xw_session(struct xw_in *in)
+{
+	struct xw_sess *s;
+	struct store_stmt *stmt;
+	int ret, rc;
+
+	s = xw_lookup(in, in->f[XW_SESSION]);
+	if (s)
+		return xw_bad(in, XW_SESSION, "session %s appears twice (first on %s %ld)", s->uuid,
+			      in->json ? "record" : "line", s->line);
+	ret = xw_grow(in);
+	if (ret)
+		return ret;
+	s = xw_slot(in, in->f[XW_SESSION]);
+	snprintf(s->uuid, sizeof(s->uuid), "%s", in->f[XW_SESSION]);
+	s->line = in->where;
+	in->nsess++;
+	ret = store_prepare(in->st, &stmt, "SELECT se.id, u.name, p.name, se.boot_id, se.started, se.ended,"
+			    " se.complete, se.environment FROM session se JOIN sut u ON u.id = se.sut_id"
+			    " JOIN swprofile p ON p.id = se.swprofile_id WHERE se.uuid = ?1", "t", s->uuid);
+	if (ret)
+		return ret;
+	rc = store_step(stmt);
+	if (rc == STORE_ROW)
+		ret = xw_session_existing(in, stmt, s);
+	else if (rc == STORE_DONE)
+		ret = xw_session_insert(in, s);
+	else
+		ret = store_sql_fail(in->st, rc, "looking up a session");
+	store_finalize(stmt);
+	return ret;
+}
+
+/* The session a sample or error record belongs to: declared before it in the file. */
+static int xw_owner(struct xw_in *in, struct xw_sess **s)
+{
+	*s = xw_lookup(in, in->f[XW_SESSION]);
+	if (!*s)
+		return xw_bad(in, XW_SESSION, "session %s has no session record before this one",
+			      in->f[XW_SESSION]);
+	return 0;
+}
+
+/* A sample of a session stored already: it must be there, with the same value and time. */
+static int xw_sample_existing(struct xw_in *in, const struct xw_sess *s, int64_t rclass, int iteration,
+			      bool warmup, double value)
+{
+	struct store_stmt *stmt;
+	int ret, rc;
+
+	ret = store_prepare(in->st, &stmt, "SELECT value = ?5 AND time = ?6 FROM sample WHERE session_id = ?1"
+			    " AND resultclass_id = ?2 AND iteration = ?3 AND warmup = ?4", "iiibdt", s->id, rclass,
+			    (int64_t)iteration, (int)warmup, value, in->f[XW_TIME]);
+	if (ret)
+		return ret;
+	rc = store_step(stmt);
+	if (rc == STORE_DONE)
+		ret = xw_conflict(in, s->uuid, "the store lacks this sample");
+	else if (rc != STORE_ROW)
+		ret = store_sql_fail(in->st, rc, "looking up a sample");
+	else if (!store_col_int(stmt, 0))
+		ret = xw_conflict(in, s->uuid, "this sample's value or time differs");
+	store_finalize(stmt);
+	return ret;
+}
+
+static int xw_sample_insert(struct xw_in *in, const struct store_xchg_sample *x)
+{
+	bool inserted = false;
+	int ret = store_xchg_sample_insert(in->st, &in->insert, x, &inserted);
+
+	if (ret)
+		return xw_bad(in, -1, "this sample cannot be stored");
+	return inserted ? 0 : xw_bad(in, -1, "this sample appears twice in session %s", in->f[XW_SESSION]);
+}
+
+static int xw_sample(struct xw_in *in)
+{
+	const char *const *f = in->f;
+	struct xw_sess *s;
+	int64_t rclass = 0;
+	int iteration = 0;
+	double value = 0;
+	bool warmup = f[XW_WARMUP][0] == '1';
+	int ret = xw_owner(in, &s);
+
+	if (!ret)
+		ret = store_xchg_bench_parse(&in->bench, f[XW_BENCHMARK]);
+	if (!ret)
+		ret = store_xchg_rclass(in->st, &in->bench, f[XW_RESULTCLASS], f[XW_UNIT], f[XW_HIGHER][0] == '1',
+					&rclass);
+	if (ret)
+		return ret;
+	store_xchg_iteration(f[XW_ITERATION], &iteration);
+	store_xchg_value(f[XW_VALUE], &value);
+	s->samples++;
+	if (s->existing)
+		return xw_sample_existing(in, s, rclass, iteration, warmup, value);
+	return xw_sample_insert(in, &(struct store_xchg_sample){ s->id, rclass, iteration, warmup, value,
+								 f[XW_TIME] });
+}
+
+static int xw_error(struct xw_in *in)
+{
+	const char *const *f = in->f;
+	int64_t bench = 0, found = 0, iteration = -1;
+	struct xw_sess *s;
+	int it, ret = xw_owner(in, &s);
+
+	if (!ret)
+		ret = store_xchg_bench_parse(&in->bench, f[XW_BENCHMARK]);
+	if (!ret)
+		ret = store_xchg_bench_id(in->st, &in->bench, &bench, NULL);
+	if (ret)
+		return ret;
+	if (*f[XW_ITERATION] && store_xchg_iteration(f[XW_ITERATION], &it))
+		iteration = it;
+	s->errors++;
+	if (!s->existing) {
+		ret = store_exec(in->st, "INSERT INTO error (session_id, benchmark_id, iteration, warmup, message, time)"
+				 " VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "iinbtt", s->id, bench, iteration,
+				 f[XW_WARMUP][0] == '1', f[XW_MESSAGE], f[XW_TIME]);
+		return ret ? xw_bad(in, -1, "this error cannot be stored") : 0;
+	}
+	ret = store_int64(in->st, &found, "SELECT count(*) FROM error WHERE session_id = ?1 AND benchmark_id = ?2"
+			  " AND iteration IS ?3 AND warmup = ?4 AND message = ?5 AND time = ?6", "iinbtt", s->id,
+			  bench, iteration, f[XW_WARMUP][0] == '1', f[XW_MESSAGE], f[XW_TIME]);
+	return ret ? ret : found ? 0 : xw_conflict(in, s->uuid, "the store lacks this error");
+}
+
+/* Act on the record just checked. */
+static int xw_record(struct xw_in *in)
+{
+	int64_t id;
+
+	if (in->ended)
+		return xw_bad(in, -1, "a record after the end record");
+	switch (in->kind) {
+	case XW_KIND_SUT:
+		return xw_named(in, 0, in->f[XW_SUT], in->f[XW_FINGERPRINT], &id);
+	case XW_KIND_SWPROFILE:
+		return xw_named(in, 1, in->f[XW_SWPROFILE], in->f[XW_FINGERPRINT], &id);
+	case XW_KIND_SESSION:
+		return xw_session(in);
+	case XW_KIND_SAMPLE:
+		return xw_sample(in);
+	case XW_KIND_ERROR:
+		return xw_error(in);
+	default:
+		in->ended = true;
+		return 0;
+	}
+}
+
+/* Each session the store held before: the file must have named all its samples and errors. */
+static int xw_finish(struct xw_in *in)
+{
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < in->cap; i++) {
+		struct xw_sess *s = &in->sess[i];
+		int64_t samples = 0, errors = 0;
+		char what[160];
+
+		if (!s->uuid[0] || !s->existing)
+			continue;
+		ret = store_int64(in->st, &samples, "SELECT count(*) FROM sample WHERE session_id = ?1", "i", s->id);
+		if (!ret)
+			ret = store_int64(in->st, &errors, "SELECT count(*) FROM error WHERE session_id = ?1", "i",
+					  s->id);
+		if (ret || (samples == s->samples && errors == s->errors))
+			continue;
+		snprintf(what, sizeof(what), "the store holds %lld samples and %lld errors of it, the file %ld and %ld",
+			 (long long)samples, (long long)errors, s->samples, s->errors);
+		in->where = s->line;
+		ret = xw_conflict(in, s->uuid, what);
+	}
+	return ret;
+}
+
+static void xw_in_free(struct xw_in *in)
+{
+	xw_record_free(in);
+	store_xchg_bench_free(&in->bench);
+	store_finalize(in->insert);
+	free(in->sess);
+}
+
+/* Run @read (which calls xw_record() per record) in one transaction, then the checks of the end. */
+static int xw_import(struct xw_in *in, int (*read)(struct xw_in *in, void *arg), void *arg)
+{
+	int ret = store_tx_begin(in->st);
+
+	if (ret)
+		return ret;
+	ret = read(in, arg);
+	if (!ret && !in->json && !in->ended) {
+		log_err("%s ends without its end record: the file was cut short", in->name);
+		ret = -EINVAL;
+	}
+	if (!ret)
+		ret = xw_finish(in);
+	return store_tx_end(in->st, ret);
+}
+
+/* The record read into in->f[] (@ret: how reading it went) checked and acted on, then let go. */
+static int xw_take(struct xw_in *in, int ret)
+{
+	if (!ret)
+		ret = xw_check(in);
+	if (!ret)
+		ret = xw_record(in);
+	xw_record_free(in);
+	return ret;
+}
+
+/* The CSV form: a header naming every column, then one record a line. */
+struct xw_csv {
+	struct csv_reader *r;
+	struct csv_record *rec;
+};
+
+static int xw_csv_header(struct xw_in *in, const struct csv_record *rec)
+{
+	for (int i = 0; i < XW_NCOLS; i++)
+		if ((size_t)i >= rec->n || strcmp(rec->field[i], store_xw_col_name[i]))
+			return xw_bad(in, i < (int)rec->n ? i : -1, "the header of export --whole has the column '%s' here",
+				      store_xw_col_name[i]);
+	return rec->n == XW_NCOLS ? 0 : xw_bad(in, -1, "the header has %zu columns, expected %d", rec->n, XW_NCOLS);
+}
+
+static int xw_csv_records(struct xw_in *in, void *arg)
+{
+	struct xw_csv *c = arg;
+	struct csv_error err;
+	int ret, got;
+
+	in->where = c->rec->line;
+	ret = xw_csv_header(in, c->rec);
+	while (!ret && (got = csv_read_record(c->r, c->rec, &err)) == 1) {
+		in->where = c->rec->line;
+		if (c->rec->n != XW_NCOLS)
+			return xw_bad(in, -1, "expected %d columns, found %zu", XW_NCOLS, c->rec->n);
+		for (int i = 0; i < XW_NCOLS; i++)
+			in->f[i] = c->rec->field[i];
+		ret = xw_take(in, xw_kind_of(in, in->f[XW_RECORD]));
+	}
+	return ret ? ret : store_xchg_csv_end(in->name, got, &err);
+}
+
+int store_xchg_whole_csv(struct store *st, struct csv_reader *r, struct csv_record *rec, const char *name)
+{
+	struct xw_in in = { .st = st, .name = name };
+	struct xw_csv c = { r, rec };
+	int ret;
+
+	xw_record_free(&in);
+	ret = xw_import(&in, xw_csv_records, &c);
+	xw_in_free(&in);
+	return ret;
+}
+
+/* Column @col of a JSON record into in->f[col] as CSV would hold it, checking its JSON type. */
+static int xw_json_field(struct xw_in *in, int col, json_t *v)
+{
+	char buf[64];
+
+	if (json_is_null(v) && store_xw_spec[in->kind][col] == 'o')
+		return 0;
+	switch (store_xw_type(col)) {
+	case XW_TEXT:
+		if (!json_is_string(v))
+			return xw_bad(in, col, "not a string");
+		in->f[col] = json_string_value(v);
+		return 0;
+	case XW_OBJECT:
+		if (!json_is_object(v))
+			return xw_bad(in, col, "not an object");
+		in->owned[col] = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+		break;
+	case XW_BOOL:
+		if (!json_is_boolean(v))
+			return xw_bad(in, col, "not true or false");
+		in->f[col] = json_is_true(v) ? "1" : "0";
+		return 0;
+	case XW_INT:
+		if (!json_is_integer(v))
+			return xw_bad(in, col, "not an integer");
+		snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		in->owned[col] = strdup(buf);
+		break;
+	case XW_REAL:
+		if (!json_is_number(v))
+			return xw_bad(in, col, "not a number");
+		snprintf(buf, sizeof(buf), "%.17g", json_number_value(v));
+		in->owned[col] = strdup(buf);
+		break;
+	}
+	in->f[col] = in->owned[col];
+	return in->owned[col] ? 0 : -ENOMEM;
+}
+
+/* One element of the JSON array into in->f[], every key checked against its kind. */
+static int xw_json_record(struct xw_in *in, json_t *obj)
+{
+	json_t *kind = json_object_get(obj, "record"), *v;
+	const char *key;
+	int ret;
+
+	if (!json_is_object(obj))
+		return xw_bad(in, -1, "not an object");
+	if (!json_is_string(kind))
+		return xw_bad(in, -1, "no \"record\" key%s", json_object_get(obj, "sample_time")
+			      ? ": this is the JSON sample form (export --format json), which import does not"
+				" read; export with --whole, or with --format csv" : "");
+	ret = xw_kind_of(in, json_string_value(kind));
+	json_object_foreach(obj, key, v) {
+		int col = 0;
+
+		if (ret)
+			break;
+		while (col < XW_NCOLS && strcmp(store_xw_col_name[col], key))
+			col++;
+		if (col == XW_NCOLS || store_xw_spec[in->kind][col] == '-')
+			return xw_bad(in, -1, "\"%s\" is not a key of a %s record", key, store_xw_kind_name[in->kind]);
+		ret = xw_json_field(in, col, v);
+	}
+	return ret;
+}
+
+static int xw_json_records(struct xw_in *in, void *arg)
+{
+	json_t *doc = arg, *obj;
+	size_t i;
+	int ret = 0;
+
+	json_array_foreach(doc, i, obj) {
+		in->where = (long)i + 1;
+		ret = xw_take(in, xw_json_record(in, obj));
+		if (ret)
+			break;
+	}
+	return ret;
+}
+
+static int xw_import_json(struct store *st, FILE *in_file, const char *name)
+{
+	struct xw_in in = { .st = st, .name = name, .json = true };
+	json_error_t jerr;
+	json_t *doc = json_loadf(in_file, JSON_REJECT_DUPLICATES, &jerr);
+	int ret;
+
+	if (!doc) {
+		log_err("%s: line %d, column %d: %s", name, jerr.line, jerr.column, jerr.text);
+		return -EINVAL;
+	}
+	if (!json_is_array(doc)) {
+		json_decref(doc);
+		log_err("%s: not an array of records (clearpath export --whole --format json)", name);
+		return -EINVAL;
+	}
+	xw_record_free(&in);
+	ret = xw_import(&in, xw_json_records, doc);
+	xw_in_free(&in);
+	json_decref(doc);
+	return ret;
+}
+
+int store_import(struct store *st, FILE *in, const char *name, enum store_format *fmt)
+{
+	int c = getc(in), ret;
+
+	if (c != EOF)
+		ungetc(c, in);
+	if (fmt)
+		*fmt = c == '[' || c == '{' ? STORE_JSON : STORE_CSV;
+	if (c != '[' && c != '{')
+		return store_import_csv(st, in, name);
+	ret = xw_import_json(st, in, name);
+	if (ret)
+		log_hint("nothing from %s was imported", name);
+	return ret;
+}

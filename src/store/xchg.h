@@ -1,0 +1,119 @@
+/* xchg: what the store's two interchange forms (samples, whole sessions) share: field checks, benchmarks by text. */
+#ifndef CLEARPATH_STORE_XCHG_H
+#define CLEARPATH_STORE_XCHG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "store/db.h"
+
+/* Whether @s is a plain decimal number: [-]digits[.digits][e[+-]digits], nothing else (no 0x, spaces, inf). */
+bool store_xchg_decimal(const char *s);
+
+/* Whether @s is an iteration number (digits, at most 10^9); sets *@out. */
+bool store_xchg_iteration(const char *s, int *out);
+
+/* Whether @s is a finite decimal number (store_xchg_decimal()) that fits a double; sets *@out. */
+bool store_xchg_value(const char *s, double *out);
+
+/* Whether @s is a UTC time as the store writes it: YYYY-MM-DDTHH:MM:SS[.fraction]Z. */
+bool store_xchg_timestamp(const char *s);
+
+/*
+ * A benchmark named in an interchange file as "suite params" (split at the
+ * first space), parsed once per run of lines naming the same one: files come
+ * grouped by benchmark.  Zero-initialise; store_xchg_bench_free() after.
+ */
+struct store_xchg_bench {
+	struct bench_identity *ident;	/* of text */
+	char *text;			/* NULL: none parsed yet */
+	char *suite;			/* text up to its first space */
+	const char *params;		/* the rest of text */
+};
+
+/* Make @b describe benchmark text @text.  0, -ENOMEM or the identity parser's error. */
+int store_xchg_bench_parse(struct store_xchg_bench *b, const char *text);
+
+/*
+ * The id of @b's benchmark, created when missing; *@display (may be NULL)
+ * gets a new string, the spelling stored (another one may have come first).
+ */
+int store_xchg_bench_id(struct store *st, const struct store_xchg_bench *b, int64_t *id, char **display);
+
+/*
+ * The result class @name (@unit, @higher) of @b's benchmark, found or
+ * created; named after the spelling stored when another one came first,
+ * as merge does.  0 or a store error.
+ */
+int store_xchg_rclass(struct store *st, const struct store_xchg_bench *b, const char *name, const char *unit,
+		      bool higher, int64_t *id);
+
+void store_xchg_bench_free(struct store_xchg_bench *b);
+
+/* One sample to import. */
+struct store_xchg_sample {
+	int64_t session, rclass;
+	int iteration;
+	bool warmup;
+	double value;
+	const char *time;
+};
+
+/*
+ * Insert @x with *@insert (prepared on first use, kept for the next), unless
+ * that session, class, iteration and warmup flag are stored already:
+ * *@inserted says which.  0 or a logged store error (a trigger's refusal too).
+ */
+int store_xchg_sample_insert(struct store *st, struct store_stmt **insert, const struct store_xchg_sample *x,
+			     bool *inserted);
+
+/* The end of an export to @out that ended with @ret: flushed, and a failure said.  Returns @ret or -EIO. */
+int store_xchg_export_end(struct store *st, FILE *out, int ret);
+
+/*
+ * The whole-sessions form (export --whole): one record per sut, swprofile,
+ * session, sample and error, each with the columns of its kind; the CSV
+ * form ends with an "end" record, so a cut file is refused.  The same
+ * columns are the JSON form's keys.
+ */
+enum xw_col {
+	XW_RECORD, XW_SUT, XW_SWPROFILE, XW_SESSION, XW_FINGERPRINT, XW_BOOT_ID, XW_STARTED, XW_ENDED,
+	XW_COMPLETE, XW_ENVIRONMENT, XW_BENCHMARK, XW_RESULTCLASS, XW_UNIT, XW_HIGHER, XW_ITERATION,
+	XW_WARMUP, XW_VALUE, XW_TIME, XW_MESSAGE, XW_NCOLS
+};
+
+enum xw_kind { XW_KIND_SUT, XW_KIND_SWPROFILE, XW_KIND_SESSION, XW_KIND_SAMPLE, XW_KIND_ERROR, XW_KIND_END,
+	       XW_NKINDS };
+
+/* How a column is typed in JSON (CSV holds text; booleans are 0 and 1). */
+enum xw_type { XW_TEXT, XW_OBJECT, XW_BOOL, XW_INT, XW_REAL };
+
+extern const char *const store_xw_col_name[XW_NCOLS];
+extern const char *const store_xw_kind_name[XW_NKINDS];
+
+/* Per kind, per column: 'r' required, 'o' optional (empty, or null in JSON), '-' not of this kind. */
+extern const char store_xw_spec[XW_NKINDS][XW_NCOLS + 1];
+
+enum xw_type store_xw_type(enum xw_col col);
+
+/*
+ * A JSON object text in the form exports write it (compact, its keys in the
+ * order stored), as a new string; NULL (logged, naming @what) when @text is
+ * not a JSON object or memory runs out.
+ */
+char *store_xw_object(const char *text, const char *what);
+
+/*
+ * Import the whole-sessions CSV form from @r, whose header record @rec was
+ * just read (its first field is "record").  One transaction.  0 or a
+ * negative errno (logged, with the line).
+ */
+struct csv_reader;
+struct csv_record;
+struct csv_error;
+/* How reading a CSV file ended (csv_read_record()'s @got, 0 at its end): a failure logged.  Returns @got. */
+int store_xchg_csv_end(const char *name, int got, const struct csv_error *err);
+
+int store_xchg_whole_csv(struct store *st, struct csv_reader *r, struct csv_record *rec, const char *name);
+
+#endif

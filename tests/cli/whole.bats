@@ -1,0 +1,235 @@
+#!/usr/bin/env bats
+# whole.bats: export --whole and its import carry sessions whole (fingerprints, environment, errors,
+# completeness): export -> import -> export equals merge, in CSV and JSON, all or nothing, idempotent.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+WITH="next-20260821 with this patch"
+
+setup_file() {
+	local cp=${CLEARPATH:-./clearpath}
+	"$cp" import --store "$BATS_FILE_TMPDIR/seed.db" "$BATS_TEST_DIRNAME/../fixtures/show/seed.csv" >/dev/null
+	# what an import of the sample form cannot carry, as run and merge store it
+	python3 - "$BATS_FILE_TMPDIR/seed.db" "$WITH" <<-'EOF'
+	import json, sqlite3, sys
+	db = sqlite3.connect(sys.argv[1])
+	db.execute("UPDATE sut SET fingerprint = json_object('arch', 'aarch64', 'cores', 64, 'cpu', name)")
+	db.execute("""UPDATE swprofile SET fingerprint = json_object('kernel', '6.17.0-next', 'cmdline',
+	              'quiet', 'thp_enabled', CASE WHEN name = ? THEN 'always' ELSE 'madvise' END)""",
+	           (sys.argv[2],))
+	rows = db.execute("SELECT session.id, session.uuid, swprofile.name FROM session"
+	                  " JOIN swprofile ON swprofile.id = session.swprofile_id ORDER BY session.uuid").fetchall()
+	for n, (sid, uuid, swp) in enumerate(rows):
+	    thp = "always" if swp == sys.argv[2] else "madvise"
+	    # key order as stored by hand, not sorted: an export keeps it
+	    env = {"settings": {"thp_enabled": thp, "thp_defrag": "madvise"}, "loadavg": "0.%d 0 0" % n}
+	    db.execute("UPDATE session SET environment = ?, boot_id = ?, ended = replace(started, 'T08', 'T09')"
+	               " WHERE id = ?", (json.dumps(env), None if n == 1 else "b0070000-0000-4000-8000-%012d" % n, sid))
+	# one session killed midway, one benchmark that failed once and once for good
+	sid, = db.execute("SELECT min(id) FROM session").fetchone()
+	db.execute("UPDATE session SET complete = 0, ended = NULL WHERE id = ?", (sid,))
+	db.execute("INSERT INTO benchmark (suite, params, key) VALUES ('perf/mem', 'mmap -p 1GB -f demand -s 64GB -l 5',"
+	           " 'mmap -p 1GB -f demand -s 64GB -l 5')")
+	bid, = db.execute("SELECT max(id) FROM benchmark").fetchone()
+	db.execute("INSERT INTO error (session_id, benchmark_id, iteration, warmup, message, time) VALUES"
+	           " (?, ?, 0, 1, 'mmap of 64GB in 1GB pages failed: \"no memory\", try fewer', '2026-08-22T08:30:00.000000Z'),"
+	           " (?, ?, NULL, 0, 'gave up after 1 failure', '2026-08-22T08:30:01.000000Z')", (sid, bid, sid, bid))
+	# a session with neither samples nor errors: started, nothing more
+	db.execute("INSERT INTO session (uuid, sut_id, swprofile_id, started, complete) SELECT"
+	           " '5eed0000-0000-4000-8000-0000000000ff', sut_id, swprofile_id, '2026-08-23T10:00:00.000000Z', 0"
+	           " FROM session WHERE id = ?", (sid,))
+	# a sut no session uses any more (merge copies it)
+	db.execute("INSERT INTO sut (name, fingerprint) VALUES ('retired box', '{\"cores\": 8}')")
+	db.commit()
+	EOF
+	"$cp" merge --into "$BATS_FILE_TMPDIR/merged.db" "$BATS_FILE_TMPDIR/seed.db" >/dev/null
+}
+
+setup() {
+	CP=${CLEARPATH:-./clearpath}
+	S=$BATS_FILE_TMPDIR
+	D=$BATS_TEST_TMPDIR/w
+	GOLDEN="$BATS_TEST_DIRNAME/../golden/export"
+	mkdir -p "$D"
+	export CLEARPATH_STORE="$D/r.db"
+}
+
+# Compare file $2 byte for byte with tests/golden/export/$1; UPDATE_GOLDEN=1 writes it.
+golden_file() {
+	if [ -n "${UPDATE_GOLDEN:-}" ]; then
+		cp "$2" "$GOLDEN/$1"
+	fi
+	diff -u "$GOLDEN/$1" "$2"
+}
+
+# Every view of store $1 (show in two formats with their warnings, list of each kind, both exports) into dir $2.
+views() {
+	mkdir -p "$2"
+	"$CP" show --store "$1" --format grid >"$2/show.txt" 2>&1
+	"$CP" show --store "$1" --format json >"$2/show.json" 2>&1
+	for k in suts swprofiles benchmarks sessions; do
+		"$CP" list "$k" --store "$1" >"$2/list-$k.txt"
+		"$CP" list "$k" --store "$1" --format json >"$2/list-$k.json"
+	done
+	"$CP" export --store "$1" "$2/samples.csv"
+	"$CP" export --store "$1" --whole "$2/whole.csv"
+	"$CP" export --store "$1" --whole --format json "$2/whole.json"
+}
+
+@test "whole: golden CSV and JSON of a store with fingerprints, environments, errors, an incomplete session" {
+	"$CP" export --store "$S/seed.db" --whole "$D/whole.csv"
+	golden_file whole.csv "$D/whole.csv"
+	"$CP" export --store "$S/seed.db" --whole --format json - > "$D/whole.json"
+	golden_file whole.json "$D/whole.json"
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d[0]["record"] == "sut", d[0]' "$D/whole.json"
+}
+
+@test "whole: export -> import -> export equals merge: exports, show with its warning, list" {
+	for fmt in csv json; do
+		"$CP" export --store "$S/seed.db" --whole --format $fmt "$D/a.$fmt"
+		run "$CP" import --store "$D/$fmt.db" "$D/a.$fmt"
+		[ "$status" -eq 0 ]
+		[ "$output" = "imported 192 samples and 2 errors in 17 new sessions from $D/a.$fmt" ]
+		views "$D/$fmt.db" "$D/$fmt"
+	done
+	views "$S/merged.db" "$D/merged"
+	views "$S/seed.db" "$D/seed"
+	diff -r "$D/merged" "$D/csv"
+	diff -r "$D/merged" "$D/json"
+	diff -r "$D/seed" "$D/csv"
+	cmp "$D/a.csv" "$D/csv/whole.csv"
+	cmp "$D/a.json" "$D/csv/whole.json"
+	# the settings-differ warning survived the trip
+	grep -qF "Warning: $WITH ran with thp_enabled = \"always\", the base with \"madvise\"" "$D/csv/show.txt"
+}
+
+# The number of rows of each table of store $1, one line.
+counts() {
+	STORE=$1 store_sql "SELECT (SELECT count(*) FROM sut), (SELECT count(*) FROM swprofile),
+		(SELECT count(*) FROM session), (SELECT count(*) FROM sample), (SELECT count(*) FROM error),
+		(SELECT count(*) FROM benchmark), (SELECT count(*) FROM resultclass)"
+}
+
+@test "whole: importing twice, or into a store that merged some of the sessions, adds nothing twice" {
+	for fmt in csv json; do
+		"$CP" export --store "$S/seed.db" --whole --format $fmt "$D/a.$fmt"
+		"$CP" import --store "$D/twice.db" "$D/a.$fmt" >/dev/null
+		before=$(counts "$D/twice.db")
+		run "$CP" import --store "$D/twice.db" "$D/a.$fmt"
+		[ "$status" -eq 0 ]
+		[ "$output" = "imported 0 samples in 0 new sessions from $D/a.$fmt (all were stored already)" ]
+		[ "$(counts "$D/twice.db")" = "$before" ]
+	done
+	# the merged store holds every session: nothing to add, and nothing differs
+	cp "$S/merged.db" "$D/m.db"
+	run "$CP" import --store "$D/m.db" "$D/a.csv"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"(all were stored already)" ]]
+	# a store holding two of the sessions (exported alone) gets the other fifteen
+	"$CP" export --store "$S/seed.db" --session 5eed0000-0000-4000-8000-000000000001 \
+		--session 5eed0110-0000-4000-8000-000000000001 "$D/two.csv"
+	"$CP" import --store "$D/part.db" "$D/two.csv" >/dev/null
+	run "$CP" import --store "$D/part.db" "$D/a.json"
+	[ "$status" -eq 0 ]
+	[ "$output" = "imported 168 samples in 15 new sessions from $D/a.json" ]
+	views "$D/part.db" "$D/part"
+	views "$S/merged.db" "$D/merged"
+	diff -r "$D/merged" "$D/part"
+}
+
+@test "whole: --session exports exactly those sessions and what they use; an unknown one is refused" {
+	U=5eed0000-0000-4000-8000-000000000001
+	run "$CP" export --store "$S/seed.db" --session $U -
+	[ "$status" -eq 0 ]
+	# one sut, one swprofile, the session, its 12 samples and 2 errors, the end
+	[ "$(grep -c '^sut,' <<<"$output")" -eq 1 ]
+	[ "$(grep -c '^swprofile,' <<<"$output")" -eq 1 ]
+	[ "$(grep -c '^session,' <<<"$output")" -eq 1 ]
+	[ "$(grep -c "^sample,,,$U," <<<"$output")" -eq 12 ]
+	[ "$(grep -c "^error,,,$U," <<<"$output")" -eq 2 ]
+	[ "${lines[-1]}" = "end,,,,,,,,,,,,,,,,,," ]
+	# the controller's side of a remote session: a pipe, all or nothing
+	"$CP" export --store "$S/seed.db" --session $U --format json - | "$CP" import --store "$D/c.db" - >"$D/out"
+	[ "$(cat "$D/out")" = "imported 12 samples and 2 errors in 1 new session from <stdin>" ]
+	[ "$(STORE=$D/c.db store_sql "SELECT uuid, complete, ended IS NULL, boot_id FROM session")" = \
+		"$U|0|1|b0070000-0000-4000-8000-000000000000" ]
+	run --separate-stderr "$CP" export --store "$S/seed.db" --session 5eed9999-0000-4000-8000-000000000001 -
+	refused 2 "holds no session 5eed9999-0000-4000-8000-000000000001"
+}
+
+@test "whole: a session stored with other content refuses the file, naming it; nothing is committed" {
+	U=5eed0001-0000-4000-8000-000000000002
+	"$CP" export --store "$S/seed.db" --whole "$D/a.csv"
+	"$CP" export --store "$S/seed.db" --session $U "$D/one.csv"
+	# the store holds that session with another environment, and lacks everything else
+	sed "s/0\.1 0 0/0.9 9 9/" "$D/one.csv" > "$D/other.csv"
+	"$CP" import --store "$D/c.db" "$D/other.csv" >/dev/null
+	before=$(counts "$D/c.db")
+	run --separate-stderr "$CP" import --store "$D/c.db" "$D/a.csv"
+	refused 2 "session $U is already in the store with other content: its environment differs" \
+		"nothing from $D/a.csv was imported"
+	[ "$(counts "$D/c.db")" = "$before" ]
+	# a sample's value differs
+	awk -F, -v OFS=, -v u=$U '$1 == "sample" && $4 == u && !done { $17 = 1; done = 1 } { print }' \
+		"$D/one.csv" > "$D/value.csv"
+	"$CP" import --store "$D/v.db" "$D/one.csv" >/dev/null
+	run --separate-stderr "$CP" import --store "$D/v.db" "$D/value.csv"
+	refused 2 "session $U is already in the store with other content: this sample's value or time differs"
+	# the file lacks one of the stored samples
+	grep -v ',2,0,[0-9.]*,2026-08-22T10:00:12' "$D/one.csv" > "$D/fewer.csv"
+	[ "$(wc -l < "$D/fewer.csv")" -lt "$(wc -l < "$D/one.csv")" ]
+	run --separate-stderr "$CP" import --store "$D/v.db" "$D/fewer.csv"
+	refused 2 "session $U is already in the store with other content: the store holds 12 samples and 0 errors of it, the file 11 and 0"
+	# the old sample form's import of a session, then the whole form: the environment it lacked differs
+	"$CP" export --store "$S/seed.db" "$D/samples.csv"
+	"$CP" import --store "$D/old.db" "$D/samples.csv" >/dev/null
+	run --separate-stderr "$CP" import --store "$D/old.db" "$D/a.csv"
+	refused 2 "is already in the store with other content"
+}
+
+@test "whole: a truncated or garbled file is refused whole, naming the place" {
+	"$CP" export --store "$S/seed.db" --whole "$D/a.csv"
+	"$CP" export --store "$S/seed.db" --whole --format json "$D/a.json"
+	"$CP" import --store "$D/c.db" "$D/two.csv" 2>/dev/null || true
+	"$CP" export --store "$S/seed.db" --session 5eed0000-0000-4000-8000-000000000001 "$D/one.csv"
+	"$CP" import --store "$D/c.db" "$D/one.csv" >/dev/null
+	before=$(counts "$D/c.db")
+	# cut at a record boundary (an SSH connection that dropped): no end record
+	head -n 100 "$D/a.csv" > "$D/cut.csv"
+	run --separate-stderr "$CP" import --store "$D/c.db" "$D/cut.csv"
+	refused 2 "cut.csv ends without its end record" "nothing from"
+	# cut mid-record, in JSON
+	head -c 30000 "$D/a.json" > "$D/cut.json"
+	run --separate-stderr "$CP" import --store "$D/c.db" "$D/cut.json"
+	refused 2 "cut.json: line" "nothing from"
+	# garbled: a bad value late in the file, a sample before its session, an unknown record kind
+	awk -F, -v OFS=, '$1 == "sample" && ++n == 150 { $17 = "fast" } { print }' "$D/a.csv" > "$D/bad.csv"
+	run --separate-stderr "$CP" import --store "$D/c.db" "$D/bad.csv"
+	refused 2 "bad.csv: line" "column 17 (value): 'fast' is not a finite number"
+	grep -v '^session,aws-m7g.metal,next-20260821 with this patch,5eed0010' "$D/a.csv" > "$D/orphan.csv"
+	run --separate-stderr "$CP" import --store "$D/c.db" "$D/orphan.csv"
+	refused 2 "session 5eed0010-0000-4000-8000-000000000001 has no session record before this one"
+	sed 's/^error,/mistake,/' "$D/a.csv" > "$D/kind.csv"
+	run --separate-stderr "$CP" import --store "$D/c.db" "$D/kind.csv"
+	refused 2 "'mistake' is not a record kind"
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d[5]["complete"] = "yes"; json.dump(d, open(sys.argv[2], "w"))' "$D/a.json" "$D/type.json"
+	run --separate-stderr "$CP" import --store "$D/c.db" "$D/type.json"
+	refused 2 "type.json: record 6 (complete): not true or false"
+	# the sample form of JSON is named as such
+	"$CP" export --store "$S/seed.db" --format json "$D/samples.json"
+	run --separate-stderr "$CP" import --store "$D/c.db" "$D/samples.json"
+	refused 2 "this is the JSON sample form"
+	[ "$(counts "$D/c.db")" = "$before" ]
+}
+
+@test "whole: the sample form still imports as before, beside the whole one" {
+	run "$CP" import --store "$D/s.db" "$BATS_TEST_DIRNAME/../fixtures/show/seed.csv"
+	[ "$status" -eq 0 ]
+	[ "$output" = "imported 192 samples in 16 new sessions from $BATS_TEST_DIRNAME/../fixtures/show/seed.csv" ]
+	# what the sample form carries is the same, from either
+	"$CP" export --store "$D/s.db" "$D/s.csv"
+	"$CP" export --store "$S/seed.db" "$D/seed.csv"
+	cmp "$D/seed.csv" "$D/s.csv"
+}

@@ -1,4 +1,5 @@
-/* fuzz_import: libFuzzer harness for `import`: what imports must export, re-import and export the same. */
+/* fuzz_import: libFuzzer harness for `import` (sample CSV, whole CSV and JSON): what imports must export, re-import and export the same. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,7 @@ static int64_t stored(void)
 	return n;
 }
 
-/* Import @len bytes at @data; 0 when the store took them. */
+/* Import @len bytes at @data, whatever their form; 0 when the store took them. */
 static int import(const void *data, size_t len)
 {
 	FILE *in = fmemopen((void *)data, len, "r");
@@ -48,28 +49,55 @@ static int import(const void *data, size_t len)
 
 	if (!in)
 		abort();
-	ret = store_import_csv(st, in, "fuzz");
+	ret = store_import(st, in, "fuzz", NULL);
 	fclose(in);
 	return ret;
 }
 
-/* The store's CSV export as a new string of *@len bytes. */
-static char *export(size_t *len)
+/* The store's export, sample form or (@whole) sessions whole, in @fmt, as a new string of *@len bytes. */
+static char *export(bool whole, enum store_format fmt, size_t *len)
 {
 	char *text = NULL;
 	FILE *out = open_memstream(&text, len);
 
-	if (!out || store_export(st, out, STORE_CSV))
+	if (!out || (whole ? store_export_whole(st, out, fmt, NULL, 0) : store_export(st, out, fmt)))
 		abort();
 	fclose(out);
 	return text;
 }
 
+/*
+ * The store holds what an accepted input gave.  Its export in form @whole
+ * and format @fmt must import into an empty store (twice: the second adds
+ * nothing) and export the same bytes; the store is left as it was found.
+ */
+static void round_trip(bool whole, enum store_format fmt)
+{
+	size_t n1, n2, n3;
+	char *first = export(whole, fmt, &n1), *second, *samples = export(false, STORE_CSV, &n3);
+	int64_t rows;
+
+	wipe();
+	if (import(first, n1))
+		abort();
+	rows = stored();
+	if (import(first, n1) || stored() != rows)
+		abort();
+	second = export(whole, fmt, &n2);
+	if (n1 != n2 || memcmp(first, second, n1))
+		abort();
+	free(second);
+	/* either form keeps every sample */
+	second = export(false, STORE_CSV, &n2);
+	if (n2 != n3 || memcmp(samples, second, n3))
+		abort();
+	free(first);
+	free(second);
+	free(samples);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
-	char *first, *second;
-	size_t n1, n2;
-
 	if (!st) {
 		char path[PATH_MAX];
 
@@ -85,16 +113,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 			abort();
 		return 0;
 	}
-	/* Accepted: the export must import into an empty store and export the same bytes. */
-	first = export(&n1);
-	wipe();
-	if (import(first, n1))
-		abort();
-	second = export(&n2);
-	if (n1 != n2 || memcmp(first, second, n1))
-		abort();
-	free(first);
-	free(second);
+	/* Accepted, in either form: each export round-trips; the sample form's last, from the same store. */
+	round_trip(true, STORE_CSV);
+	round_trip(true, STORE_JSON);
+	round_trip(false, STORE_CSV);
 	wipe();
 	return 0;
 }

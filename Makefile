@@ -7,6 +7,13 @@
 CC        ?= gcc
 PREFIX    ?= /usr/local
 PKGS      := sqlite3 yaml-0.1 jansson gsl
+# elfutils' libdw names the user-space addresses of --profile; WITH_LIBDW=0 (the static
+# builds) leaves them unnamed, "[user]", and profiles the kernel as before.
+WITH_LIBDW ?= 1
+ifeq ($(WITH_LIBDW),1)
+PKGS      += libdw
+LIBDW_DEF := -DCLEARPATH_HAVE_LIBDW
+endif
 TEST_PKGS := cmocka
 # Plots (clearpath report) are drawn with cairo when pkg-config finds it; WITH_CAIRO=0 builds
 # without it (the static build), and report then says so instead of drawing.
@@ -56,7 +63,7 @@ CFLAGS   ?= -O2 -g
 # No fused multiply-add: the same store must give the same statistics, digit for digit, on
 # arm64 (where GCC fuses by default) as on x86-64.
 CFLAGS   += -ffp-contract=off
-CFLAGS   += -std=gnu11 $(WARN) $(SANFLAGS) -Isrc $(PKG_CFLAGS) $(CAIRO_DEF) $(PQ_FLAGS) -DCLEARPATH_VERSION='"$(VERSION)"' -MMD -MP
+CFLAGS   += -std=gnu11 $(WARN) $(SANFLAGS) -Isrc $(PKG_CFLAGS) $(CAIRO_DEF) $(PQ_FLAGS) $(LIBDW_DEF) -DCLEARPATH_VERSION='"$(VERSION)"' -MMD -MP
 LDFLAGS  += $(SANFLAGS)
 LDLIBS   += $(PKG_LIBS) -lpthread -lm
 

@@ -58,6 +58,26 @@ static json_t *json_counters(const struct counters_totals *c)
 	return o;
 }
 
+/* --profile: the shares and the bound, or why there is no profile (never zeros). */
+static json_t *json_profile(const struct profile_summary *p)
+{
+	json_t *o, *top;
+	char bound[256];
+
+	if (!p->valid)
+		return json_pack("{s:s}", "unavailable", p->why);
+	top = json_array();
+	for (size_t i = 0; i < p->ntop; i++)
+		json_array_append_new(top, json_pack("{s:s, s:f, s:b, s:b}", "symbol", p->top[i].name, "share_pct",
+						     p->top[i].share, "kernel", p->top[i].kernel, "clearing",
+						     p->top[i].clearing));
+	profile_bound_text(p, bound, sizeof(bound));
+	o = json_pack("{s:I, s:I, s:f, s:f, s:s, s:o}", "samples", (json_int_t)p->samples, "lost",
+		      (json_int_t)p->lost, "clearing_pct", p->clearing, "bound_factor", p->clearing / 100.0,
+		      "bound", bound, "top", top);
+	return o;
+}
+
 static void json_begin(struct wl_sink *s, const struct wl_invocation *inv)
 {
 	(void)s;
@@ -110,6 +130,8 @@ static void json_result(struct wl_sink *s, const struct wl_invocation *inv, cons
 	json_object_set_new(o, "metrics", metrics);
 	if (r->counters.on)
 		json_object_set_new(o, "counters", json_counters(&r->counters));
+	if (r->profile.on)
+		json_object_set_new(o, "profile", json_profile(&r->profile));
 	json_array_append_new(j->array, o);
 }
 

@@ -62,6 +62,24 @@ static const struct wl_metric *text_metric(const struct wl_result *r, const char
 	return NULL;
 }
 
+/* --profile: the bound the clearing share sets, or that there is no profile. */
+static void text_profile(FILE *out, const struct profile_summary *p)
+{
+	char bound[256];
+
+	if (!p->on)
+		return;
+	if (!p->valid) {
+		fprintf(out, "# profile: none (%s)\n", p->why);
+		return;
+	}
+	profile_bound_text(p, bound, sizeof(bound));
+	fprintf(out, "# profile: %s\n", bound);
+	if (p->lost)
+		fprintf(out, "# profile: %llu samples lost (ring full): shares are of those kept\n",
+			(unsigned long long)p->lost);
+}
+
 static void text_result(struct wl_sink *s, const struct wl_invocation *inv, const struct wl_result *r)
 {
 	struct text_out *t = s->priv;
@@ -99,6 +117,7 @@ static void text_result(struct wl_sink *s, const struct wl_invocation *inv, cons
 	}
 	if (r->note[0])
 		fprintf(t->out, "# %s\n", r->note);
+	text_profile(t->out, &r->profile);
 }
 
 /* -f help, as perf lists its functions, with what this machine can run. */

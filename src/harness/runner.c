@@ -252,8 +252,8 @@ static void run_unit_suite(const struct harness_unit *u, char *suite, size_t len
 
 /*
  * The benchmark of @u for an error row when its command line does not even
- * parse: the words as given less --counters, which identifies no benchmark
- * a result could have.
+ * parse: the words as given less --counters and --profile (with its
+ * settings), which identify no benchmark a result could have.
  */
 static void run_unparsed_ident(const struct harness_unit *u, struct bench_identity *id)
 {
@@ -261,8 +261,15 @@ static void run_unparsed_ident(const struct harness_unit *u, struct bench_identi
 
 	snprintf(suite, sizeof(suite), "%s/%s", u->argv[0], u->argc > 1 ? u->argv[1] : "");
 	for (int i = 2; i < u->argc; i++) {
-		if (!strcmp(u->argv[i], "--counters"))
+		const char *w = u->argv[i];
+
+		if (!strcmp(w, "--counters") || !strcmp(w, "--profile") ||
+		    !strncmp(w, "--profile-freq=", 15) || !strncmp(w, "--profile-event=", 16))
 			continue;
+		if (!strcmp(w, "--profile-freq") || !strcmp(w, "--profile-event")) {
+			i++;
+			continue;
+		}
 		snprintf(params + strlen(params), sizeof(params) - strlen(params), "%s%s",
 			 params[0] ? " " : "", u->argv[i]);
 	}

@@ -35,7 +35,7 @@ static void sysfs_full_path(const char *path, char *full, size_t len)
 	snprintf(full, len, "%s%s", sysfs_root, path);
 }
 
-static FILE *sysfs_open(const char *path)
+FILE *sysfs_fopen(const char *path)
 {
 	char full[1024];
 
@@ -45,7 +45,7 @@ static FILE *sysfs_open(const char *path)
 
 int sysfs_read_line(const char *path, char *buf, size_t len)
 {
-	FILE *f = sysfs_open(path);
+	FILE *f = sysfs_fopen(path);
 	int ret = 0;
 
 	if (!f)
@@ -75,7 +75,7 @@ int sysfs_read_u64(const char *path, uint64_t *out)
 
 int sysfs_read_key(const char *path, const char *key, char *buf, size_t len)
 {
-	FILE *f = sysfs_open(path);
+	FILE *f = sysfs_fopen(path);
 	size_t klen = strlen(key);
 	char line[8192];
 	int ret = -ENOENT;
@@ -174,7 +174,7 @@ int sysfs_write_line(const char *path, const char *value)
 
 int sysfs_mem_available(uint64_t *bytes)
 {
-	FILE *f = sysfs_open("/proc/meminfo");
+	FILE *f = sysfs_fopen("/proc/meminfo");
 	char line[256];
 	int ret = -ENOENT;
 
@@ -236,7 +236,7 @@ int sysfs_read_choice(const char *path, char *buf, size_t len)
 
 bool sysfs_cpu_has_flag(const char *flag)
 {
-	FILE *f = sysfs_open("/proc/cpuinfo");
+	FILE *f = sysfs_fopen("/proc/cpuinfo");
 	char line[8192];
 	bool found = false;
 
@@ -277,7 +277,7 @@ static char *sysfs_cpuinfo_match(char *line, const char *key)
 
 int sysfs_cpuinfo_distinct(const char *key)
 {
-	FILE *f = sysfs_open("/proc/cpuinfo");
+	FILE *f = sysfs_fopen("/proc/cpuinfo");
 	char line[8192], seen[64][32];
 	int n = 0;
 

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * Prefix every path with @root ("" or NULL for the real machine).  Tests
@@ -18,6 +19,9 @@ void sysfs_set_root(const char *root);
  * the timed path of mmap).
  */
 unsigned sysfs_root_generation(void);
+
+/* fopen(@path under the root, "re") for files read whole (kallsyms).  NULL with errno set. */
+FILE *sysfs_fopen(const char *path);
 
 /* Read the first line of @path (without newline) into @buf.  0 or -errno. */
 int sysfs_read_line(const char *path, char *buf, size_t len);

@@ -15,6 +15,9 @@
 #define INV_OPT_FUNCTION 1000	/* getopt values of the driver's own options */
 #define INV_OPT_HELP 1001
 #define INV_OPT_COUNTERS 1002
+#define INV_OPT_PROFILE 1003
+#define INV_OPT_PROFILE_FREQ 1004
+#define INV_OPT_PROFILE_EVENT 1005
 
 static size_t inv_nopts(const struct wl_opt *opts)
 {
@@ -163,6 +166,12 @@ static void inv_usage(const struct workload *wl)
 	}
 	printf("    %-30s%s\n", "--counters",
 	       "also count perf events in the timed region: software always, hardware where they open");
+	printf("    %-30s%s\n", "--profile",
+	       "also sample the timed region (kernel and user): top symbols and the page-clearing share");
+	printf("    %-30s%s (default: %d)\n", "--profile-freq <hz>", "samples per second per thread",
+	       PROFILE_DEFAULT_HZ);
+	printf("    %-30s%s\n", "--profile-event <event>",
+	       "cpu-clock (default: works everywhere) or cycles (needs a hardware counter)");
 	printf("    %-30s%s\n", "--format <default|simple|json>", "output format (default: perf's layout)");
 }
 
@@ -192,6 +201,9 @@ static void inv_build_getopt(const struct workload *wl, struct option *lo, char 
 	lo[k++] = (struct option){ "function", required_argument, NULL, INV_OPT_FUNCTION };
 	lo[k++] = (struct option){ "help", no_argument, NULL, INV_OPT_HELP };
 	lo[k++] = (struct option){ "counters", no_argument, NULL, INV_OPT_COUNTERS };
+	lo[k++] = (struct option){ "profile", no_argument, NULL, INV_OPT_PROFILE };
+	lo[k++] = (struct option){ "profile-freq", required_argument, NULL, INV_OPT_PROFILE_FREQ };
+	lo[k++] = (struct option){ "profile-event", required_argument, NULL, INV_OPT_PROFILE_EVENT };
 	lo[k] = (struct option){ NULL, 0, NULL, 0 };
 }
 
@@ -203,11 +215,29 @@ static const struct wl_opt *inv_by_short(const struct workload *wl, int c)
 	return NULL;
 }
 
-/* Parse @argv (argv[0] is the workload name) into @p's params, functions and counters. */
+/* --profile-freq and --profile-event (which imply --profile) into @p.  0 or EXIT_USAGE. */
+static int inv_profile_opt(struct wl_parsed *p, int c, const char *arg)
+{
+	static const struct wl_opt freq = { 0, "profile-freq", WL_OPT_UINT, 0, NULL, NULL, NULL, 1, 100000, NULL };
+	static const char *const events[] = { "cpu-clock", "cycles", NULL };
+	static const struct wl_opt event = { 0, "profile-event", WL_OPT_STR, 0, NULL, NULL, NULL, 0, 0, events };
+	const char *name;
+	int ret;
+
+	p->profile = true;
+	if (c == INV_OPT_PROFILE_FREQ)
+		return inv_set_uint(&freq, arg, &p->profile_cfg.hz, "--profile-freq");
+	ret = inv_set_str(&event, arg, &name, "--profile-event");
+	if (!ret)
+		p->profile_cfg.event = strcmp(name, "cycles") ? PROFILE_CPU_CLOCK : PROFILE_CYCLES;
+	return ret;
+}
+
+/* Parse @argv (argv[0] is the workload name) into @p's params, functions, counters and profile. */
 static int inv_parse(struct wl_parsed *p, int argc, char **argv)
 {
 	const struct workload *wl = p->wl;
-	struct option lo[INV_MAX_OPTS + 4];
+	struct option lo[INV_MAX_OPTS + 7];
 	char so[3 * INV_MAX_OPTS + 8];
 	int c, ret;
 
@@ -225,6 +255,15 @@ static int inv_parse(struct wl_parsed *p, int argc, char **argv)
 		}
 		if (c == INV_OPT_COUNTERS) {
 			p->counters = true;
+			continue;
+		}
+		if (c == INV_OPT_PROFILE) {
+			p->profile = true;
+			continue;
+		}
+		if (c == INV_OPT_PROFILE_FREQ || c == INV_OPT_PROFILE_EVENT) {
+			if ((ret = inv_profile_opt(p, c, optarg)))
+				return ret;
 			continue;
 		}
 		if (c == INV_OPT_HELP || c == 'h') {
@@ -314,7 +353,7 @@ static int inv_select(const struct workload *wl, const char *spec, const struct 
 	return 0;
 }
 
-/* The driver's metrics on top of what the workload added: -c's cycles/byte, then the counters. */
+/* The driver's metrics on top of what the workload added: -c's cycles/byte, the counters, the profile. */
 static void inv_metrics(const struct workload *wl, const void *params, struct wl_result *res)
 {
 	struct wl_resources r;
@@ -322,11 +361,29 @@ static void inv_metrics(const struct workload *wl, const void *params, struct wl
 	if (res->cycles >= 0 && res->bytes)
 		wl_result_add(res, "cycles", res->cycles / ((double)res->bytes * res->threads),
 			      "cycles/byte", false);
-	if (!res->counters.on)
-		return;
-	wl->resources(params, &r);
-	wl_counter_metrics(res, r.page);
-	counters_warn_once(&res->counters);
+	if (res->counters.on) {
+		wl->resources(params, &r);
+		wl_counter_metrics(res, r.page);
+		counters_warn_once(&res->counters);
+	}
+	wl_profile_metrics(res);
+}
+
+/*
+ * Run one function, sampled when --profile: the collection spans exactly
+ * this run, so every thread's timed regions land in its profile, and
+ * symbols are resolved after the run, outside every timed region.
+ */
+static int inv_run_one(const struct wl_parsed *p, const struct wl_func *f, struct wl_result *res)
+{
+	int ret;
+
+	if (p->profile)
+		profile_begin(&p->profile_cfg);
+	ret = p->wl->run(p->params, f, res);
+	if (p->profile)
+		profile_end(&res->profile);
+	return ret;
 }
 
 static int inv_run(const struct wl_parsed *p, struct wl_sink *sink)
@@ -336,7 +393,7 @@ static int inv_run(const struct wl_parsed *p, struct wl_sink *sink)
 	const char *functions = p->functions;
 	struct wl_func funcs[WL_MAX_FUNCS];
 	const struct wl_func *sel[WL_MAX_FUNCS];
-	struct wl_invocation inv = { wl, params, functions, p->counters, p->given };
+	struct wl_invocation inv = { wl, params, functions, p->counters, p->given, p->profile };
 	size_t n = wl->functions(funcs, WL_MAX_FUNCS), nsel;
 	int ret;
 
@@ -361,7 +418,7 @@ static int inv_run(const struct wl_parsed *p, struct wl_sink *sink)
 			continue;
 		}
 		sink->function(sink, &inv, sel[i]);
-		ret = wl->run(params, sel[i], &res);
+		ret = inv_run_one(p, sel[i], &res);
 		if (ret)
 			return ret;
 		inv_metrics(wl, params, &res);
@@ -393,6 +450,7 @@ int wl_parse(int argc, char **argv, struct wl_parsed *out)
 		return EXIT_INTERNAL;
 	}
 	out->functions = out->wl->default_function;
+	out->profile_cfg = (struct profile_config){ PROFILE_CPU_CLOCK, PROFILE_DEFAULT_HZ };
 	ret = inv_defaults(out->wl, out->params);
 	if (!ret)
 		ret = inv_parse(out, argc - 1, argv + 1);

@@ -118,6 +118,7 @@ int wl_timer_init(struct wl_timer *t, bool cycles, bool counters)
 {
 	memset(t, 0, sizeof(*t));
 	t->cycles_fd = -1;
+	t->prof.fd = -1;
 	if (cycles) {
 		t->cycles_fd = perfctr_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 		if (t->cycles_fd < 0)
@@ -127,6 +128,7 @@ int wl_timer_init(struct wl_timer *t, bool cycles, bool counters)
 		counters_open(&t->counters, NULL);
 		t->counting = true;
 	}
+	profile_thread_open(&t->prof);
 	return 0;
 }
 
@@ -142,6 +144,7 @@ void wl_timer_start(struct wl_timer *t)
 		counters_start(&t->counters);
 	if (t->cycles_fd >= 0)
 		perfctr_read(t->cycles_fd, &t->c0);
+	profile_thread_start(&t->prof);
 	t->t0 = clock_now_ns();
 }
 
@@ -150,6 +153,7 @@ void wl_timer_stop(struct wl_timer *t)
 	uint64_t t1 = clock_now_ns(), c1 = 0;
 	struct rusage ru;
 
+	profile_thread_stop(&t->prof);
 	t->ns += t1 - t->t0;
 	if (t->cycles_fd >= 0 && !perfctr_read(t->cycles_fd, &c1))
 		t->cycles += c1 - t->c0;
@@ -158,6 +162,7 @@ void wl_timer_stop(struct wl_timer *t)
 	getrusage(RUSAGE_THREAD, &ru);
 	t->minflt += ru.ru_minflt - t->minflt0;
 	t->majflt += ru.ru_majflt - t->majflt0;
+	profile_thread_collect(&t->prof);
 }
 
 void wl_timer_fini(struct wl_timer *t)
@@ -167,6 +172,7 @@ void wl_timer_fini(struct wl_timer *t)
 	t->cycles_fd = -1;
 	if (t->counting)
 		counters_close(&t->counters);
+	profile_thread_close(&t->prof);
 }
 
 void wl_timer_result(const struct wl_timer *t, struct wl_result *res)

@@ -3,6 +3,7 @@
 #define CLEARPATH_WORKLOADS_MEM_H
 
 #include "workloads/workload.h"
+#include "profile/profile.h"
 #include "util/counters.h"
 
 #include <stddef.h>
@@ -67,7 +68,9 @@ int wl_mem_map_failed(uint64_t size, uint64_t page, int err);
  * page faults (getrusage RUSAGE_THREAD), with cycles a hardware cycle
  * counter, with counters the --counters event set.  Everything but the clock
  * is read outside the clock's interval, so turning counters on adds nothing
- * inside it.
+ * inside it.  While a --profile collection runs (profile_active()), the
+ * thread's sampling event is enabled right before the clock starts and
+ * disabled right after it stops.
  */
 struct wl_timer {
 	int cycles_fd;		/* -1 when not counting cycles */
@@ -77,6 +80,7 @@ struct wl_timer {
 	long minflt0, majflt0;
 	bool counting;		/* the counter set below is open */
 	struct counters_set counters;
+	struct profile_thread prof;
 };
 
 /*

@@ -1,6 +1,7 @@
-/* metrics: turn a run's --counters totals into result metrics, normalised so runs of one benchmark compare. */
+/* metrics: turn a run's --counters totals and --profile shares into result metrics, normalised so runs of one benchmark compare. */
 #include "workloads/workload.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* What a count is divided by: per thread, per byte, per KB or per page of the run, or nothing. */
@@ -64,5 +65,21 @@ void wl_counter_metrics(struct wl_result *res, uint64_t page)
 		wl_result_add(res, name,
 			      metric_scale(metric_units[i].per, c->value[i], bytes, threads, (double)page),
 			      metric_units[i].unit, false);
+	}
+}
+
+void wl_profile_metrics(struct wl_result *res)
+{
+	const struct profile_summary *p = &res->profile;
+
+	if (!p->on || !p->valid)
+		return;
+	snprintf(res->profile_metric[0], sizeof(res->profile_metric[0]), "profile:clearing");
+	wl_result_add(res, res->profile_metric[0], p->clearing, "%", false);
+	for (size_t i = 0; i < p->ntop; i++) {
+		char *name = res->profile_metric[i + 1];
+
+		snprintf(name, sizeof(res->profile_metric[0]), "profile:%s", p->top[i].name);
+		wl_result_add(res, name, p->top[i].share, "%", false);
 	}
 }

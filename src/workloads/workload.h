@@ -2,6 +2,7 @@
 #ifndef CLEARPATH_WORKLOADS_WORKLOAD_H
 #define CLEARPATH_WORKLOADS_WORKLOAD_H
 
+#include "profile/profile.h"
 #include "util/counters.h"
 #include "util/identity.h"
 
@@ -49,8 +50,8 @@ struct wl_metric {
 	bool higher_is_better;
 };
 
-/* mem clear: 4 rates, -c cycles, and one per --counters event */
-#define WL_MAX_METRICS 16
+/* mem clear: 4 rates, -c cycles, one per --counters event, --profile's clearing share and top symbols */
+#define WL_MAX_METRICS 24
 #define WL_MAX_FUNCS 32
 
 /* What one function's run measured: every output format reads this record. */
@@ -66,6 +67,9 @@ struct wl_result {
 	char note[160];		/* one line of context, e.g. the THP mode in force */
 	/* in: .on set by the driver for --counters; out: the headline timed region's counts */
 	struct counters_totals counters;
+	/* --profile: the run's profile (valid false: none could be taken, never zeros) */
+	struct profile_summary profile;
+	char profile_metric[PROFILE_TOP + 1][64];	/* the profile metrics' names */
 	size_t nmetrics;
 	struct wl_metric metrics[WL_MAX_METRICS];
 };
@@ -127,6 +131,7 @@ struct wl_invocation {
 	const char *functions;	/* the -f value as given */
 	bool counters;		/* --counters */
 	uint32_t given;		/* bit i: opts[i] was on the command line */
+	bool profile;		/* --profile */
 };
 
 /* Receives the progress of an invocation: the perf text, simple, JSON outputs and the harness. */
@@ -152,6 +157,8 @@ struct wl_parsed {
 	void *params;		/* the workload's params struct, owned */
 	const char *functions;	/* the -f value; points into the parsed argv */
 	bool counters;		/* --counters: count perf events over the timed region */
+	bool profile;		/* --profile: sample the timed region (profile_cfg) */
+	struct profile_config profile_cfg;
 	bool help;		/* --help was given and printed: nothing to run */
 	uint32_t given;		/* bit i: wl->opts[i] was on the command line */
 };
@@ -233,5 +240,13 @@ struct wl_metric *wl_result_add(struct wl_result *res, const char *name, double 
  * zero.  Does nothing unless res->counters.on.
  */
 void wl_counter_metrics(struct wl_result *res, uint64_t page);
+
+/*
+ * Add --profile's metrics when res->profile is valid, all in percent of the
+ * samples, lower-is-better: "profile:clearing" (the clearing category's
+ * share) and "profile:<symbol>" for each of the top symbols.  Nothing when
+ * there is no profile.
+ */
+void wl_profile_metrics(struct wl_result *res);
 
 #endif

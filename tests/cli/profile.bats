@@ -1,0 +1,129 @@
+#!/usr/bin/env bats
+# profile: --profile samples the timed region; page-clearing share of THP and 4KB demand faults; JSON; refusals.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+THP=/sys/kernel/mm/transparent_hugepage/enabled
+
+setup() {
+	cd "$BATS_TEST_DIRNAME/../.."
+	CP=${CLEARPATH:-./clearpath}
+	FIX=tests/fixtures
+	unset CLEARPATH_SYSROOT
+	skip_emulated "no perf_event_open under a user-mode emulator"
+}
+
+teardown() {
+	# put the machine's THP mode back when a test changed it
+	if [ -f "$BATS_TEST_TMPDIR/thp.saved" ]; then
+		cat "$BATS_TEST_TMPDIR/thp.saved" > "$THP"
+	fi
+}
+
+# The clearing share ("clearing 97.8% of ...") of the text output in $output.
+clearing_share() {
+	sed -n 's/^# profile: clearing \([0-9.]*\)% of .*/\1/p' <<<"$output"
+}
+
+# A root that is this machine's, except for the files of profile fixture $1 (what decides a refusal).
+refusing_root() {
+	local root="$BATS_TEST_TMPDIR/root"
+	mkdir -p "$root"
+	cp -r "$FIX/vm-x86/." "$root/"
+	cp -r "$FIX/profile/$1/." "$root/"
+	echo "$root"
+}
+
+# Whether this process may take a kernel profile here (root, or perf_event_paranoid <= 1).
+can_profile() {
+	[ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ]
+}
+
+# Make MADV_HUGEPAGE work (THP "never" ignores it): as root, switch to madvise and restore in teardown.
+thp_madvise_possible() {
+	grep -q '\[never\]' "$THP" || return 0
+	[ "$(id -u)" = 0 ] || return 1
+	sed -n 's/.*\[\([a-z]*\)\].*/\1/p' "$THP" > "$BATS_TEST_TMPDIR/thp.saved"
+	echo madvise > "$THP"
+}
+
+@test "THP demand faults spend most samples clearing; 4KB faults with THP off a smaller share" {
+	can_profile || skip "perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid) and not root"
+	thp_madvise_possible || skip "THP is 'never' and only root can change it"
+	run --separate-stderr "$CP" bench mem mmap -p 4KB -f demand -s 64MB -l 2 --thp always --profile
+	[ "$status" -eq 0 ]
+	thp=$(clearing_share)
+	echo "THP: $thp% clearing; $output"
+	[[ "$output" == *"MADV_HUGEPAGE"* ]]
+	[[ "$output" == *"% (profile:clear_page"* ]]
+	python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 50 else 1)" "$thp"
+	run --separate-stderr "$CP" bench mem mmap -p 4KB -f demand -s 64MB -l 2 --thp never --profile
+	[ "$status" -eq 0 ]
+	small=$(clearing_share)
+	echo "4KB: $small% clearing; $output"
+	[[ "$output" == *"a change of X% in the clearing routine moves this result by at most"* ]]
+	python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$small" "$thp"
+}
+
+@test "bench --format json --profile: shares, the bound, and the same numbers as the metrics" {
+	can_profile || skip "perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid) and not root"
+	run --separate-stderr "$CP" bench --format json mem mmap -p 4KB -f demand -s 32MB --profile --profile-freq 2000
+	[ "$status" -eq 0 ]
+	json_check '
+r = d[0]
+p = r["profile"]
+m = {x["name"]: x for x in r["metrics"]}
+assert p["samples"] > 0 and p["lost"] >= 0, p
+assert 0 <= p["clearing_pct"] <= 100, p
+assert abs(p["bound_factor"] - p["clearing_pct"] / 100) < 1e-12, p
+assert "at most" in p["bound"], p
+assert m["profile:clearing"]["value"] == p["clearing_pct"] and m["profile:clearing"]["unit"] == "%"
+assert 1 <= len(p["top"]) <= 5
+shares = [t["share_pct"] for t in p["top"]]
+assert shares == sorted(shares, reverse=True) and sum(shares) <= 100 + 1e-9, shares
+for t in p["top"]:
+    assert m["profile:" + t["symbol"]]["value"] == t["share_pct"], t
+    assert t["kernel"] == ("@" not in t["symbol"]) or t["symbol"].startswith("["), t
+clearing = sum(t["share_pct"] for t in p["top"] if t["clearing"])
+assert clearing <= p["clearing_pct"] + 1e-9, (clearing, p)
+'
+}
+
+@test "without --profile a result has no profile and no profile metrics" {
+	run --separate-stderr "$CP" bench --format json mem memset -s 1MB
+	[ "$status" -eq 0 ]
+	json_check 'assert "profile" not in d[0] and not [m for m in d[0]["metrics"] if m["name"].startswith("profile:")]'
+}
+
+@test "--profile-event and --profile-freq are checked" {
+	run --separate-stderr "$CP" bench mem memset -s 1MB --profile-event bogus
+	refused 2 "invalid value 'bogus' for --profile-event: expected one of cpu-clock, cycles"
+	run --separate-stderr "$CP" bench mem memset -s 1MB --profile-freq 0
+	refused 2 "--profile-freq must be between 1 and 100000"
+}
+
+@test "perf_event_paranoid too high: a warning naming it and the fix, and no profile (never zeros)" {
+	root=$(refusing_root paranoid)
+	CLEARPATH_SYSROOT="$root" run --separate-stderr "$CP" bench --format json mem memset -s 1MB --profile
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"warning: no profile: kernel.perf_event_paranoid is 2"* ]]
+	[[ "$stderr" == *"hint: sysctl -w kernel.perf_event_paranoid=1 (or run as root)"* ]]
+	json_check '
+assert "perf_event_paranoid" in d[0]["profile"]["unavailable"], d[0]
+assert not [m for m in d[0]["metrics"] if m["name"].startswith("profile:")], d[0]["metrics"]
+'
+	CLEARPATH_SYSROOT="$root" run --separate-stderr "$CP" bench mem memset -s 1MB --profile
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# profile: none (kernel.perf_event_paranoid is 2"* ]]
+	[[ "$output" != *"profile:clearing"* ]]
+}
+
+@test "kptr_restrict hiding kernel addresses: a warning naming it and the fix, and no profile" {
+	root=$(refusing_root kptr)
+	CLEARPATH_SYSROOT="$root" run --separate-stderr "$CP" bench --format json mem memset -s 1MB --profile
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"warning: no profile: kernel.kptr_restrict is 2"* ]]
+	[[ "$stderr" == *"hint: sysctl -w kernel.kptr_restrict=0"* ]]
+	json_check 'assert "kptr_restrict" in d[0]["profile"]["unavailable"], d[0]'
+}

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { SO_FORMAT = 256, SO_STATS, SO_COLOR, SO_FAIL, SO_HEADER, SO_HELP };
+enum { SO_FORMAT = 256, SO_STATS, SO_COLOR, SO_FAIL, SO_HEADER, SO_HELP, SO_PROFILE };
 
 static const struct option show_options[] = {
 	CLI_SELECT_OPTIONS,
@@ -27,6 +27,7 @@ static const struct option show_options[] = {
 	{ "fail-on-regression", no_argument, NULL, SO_FAIL },
 	{ "header", no_argument, NULL, SO_HEADER },
 	{ "help", no_argument, NULL, SO_HELP },
+	{ "profile", no_argument, NULL, SO_PROFILE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -35,6 +36,7 @@ struct show_cli {
 	const char *format;
 	const char *color;
 	bool stats, fail_on_regression, header;
+	bool profile;		/* --profile: the profile classes (hidden otherwise) and their summary */
 };
 
 static void show_usage(FILE *out)
@@ -48,7 +50,9 @@ static void show_usage(FILE *out)
 		"    --header               above each table: the machine, each column's kernel,\n"
 		"                           cmdline, THP and hugepages, sessions, samples, dates\n"
 		"    --color WHEN           auto (default), always, never\n"
-		"    --fail-on-regression   exit 4 when any cell is (R)\n");
+		"    --fail-on-regression   exit 4 when any cell is (R)\n"
+		"    --profile              the --profile shares instead: clearing share and top\n"
+		"                           symbols per column, and their change in points\n");
 	cli_select_usage(out);
 }
 
@@ -62,6 +66,7 @@ static int show_option(int c, const char *arg, void *ctx)
 	case SO_STATS: o->stats = true; return 0;
 	case SO_FAIL: o->fail_on_regression = true; return 0;
 	case SO_HEADER: o->header = true; return 0;
+	case SO_PROFILE: o->profile = true; return 0;
 	case SO_COLOR: o->color = arg; return cli_choice(arg, "color", colors);
 	}
 	return cli_select_option(c, arg, &o->sel);
@@ -102,7 +107,12 @@ static int show_collect(const struct store_row *row, void *arg)
 {
 	void **ctx = arg;
 	struct cmp_sample x = cli_cmp_sample(row);
-	int ret = cmp_add(ctx[0], ctx[1], &x);
+	int ret;
+
+	/* --profile shows the profile classes and only them */
+	if (show_profile_class(row->resultclass) != *(const bool *)ctx[4])
+		return 0;
+	ret = cmp_add(ctx[0], ctx[1], &x);
 
 	/* the machine's noise floor, kept apart from the comparison */
 	if (!ret && ctx[2] && cmp_is_calibration(row->swprofile))
@@ -194,7 +204,7 @@ static int show_load(const struct show_cli *o, struct cmp_set *set, struct cmp_s
 		     const struct cmp_opts *calo, json_t **envs, json_t **hdr_in)
 {
 	struct store *st = NULL;
-	void *ctx[4] = { set, (void *)&o->sel.cmp, cal, (void *)calo };
+	void *ctx[5] = { set, (void *)&o->sel.cmp, cal, (void *)calo, (void *)&o->profile };
 	int ret = store_url_open_existing(o->sel.store_url, &st);
 
 	if (ret)
@@ -275,6 +285,8 @@ int cmd_show(int argc, char **argv)
 		cmp_attach_floor(set, cal, &o.sel.cmp);
 	if (!ret)
 		ret = show_render(&o, set, envs, hdr_in);
+	if (!ret && o.profile && strcmp(o.format, "json") && strcmp(o.format, "csv"))
+		show_profile_render(set, stdout);
 	if (!ret && o.fail_on_regression && cmp_count_verdicts(set, STATS_REGRESSION))
 		ret = EXIT_REGRESSION;
 	cmp_free(set);

@@ -1,4 +1,4 @@
-/* show: what `clearpath show` and `clearpath report` add to a comparison before a report format renders it (settings warnings). */
+/* show: what `clearpath show` and `clearpath report` add to a comparison beside a report format (settings warnings, the profile summary). */
 #ifndef CLEARPATH_CLI_SHOW_H
 #define CLEARPATH_CLI_SHOW_H
 
@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 /*
  * The relevant settings (doctor's snapshot) in which each column of @blk
@@ -55,5 +56,15 @@ json_t **show_settings(const struct cmp_set *set, const json_t *envs,
 		       json_t *(*fn)(const struct cmp_set *s, const struct cmp_block *blk, const json_t *envs));
 /* Free what show_settings() returned for a set of @n blocks; NULL is fine. */
 void show_settings_free(json_t **diffs, size_t n);
+
+/* Whether result class @rclass holds --profile shares ("<benchmark> :profile:<name>"). */
+bool show_profile_class(const char *rclass);
+
+/*
+ * `show --profile`: per block and benchmark of @s (profile classes only),
+ * each column's clearing share and top symbols with their change from the
+ * base column in percentage points, and the bound the base's share sets.
+ */
+void show_profile_render(const struct cmp_set *s, FILE *out);
 
 #endif

@@ -45,6 +45,8 @@ int doctor_check_isolation(const struct doctor_ctx *ctx, struct doctor_report *r
 /* counters.c */
 int doctor_check_paranoid(const struct doctor_ctx *ctx, struct doctor_report *rep);
 int doctor_check_events(const struct doctor_ctx *ctx, struct doctor_report *rep);
+/* profile.c */
+int doctor_check_profile(const struct doctor_ctx *ctx, struct doctor_report *rep);
 
 /* facts.c: machine facts shared by the checks, --fix and the snapshot. */
 

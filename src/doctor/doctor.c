@@ -27,6 +27,7 @@ static const struct doctor_check doctor_checks[] = {
 	{ "isolation", doctor_check_isolation },
 	{ "perf.paranoid", doctor_check_paranoid },
 	{ "perf.hw-events", doctor_check_events },
+	{ "perf.profile", doctor_check_profile },
 };
 
 int doctor_needs_add(struct doctor_needs *needs, uint64_t bytes, uint64_t page)

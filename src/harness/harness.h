@@ -45,6 +45,7 @@ struct harness_unit {
 	unsigned warmups, repeats;
 	unsigned sessions;	/* the unit runs in sessions 1..sessions of the run */
 	unsigned timeout_s;	/* per invocation, 0: none */
+	bool profile;		/* bench: sample as --profile does (a plan's profile: true) */
 };
 
 /*

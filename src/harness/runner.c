@@ -285,6 +285,8 @@ static int run_bench_invocation(struct run_session *rs, struct wl_sink *sink)
 	/* An error row's benchmark: the one the results would have had, -f as given. */
 	if (ret || wl_identity(p.wl, p.params, p.given, p.functions, &rs->unit_ident))
 		run_unparsed_ident(u, &rs->unit_ident);
+	if (!ret && u->profile)
+		p.profile = true;
 	if (!ret) {
 		/* An invocation past its timeout ends the session process: SIGALRM's default action. */
 		alarm(u->timeout_s);

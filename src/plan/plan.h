@@ -20,6 +20,7 @@ struct plan_protocol {
 	unsigned repeats;
 	unsigned sessions;
 	unsigned timeout_s;	/* per invocation */
+	unsigned profile;	/* profile: true: bench runs as with --profile (1), or not (0) */
 };
 
 enum plan_kind {

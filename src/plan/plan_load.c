@@ -17,7 +17,7 @@
 #define PLAN_NKEYS(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Built-in protocol, used where neither a benchmark nor any file's defaults say. */
-static const struct plan_protocol plan_builtin = { 1, 3, 1, 600 };
+static const struct plan_protocol plan_builtin = { 1, 3, 1, 600, 0 };
 
 static int plan_read_file(struct plan_reader *rd, const char *path, bool top);
 
@@ -136,7 +136,7 @@ static int plan_get_uint(struct plan_file *f, yaml_node_t *n, const char *what, 
 	return 0;
 }
 
-static const char *const plan_proto_keys[] = { "warmups", "repeats", "sessions", "timeout" };
+static const char *const plan_proto_keys[] = { "warmups", "repeats", "sessions", "timeout", "profile" };
 
 /* Set the protocol fields mapping @n names (defaults, or a benchmark's own keys). */
 static int plan_read_proto(struct plan_file *f, yaml_node_t *n, struct plan_protocol *p)
@@ -159,6 +159,15 @@ static int plan_read_proto(struct plan_file *f, yaml_node_t *n, struct plan_prot
 		if (plan_parse_duration(s, &p->timeout_s))
 			return plan_err(&loc, "timeout '%s' is not a duration such as 90, 30s, 10m or 2h", s);
 	}
+	if (!ret && (v = plan_get(f, n, "profile"))) {
+		struct plan_loc loc = plan_node_loc(f, v);
+
+		if (!(s = plan_scalar(f, v, "profile")))
+			return EXIT_USAGE;
+		if (strcmp(s, "true") && strcmp(s, "false"))
+			return plan_err(&loc, "profile must be true or false, not '%s'", s);
+		p->profile = !strcmp(s, "true");
+	}
 	return ret;
 }
 
@@ -175,7 +184,7 @@ static struct plan_bench *plan_new_bench(struct plan_file *f, yaml_node_t *n)
 	p->bench = b;
 	b = &p->bench[p->nbench];
 	memset(b, 0, sizeof(*b));
-	b->proto = (struct plan_protocol){ PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET };
+	b->proto = (struct plan_protocol){ PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET };
 	b->line = (unsigned)n->start_mark.line + 1;
 	b->col = (unsigned)n->start_mark.column + 1;
 	if (!(b->file = plan_strdup(f->path)))
@@ -294,7 +303,7 @@ static int plan_fill_row(struct plan_file *f, struct plan_bench *b, yaml_node_t 
 }
 
 static const char *const plan_item_keys[] = {
-	"bench", "args", "matrix", "exec", "warmups", "repeats", "sessions", "timeout",
+	"bench", "args", "matrix", "exec", "warmups", "repeats", "sessions", "timeout", "profile",
 };
 static const char *const plan_exec_keys[] = {
 	"name", "command", "regex", "unit", "higher_is_better",
@@ -507,6 +516,7 @@ static void plan_apply_defaults(struct plan *p, size_t first, const struct plan_
 		b->repeats = b->repeats == PLAN_UNSET ? d->repeats : b->repeats;
 		b->sessions = b->sessions == PLAN_UNSET ? d->sessions : b->sessions;
 		b->timeout_s = b->timeout_s == PLAN_UNSET ? d->timeout_s : b->timeout_s;
+		b->profile = b->profile == PLAN_UNSET ? d->profile : b->profile;
 	}
 }
 
@@ -531,7 +541,7 @@ static const char *const plan_top_keys[] = {
 /* Walk the top mapping of one file in the order written, so includes land where they are named. */
 static int plan_read_root(struct plan_file *f, yaml_node_t *root, bool top)
 {
-	struct plan_protocol d = { PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET };
+	struct plan_protocol d = { PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET };
 	size_t first = f->rd->plan->nbench;
 	yaml_node_t *v;
 	int ret = plan_check_keys(f, root, "a plan", plan_top_keys, PLAN_NKEYS(plan_top_keys));

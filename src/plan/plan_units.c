@@ -25,6 +25,7 @@ int plan_units(const struct plan *p, struct harness_unit **out)
 			.repeats = b->proto.repeats,
 			.sessions = b->proto.sessions,
 			.timeout_s = b->proto.timeout_s,
+			.profile = b->proto.profile == 1,
 		};
 	}
 	return 0;

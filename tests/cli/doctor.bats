@@ -27,7 +27,7 @@ without_checks() {
 	[ "$status" -eq 0 ] || [ "$status" -eq 3 ]
 	only_check_lines "$output"
 	for c in cpu.governor cpu.boost thp hugetlb.1GB-support memory swap load busy-processes \
-		 virtualisation numa isolation perf.paranoid perf.hw-events; do
+		 virtualisation numa isolation perf.paranoid perf.hw-events perf.profile; do
 		printf '%s\n' "$output" | grep -qE "^(PASS|WARN|FAIL)  $c " || { echo "no $c"; false; }
 	done
 	# a FAIL line and exit 3 go together

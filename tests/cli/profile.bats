@@ -103,27 +103,110 @@ assert clearing <= p["clearing_pct"] + 1e-9, (clearing, p)
 	refused 2 "--profile-freq must be between 1 and 100000"
 }
 
-@test "perf_event_paranoid too high: a warning naming it and the fix, and no profile (never zeros)" {
-	root=$(refusing_root paranoid)
+# profile_refused FIXTURE SETTING FIX: bench --profile under a root that refuses a profile because of
+# SETTING: exit 0, a warning naming SETTING and FIX, and a result without a profile (never zeros).
+profile_refused() {
+	local root
+	root=$(refusing_root "$1")
 	CLEARPATH_SYSROOT="$root" run --separate-stderr "$CP" bench --format json mem memset -s 1MB --profile
 	[ "$status" -eq 0 ]
-	[[ "$stderr" == *"warning: no profile: kernel.perf_event_paranoid is 2"* ]]
-	[[ "$stderr" == *"hint: sysctl -w kernel.perf_event_paranoid=1 (or run as root)"* ]]
+	[[ "$stderr" == *"warning: no profile: kernel.$2 is "* ]] || { echo "$stderr"; return 1; }
+	[[ "$stderr" == *"hint: $3"* ]] || { echo "$stderr"; return 1; }
 	json_check '
-assert "perf_event_paranoid" in d[0]["profile"]["unavailable"], d[0]
+assert sys.argv[1] in d[0]["profile"]["unavailable"], d[0]
 assert not [m for m in d[0]["metrics"] if m["name"].startswith("profile:")], d[0]["metrics"]
-'
+' "$2"
 	CLEARPATH_SYSROOT="$root" run --separate-stderr "$CP" bench mem memset -s 1MB --profile
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"# profile: none (kernel.perf_event_paranoid is 2"* ]]
+	[[ "$output" == *"# profile: none (kernel.$2 is "* ]]
 	[[ "$output" != *"profile:clearing"* ]]
 }
 
+@test "perf_event_paranoid too high: a warning naming it and the fix, and no profile (never zeros)" {
+	profile_refused paranoid perf_event_paranoid "sysctl -w kernel.perf_event_paranoid=1 (or run as root)"
+}
+
 @test "kptr_restrict hiding kernel addresses: a warning naming it and the fix, and no profile" {
-	root=$(refusing_root kptr)
-	CLEARPATH_SYSROOT="$root" run --separate-stderr "$CP" bench --format json mem memset -s 1MB --profile
+	profile_refused kptr kptr_restrict "sysctl -w kernel.kptr_restrict=0"
+}
+
+# profile_store: two swprofiles' profiled runs of one benchmark in $STORE.
+profile_store() {
+	setup_store
+	for sw in base patched; do
+		run --separate-stderr "$CP" run --quiet --warmups 0 --repeats 2 --swprofile "$sw" --force -- \
+			mem mmap -p 4KB -f demand -s 16MB --profile
+		[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	done
+}
+
+@test "run --profile stores percent classes; show hides them, show --profile compares them per column" {
+	can_profile || skip "perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid) and not root"
+	profile_store
+	[ "$(store_sql "SELECT count(*) FROM resultclass WHERE name LIKE '% :profile:clearing' AND unit = '%'")" = 1 ]
+	[ "$(store_sql "SELECT count(*) FROM sample s JOIN resultclass r ON r.id = s.resultclass_id
+		WHERE r.name LIKE '% :profile:clearing'")" = 4 ]
+	run --separate-stderr "$CP" show --format grid
 	[ "$status" -eq 0 ]
-	[[ "$stderr" == *"warning: no profile: kernel.kptr_restrict is 2"* ]]
-	[[ "$stderr" == *"hint: sysctl -w kernel.kptr_restrict=0"* ]]
-	json_check 'assert "kptr_restrict" in d[0]["profile"]["unavailable"], d[0]'
+	[[ "$output" == *"mmap -p 4KB -f demand -s 16MB (bytes/sec)"* ]]
+	[[ "$output" != *":profile:"* ]]
+	run --separate-stderr "$CP" show --format grid --profile
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"(bytes/sec)"* ]]
+	[[ "$output" == *"mmap -p 4KB -f demand -s 16MB :profile:clearing (%)"* ]]
+	[[ "$output" == *"Profile of the timed region (percent of samples; pp: change from base)"* ]]
+	line=$(grep '^  clearing (page-clearing functions)' <<<"$output")
+	[[ "$line" =~ [0-9.]+%\ +[0-9.]+%\ \([+-][0-9.]+\ pp\) ]] || { echo "$line"; return 1; }
+	[[ "$output" == *"bound: result moves at most"*" x X%"* ]]
+}
+
+@test "profile classes survive export and import: show --profile is the same from the copy" {
+	can_profile || skip "perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid) and not root"
+	profile_store
+	run --separate-stderr "$CP" show --format grid --profile
+	before=$output
+	"$CP" export --store "$STORE" "$D/all.csv"
+	"$CP" import --store "$D/copy.db" "$D/all.csv"
+	run --separate-stderr "$CP" show --format grid --profile --store "$D/copy.db"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$before" ]
+	run --separate-stderr "$CP" show --format json --profile --store "$D/copy.db"
+	json_check '
+rs = [r for b in d["blocks"] for r in b["results"]]
+assert rs and all(":profile:" in r["resultclass"] and r["unit"] == "%" for r in rs), rs
+c = [r for r in rs if r["resultclass"].endswith(" :profile:clearing")]
+assert len(c) == 1 and [x["swprofile"] for x in c[0]["columns"]] == ["base", "patched"], c
+assert all(x["n"] == 2 and 0 <= x["mean"] <= 100 for x in c[0]["columns"]), c'
+}
+
+@test "a plan's profile: true profiles its bench benchmarks; profile: false and the default do not" {
+	can_profile || skip "perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid) and not root"
+	setup_store
+	cat > "$D/p.yaml" <<'YAML'
+defaults: {warmups: 0, repeats: 1, profile: true}
+benchmarks:
+  - mem mmap -p 4KB -f demand -s 8MB
+  - bench: mem memset
+    args: {s: 1MB}
+    profile: false
+YAML
+	run --separate-stderr "$CP" plan run "$D/p.yaml"
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	[ "$(store_sql "SELECT count(*) FROM resultclass WHERE name LIKE 'mmap% :profile:clearing'")" = 1 ]
+	[ "$(store_sql "SELECT count(*) FROM resultclass WHERE name LIKE 'memset% :profile:%'")" = 0 ]
+	printf 'benchmarks:\n  - bench: mem memset\n    profile: yes\n' > "$D/bad.yaml"
+	run --separate-stderr "$CP" plan validate "$D/bad.yaml"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"profile must be true or false, not 'yes'"* ]]
+}
+
+@test "doctor reports whether --profile can work, with the setting and the fix" {
+	root=$(refusing_root paranoid)
+	CLEARPATH_SYSROOT="$root" run "$CP" doctor
+	line=$(unwrapped "$output" | grep '^WARN  perf.profile')
+	[[ "$line" == *"kernel.perf_event_paranoid is 2"* ]] || { echo "$output"; return 1; }
+	unwrapped "$output" | grep -q 'fix: sysctl -w kernel.perf_event_paranoid=1'
+	root=$(refusing_root kptr)
+	CLEARPATH_SYSROOT="$root" run "$CP" doctor
+	unwrapped "$output" | grep -q '^WARN  perf.profile *no kernel symbols: .*kptr_restrict is 2'
 }

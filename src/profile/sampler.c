@@ -1,6 +1,7 @@
 /* sampler: per-thread perf_event_open sampling enabled only over timed regions, collected process-wide for one run. */
 #include "profile/profile.h"
 #include "util/log.h"
+#include "util/perfctr.h"
 #include "util/sysfs.h"
 
 #include <errno.h>
@@ -17,9 +18,12 @@
  * Data pages of each thread's ring: 64 x 4KB holds 16K samples of 16 bytes,
  * four seconds of one thread at 4 kHz between two drains.  A region longer
  * than that loses samples (counted, never invented): the shares stay those
- * of the samples kept.
+ * of the samples kept.  An unprivileged user may lock only
+ * perf_event_mlock_kb (516KB) of rings in all, so with many threads a ring
+ * halves down to SAMPLER_RING_MIN pages before the profile gives up.
  */
 #define SAMPLER_RING_PAGES 64
+#define SAMPLER_RING_MIN 4
 
 /* The run being profiled: what every thread's stop appends to. */
 static struct {
@@ -133,8 +137,12 @@ void profile_thread_open(struct profile_thread *t)
 		sampler_fail(-errno);
 		return;
 	}
-	t->ring_len = (size_t)page * (1 + SAMPLER_RING_PAGES);
-	t->ring = mmap(NULL, t->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
+	for (size_t pages = SAMPLER_RING_PAGES; pages >= SAMPLER_RING_MIN; pages /= 2) {
+		t->ring_len = (size_t)page * (1 + pages);
+		t->ring = mmap(NULL, t->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
+		if (t->ring != MAP_FAILED || errno != EPERM)
+			break;
+	}
 	if (t->ring == MAP_FAILED) {
 		sampler_fail(-errno);
 		t->ring = NULL;
@@ -249,7 +257,7 @@ static bool sampler_unusable(char *why, size_t wlen, char *fix, size_t flen)
 {
 	fix[0] = '\0';
 	if (coll.err) {
-		snprintf(why, wlen, "perf_event_open sampling failed: %s", strerror(-coll.err));
+		snprintf(why, wlen, "perf_event_open sampling failed: %s", perfctr_strerror(coll.err));
 		if (coll.err == -EACCES || coll.err == -EPERM)
 			snprintf(fix, flen, "sysctl -w kernel.perf_event_paranoid=1 (or run as root)");
 		else if (coll.err == -ENOENT || coll.err == -EOPNOTSUPP || coll.err == -ENODEV)

@@ -171,17 +171,23 @@ static const Dwfl_Callbacks usyms_callbacks = {
 struct profile_usyms *profile_usyms_self(void)
 {
 	struct profile_usyms *u = calloc(1, sizeof(*u));
+	FILE *maps;
 
 	if (!u)
 		return NULL;
 	u->dwfl = dwfl_begin(&usyms_callbacks);
 	if (!u->dwfl)
 		goto fail;
+	/* /proc/self/maps rather than /proc/<pid>/maps: what a user-mode emulator shows the program */
+	maps = fopen("/proc/self/maps", "re");
 	dwfl_report_begin(u->dwfl);
-	if (dwfl_linux_proc_report(u->dwfl, getpid()) != 0 || dwfl_report_end(u->dwfl, NULL, NULL)) {
+	if (!maps || dwfl_linux_proc_maps_report(u->dwfl, maps) != 0 || dwfl_report_end(u->dwfl, NULL, NULL)) {
+		if (maps)
+			fclose(maps);
 		dwfl_end(u->dwfl);
 		goto fail;
 	}
+	fclose(maps);
 	return u;
 fail:
 	free(u);

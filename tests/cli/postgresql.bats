@@ -239,3 +239,19 @@ EOF2
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"permission denied"* ]]
 }
+
+@test "postgresql: export --whole from a server equals SQLite's, and import --whole into one gives it back" {
+	small_store "$D/a.db"
+	small_store "$D/b.db"
+	"$CP" merge --into "$D/m.db" "$D/a.db" "$D/b.db"
+	"$CP" merge --into "$PG" "$D/a.db" "$D/b.db"
+	for fmt in csv json; do
+		"$CP" export --store "$D/m.db" --whole --format $fmt "$D/sqlite.$fmt"
+		"$CP" export --store "$PG" --whole --format $fmt "$D/pg.$fmt"
+		cmp "$D/sqlite.$fmt" "$D/pg.$fmt"
+	done
+	tests/pg-server createdb "$PGDIR" "${DB}w"
+	"$CP" import --store "$PGBASE/${DB}w" "$D/sqlite.json"
+	"$CP" export --store "$PGBASE/${DB}w" --whole "$D/back.csv"
+	cmp "$D/sqlite.csv" "$D/back.csv"
+}

@@ -73,6 +73,13 @@ size_t rpt_prefix_fit(const char *s, size_t max);
 /* Display width of the first @len bytes of @s. */
 size_t rpt_width_n(const char *s, size_t len);
 
+/*
+ * Word-wrap @text after @lead (ASCII) into lines of at most @width columns,
+ * continuation lines indented by @indent (less than @width); a word wider
+ * than a line is broken.  Ends with a newline.
+ */
+void rpt_wrap(FILE *out, const char *lead, size_t indent, const char *text, size_t width);
+
 /* The name of the column axis @a for headers and JSON keys ("swprofile", "sut", "value"). */
 const char *rpt_axis_name(enum cmp_axis a);
 /* What a block is, as the JSON key and the title say it: "swprofile" for CMP_BY_SUT, else "sut". */

@@ -47,6 +47,7 @@ struct rpt_header;
 struct rpt_opts {
 	bool color;		/* ANSI colour by tone; ignored by markdown, csv and json */
 	bool stats;		/* results: n, cv and the confidence interval in every text cell */
+	size_t width;		/* the widest line a text format may print; 0: unlimited (compact: 72) */
 };
 
 /*

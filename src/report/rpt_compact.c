@@ -1,4 +1,4 @@
-/* rpt_compact: the `compact` format, one line per result and never wider than 72 columns. */
+/* rpt_compact: the `compact` format, a line per result (wrapped, never cut) and never wider than 72 columns. */
 #define _GNU_SOURCE
 #include "report/impl.h"
 
@@ -10,26 +10,28 @@
 
 /*
  * Mailing lists wrap wide tables into noise, so compact keeps every line
- * within RPT_COMPACT_WIDTH.  Layout:
+ * within c->width.  Layout:
  *
  *   Results for SUT Class aws-m7g.metal:           title, word-wrapped
  *     A: next-20260821 without this patch (base)   legend: long headers once
  *     B: next-20260821 with this patch
  *   Benchmark / Result Class           A        B  header row: letters
  *   perf/mem                                       group, where it changes
- *     memset -k 1GB ... (bytes/sec)  6393...  (I) 1.92%
+ *     memset -k 1GB -f default  63932542232.12  (I) 1.92%
+ *       -s 16GB (bytes/sec)                        label wrapped, never cut
  *   footers, word-wrapped
  *
  * The first non-group column is the label; every other column is a value
- * column named by a letter.  Values are never cut (a cut number lies); the
- * label gives way instead, cut in the middle so that both the benchmark and
- * its unit survive.  When the values leave less than COMPACT_MIN_LABEL
- * columns, each result becomes a label line followed by "A value" tokens.
- * Only ASCII is added ("..."), so the format stays as mail-safe as its cells.
+ * column named by a letter.  Nothing is cut: a cut number lies, and a cut
+ * label hides what tells rows apart (`--thp always` at the end of a result
+ * class), so a label wider than its column wraps at its blanks onto
+ * continuation lines indented under it.  When the values leave less than
+ * COMPACT_MIN_LABEL columns, each result becomes a label line followed by
+ * "A value" tokens.  Only ASCII blanks are added, so the format stays as
+ * mail-safe as its cells.
  */
 #define COMPACT_MIN_LABEL 24
 #define COMPACT_GAP 2
-#define COMPACT_ELLIPSIS "..."
 
 struct compact {
 	const struct rpt_table *t;
@@ -40,6 +42,7 @@ struct compact {
 	size_t indent;		/* results sit under their group heading */
 	size_t *w;		/* display width of each value column */
 	size_t lw;		/* label width; 0 selects the stacked layout */
+	size_t width;		/* the widest line: RPT_COMPACT_WIDTH, or a narrower --width */
 };
 
 static bool compact_is_value(const struct compact *c, size_t col)
@@ -60,81 +63,57 @@ static void compact_letter(size_t j, char buf[16])
 	buf[n] = '\0';
 }
 
-/* Byte offset of the shortest suffix of @s that is at most @max columns wide, not starting on a mark. */
-static size_t compact_suffix(const char *s, size_t max)
+/* Whether a line may break at the blank @s[i]: before an option ("-l 5" stays together) or the unit. */
+static bool compact_good_break(const char *s, size_t i)
 {
-	size_t left = rpt_width(s), i = 0, w, n;
-
-	while ((n = rpt_char_next(s + i, &w)) && (left > max || !w)) {
-		left -= w;
-		i += n;
-	}
-	return i;
-}
-
-/* Write @s cut to at most @max columns (head...tail when too wide); returns the columns written. */
-static size_t compact_fit(FILE *out, const char *s, size_t max)
-{
-	size_t w = rpt_width(s), room, head, tail;
-
-	if (w <= max) {
-		fputs(s, out);
-		return w;
-	}
-	if (max <= strlen(COMPACT_ELLIPSIS)) {
-		head = rpt_prefix_fit(s, max);
-		fwrite(s, 1, head, out);
-		return rpt_width_n(s, head);
-	}
-	room = max - strlen(COMPACT_ELLIPSIS);
-	head = rpt_prefix_fit(s, room - room / 2);
-	tail = compact_suffix(s, room / 2);
-	fwrite(s, 1, head, out);
-	fputs(COMPACT_ELLIPSIS, out);
-	fputs(s + tail, out);
-	return rpt_width_n(s, head) + strlen(COMPACT_ELLIPSIS) + rpt_width(s + tail);
-}
-
-static void compact_newline(FILE *out, size_t indent)
-{
-	fputc('\n', out);
-	rpt_pad(out, indent);
+	return s[i] == ' ' && (s[i + 1] == '-' || s[i + 1] == '(');
 }
 
 /*
- * Word-wrap @text after @lead (ASCII) into lines of at most RPT_COMPACT_WIDTH,
- * continuation lines indented by @indent; a word wider than a line is broken.
+ * Byte length of the first line of @s when wrapped to @max columns: the
+ * longest prefix that fits and ends before an option or the unit, if that
+ * keeps at least half the line, else before any blank, else (one word wider
+ * than the line) the longest prefix that fits at all, at least 1 character.
  */
-static void compact_wrap(FILE *out, const char *lead, size_t indent, const char *text)
+static size_t compact_break(const char *s, size_t max)
 {
-	size_t col = strlen(lead), start = col;
+	size_t fit = rpt_prefix_fit(s, max), cut = fit, w;
 
-	fputs(lead, out);
-	for (const char *p = text + strspn(text, " "); *p; p += strspn(p, " ")) {
-		size_t len = strcspn(p, " "), ww = rpt_width_n(p, len);
+	if (!s[fit])
+		return fit;
+	while (cut && !compact_good_break(s, cut))
+		cut--;
+	if (rpt_width_n(s, cut) < max / 2)
+		for (cut = fit; cut && s[cut] != ' '; cut--)
+			;
+	while (cut && s[cut - 1] == ' ')
+		cut--;
+	if (cut)
+		return cut;
+	return fit ? fit : rpt_char_next(s, &w);
+}
 
-		if (col > start && col + 1 + ww > RPT_COMPACT_WIDTH) {
-			compact_newline(out, indent);
-			col = start = indent;
-		} else if (col > start) {
-			fputc(' ', out);
-			col++;
-		}
-		while (ww > RPT_COMPACT_WIDTH - col) {
-			size_t n = rpt_prefix_fit(p, RPT_COMPACT_WIDTH - col);
+/*
+ * Write the first line of @s wrapped to @max columns and return its width;
+ * *@rest points at what is left for compact_more().
+ */
+static size_t compact_first(FILE *out, const char *s, size_t max, const char **rest)
+{
+	size_t n = compact_break(s, max);
 
-			fwrite(p, 1, n, out);
-			p += n;
-			len -= n;
-			ww = rpt_width_n(p, len);
-			compact_newline(out, indent);
-			col = start = indent;
-		}
-		fwrite(p, 1, len, out);
-		col += ww;
-		p += len;
+	fwrite(s, 1, n, out);
+	*rest = s + n + strspn(s + n, " ");
+	return rpt_width_n(s, n);
+}
+
+/* The continuation lines of a wrapped label: @indent blanks, then at most @max columns each. */
+static void compact_more(FILE *out, const char *rest, size_t indent, size_t max)
+{
+	while (*rest) {
+		rpt_pad(out, indent);
+		compact_first(out, rest, max, &rest);
+		fputc('\n', out);
 	}
-	fputc('\n', out);
 }
 
 /* Choose the label and value widths; the stacked layout (lw 0) when the values leave too little room. */
@@ -164,10 +143,10 @@ static void compact_layout(struct compact *c)
 		if (w > natural)
 			natural = w;
 	}
-	if (used + COMPACT_MIN_LABEL > RPT_COMPACT_WIDTH)
+	if (used + COMPACT_MIN_LABEL > c->width)
 		c->lw = 0;
-	else if (used + natural > RPT_COMPACT_WIDTH)
-		c->lw = RPT_COMPACT_WIDTH - used;
+	else if (used + natural > c->width)
+		c->lw = c->width - used;
 	else
 		c->lw = natural > COMPACT_MIN_LABEL ? natural : COMPACT_MIN_LABEL;
 }
@@ -185,22 +164,21 @@ static void compact_legend(const struct compact *c)
 		compact_letter(j++, letter);
 		/* no blank after the colon when there is no header to follow it */
 		snprintf(lead, sizeof(lead), "  %s:%s", letter, *c->t->cols[col].header ? " " : "");
-		compact_wrap(c->out, lead, strlen(lead), c->t->cols[col].header);
+		rpt_wrap(c->out, lead, strlen(lead), c->t->cols[col].header, c->width);
 	}
 }
 
-/* @s cut to @max columns, coloured by @tone when asked; returns the columns written. */
-static size_t compact_put(const struct compact *c, const char *s, size_t max, enum rpt_tone tone)
+/* @s whole, coloured by @tone when asked; returns the columns written. */
+static size_t compact_put(const struct compact *c, const char *s, enum rpt_tone tone)
 {
 	const char *sgr = c->color ? rpt_tone_sgr(tone) : NULL;
-	size_t w;
 
 	if (sgr)
 		fputs(sgr, c->out);
-	w = compact_fit(c->out, s, max);
+	fputs(s, c->out);
 	if (sgr)
 		fputs(RPT_SGR_RESET, c->out);
-	return w;
+	return rpt_width(s);
 }
 
 /* Row @r's cell in value column @col (the @j-th), or its letter on the header row (@r SIZE_MAX). */
@@ -235,7 +213,7 @@ static void compact_values(const struct compact *c, size_t r, size_t done)
 		if (*s) {
 			rpt_pad(c->out, pending);
 			pending = 0;
-			compact_put(c, s, SIZE_MAX, r == SIZE_MAX ? RPT_TONE_NEUTRAL : c->t->rows[r].tones[col]);
+			compact_put(c, s, r == SIZE_MAX ? RPT_TONE_NEUTRAL : c->t->rows[r].tones[col]);
 		}
 		pending += right ? 0 : gap;
 	}
@@ -258,13 +236,21 @@ static void compact_stacked(const struct compact *c, size_t r)
 		if (!*row->cells[col])
 			continue;
 		need = strlen(letter) + 1 + rpt_width(row->cells[col]);
-		if (pos && pos + COMPACT_GAP + need > RPT_COMPACT_WIDTH) {
+		if (pos && pos + COMPACT_GAP + need > c->width) {
 			fputc('\n', c->out);
 			pos = 0;
 		}
+		if (!pos && indent + need > c->width) {
+			/* wider than a line: wrapped at its blanks, so no number is cut */
+			char lead[32];
+
+			snprintf(lead, sizeof(lead), "%*s%s ", (int)indent, "", letter);
+			rpt_wrap(c->out, lead, strlen(lead), row->cells[col], c->width);
+			continue;
+		}
 		rpt_pad(c->out, pos ? COMPACT_GAP : indent);
 		pos += (pos ? COMPACT_GAP : indent) + fprintf(c->out, "%s ", letter);
-		pos += compact_put(c, row->cells[col], RPT_COMPACT_WIDTH - pos, row->tones[col]);
+		pos += compact_put(c, row->cells[col], row->tones[col]);
 	}
 	if (pos)
 		fputc('\n', c->out);
@@ -274,7 +260,8 @@ static void compact_stacked(const struct compact *c, size_t r)
 static int compact_header(const struct compact *c)
 {
 	const struct rpt_table *t = c->t;
-	size_t width = c->lw ? c->indent + c->lw : RPT_COMPACT_WIDTH, done;
+	size_t width = c->lw ? c->indent + c->lw : c->width, done;
+	const char *rest;
 	char *text = NULL;
 	int n;
 
@@ -284,39 +271,44 @@ static int compact_header(const struct compact *c)
 		n = asprintf(&text, "%s", t->cols[c->label != SIZE_MAX ? c->label : 0].header);
 	if (n < 0)
 		return -ENOMEM;
-	done = compact_fit(c->out, text, width);
-	free(text);
+	done = compact_first(c->out, text, width, &rest);
 	if (c->lw)
 		compact_values(c, SIZE_MAX, done);
 	else
 		fputc('\n', c->out);
+	compact_more(c->out, rest, COMPACT_GAP, width - COMPACT_GAP);
+	free(text);
 	return 0;
 }
 
+/*
+ * A result: its label wrapped within the label column (the values on its
+ * first line, the rest indented under it), or above "A value" tokens.
+ */
 static void compact_row(const struct compact *c, size_t r)
 {
 	const struct rpt_row *row = &c->t->rows[r];
-	size_t done = c->indent;
+	size_t done = c->indent, max = c->lw ? c->lw : c->width - c->indent;
+	const char *rest = "";
 
-	if (c->group != SIZE_MAX && !rpt_cell_hidden(c->t, r, c->group) && *row->cells[c->group]) {
-		compact_fit(c->out, row->cells[c->group], RPT_COMPACT_WIDTH);
-		fputc('\n', c->out);
-	}
+	if (c->group != SIZE_MAX && !rpt_cell_hidden(c->t, r, c->group) && *row->cells[c->group])
+		rpt_wrap(c->out, "", COMPACT_GAP, row->cells[c->group], c->width);
 	rpt_pad(c->out, c->indent);
 	if (c->label != SIZE_MAX)
-		done += compact_fit(c->out, row->cells[c->label],
-				    c->lw ? c->lw : RPT_COMPACT_WIDTH - c->indent);
-	if (c->lw) {
+		done += compact_first(c->out, row->cells[c->label], max, &rest);
+	if (c->lw)
 		compact_values(c, r, done);
-	} else {
+	else
 		fputc('\n', c->out);
+	compact_more(c->out, rest, c->indent + COMPACT_GAP, max - COMPACT_GAP);
+	if (!c->lw)
 		compact_stacked(c, r);
-	}
 }
 
 static int compact_render(const struct rpt_table *t, const struct rpt_opts *o, FILE *out)
 {
-	struct compact c = { .t = t, .out = out, .color = o->color, .group = SIZE_MAX, .label = SIZE_MAX };
+	struct compact c = { .t = t, .out = out, .color = o->color, .group = SIZE_MAX, .label = SIZE_MAX,
+			     .width = o->width && o->width < RPT_COMPACT_WIDTH ? o->width : RPT_COMPACT_WIDTH };
 	int rc = 0;
 
 	for (size_t col = 0; col < t->ncols; col++) {
@@ -329,14 +321,14 @@ static int compact_render(const struct rpt_table *t, const struct rpt_opts *o, F
 	if (!(c.w = calloc(t->ncols ? t->ncols : 1, sizeof(*c.w))))
 		return -ENOMEM;
 	if (t->title)
-		compact_wrap(out, "", COMPACT_GAP, t->title);
+		rpt_wrap(out, "", COMPACT_GAP, t->title, c.width);
 	for (size_t i = 0; i < t->npreamble; i++) {
 		/* an indented line (a column's cmdline) keeps its indent, continuations go deeper */
 		size_t lead = strspn(t->preamble[i], " ");
 		char pad[16];
 
 		snprintf(pad, sizeof(pad), "%*s", (int)(lead < 8 ? lead : 8), "");
-		compact_wrap(out, pad, strlen(pad) + COMPACT_GAP, t->preamble[i] + lead);
+		rpt_wrap(out, pad, strlen(pad) + COMPACT_GAP, t->preamble[i] + lead, c.width);
 	}
 	if (t->ncols) {
 		compact_layout(&c);
@@ -347,7 +339,7 @@ static int compact_render(const struct rpt_table *t, const struct rpt_opts *o, F
 			compact_row(&c, r);
 	}
 	for (size_t i = 0; i < t->nfooters; i++)
-		compact_wrap(out, "", COMPACT_GAP, t->footers[i]);
+		rpt_wrap(out, "", COMPACT_GAP, t->footers[i], c.width);
 	rc = rpt_stream_status(out);
 out:
 	free(c.w);
@@ -356,6 +348,6 @@ out:
 
 const struct rpt_format rpt_fmt_compact = {
 	.name = "compact",
-	.desc = "one line per result within 72 columns, for mailing lists",
+	.desc = "a line per result within 72 columns, long names wrapped, for mailing lists",
 	.render = compact_render,
 };

@@ -104,3 +104,41 @@ size_t rpt_prefix_fit(const char *s, size_t max)
 	}
 	return i;
 }
+
+static void wrap_newline(FILE *out, size_t indent)
+{
+	fputc('\n', out);
+	rpt_pad(out, indent);
+}
+
+void rpt_wrap(FILE *out, const char *lead, size_t indent, const char *text, size_t width)
+{
+	size_t col = strlen(lead), start = col;
+
+	fputs(lead, out);
+	for (const char *p = text + strspn(text, " "); *p; p += strspn(p, " ")) {
+		size_t len = strcspn(p, " "), ww = rpt_width_n(p, len);
+
+		if (col > start && col + 1 + ww > width) {
+			wrap_newline(out, indent);
+			col = start = indent;
+		} else if (col > start) {
+			fputc(' ', out);
+			col++;
+		}
+		while (ww > width - col) {
+			size_t n = rpt_prefix_fit(p, width - col);
+
+			fwrite(p, 1, n, out);
+			p += n;
+			len -= n;
+			ww = rpt_width_n(p, len);
+			wrap_newline(out, indent);
+			col = start = indent;
+		}
+		fwrite(p, 1, len, out);
+		col += ww;
+		p += len;
+	}
+	fputc('\n', out);
+}

@@ -223,8 +223,78 @@ static void test_compact_seed_fits(void **state)
 
 	(void)state;
 	assert_compact_fits(t, 10);
-	/* the seed's labels are cut in the middle: the unit at the end survives */
-	assert_non_null(strstr(out, "  mmap -p 1GB -f deman...GB -l 5 (bytes/sec)  63272579168.03      -0.57%\n"));
+	/* the seed's labels wrap at a blank: the values on the first line, the rest indented under it */
+	assert_non_null(strstr(out, "  mmap -p 1GB -f demand -s 32GB -l 5          63272579168.03      -0.57%\n"
+				    "    (bytes/sec)\n"));
+	assert_null(strstr(out, "..."));
+	free(out);
+	rpt_table_free(t);
+}
+
+/*
+ * @out without the @n strings of @values, every line break and the blanks
+ * around it as one blank: the labels as a reader puts them together.
+ */
+static char *joined(const char *out, const char *const *values, size_t n)
+{
+	char *j = malloc(strlen(out) + 1), *d = j, *v;
+
+	assert_non_null(j);
+	strcpy(j, out);
+	for (size_t i = 0; i < n; i++)
+		while ((v = strstr(j, values[i])))
+			memset(v, ' ', strlen(values[i]));
+	out = strdup(j);
+	assert_non_null(out);
+	for (const char *p = out; *p; p++) {
+		if (*p == '\n' || *p == ' ') {
+			if (d > j && d[-1] != ' ')
+				*d++ = ' ';
+			continue;
+		}
+		*d++ = *p;
+	}
+	*d = '\0';
+	free((char *)out);
+	return j;
+}
+
+/*
+ * Issue 16: compact cut result classes in the middle, so that rows became
+ * indistinguishable ("mmap -p 4KB --...5" hid --thp always; 256MB showed as
+ * "...56MB").  Every label survives whole, wrapped within 72 columns.
+ */
+static void test_compact_wraps_never_cuts(void **state)
+{
+	static const char *const labels[] = {
+		"mmap -p 4KB -f demand -s 256MB -l 5 --thp always (bytes/sec)",
+		"mmap -p 4KB -f demand -s 256MB -l 5 --thp never (bytes/sec)",
+		"mmap -p 4KB -f populate -s 256MB -l 5 (bytes/sec)",
+	};
+	struct rpt_table *t = rpt_table_new("Results for SUT Class box:");
+	const char *cells[5] = { "perf/mem", NULL, "1234567890.12", "(I) +12.34%", "-0.50%" };
+	char *out, *all;
+
+	(void)state;
+	assert_int_equal(rpt_table_add_column(t, "Benchmark", RPT_COL_GROUP), 0);
+	assert_int_equal(rpt_table_add_column(t, "Result Class", 0), 0);
+	for (int c = 0; c < 3; c++)
+		assert_int_equal(rpt_table_add_column(t, c ? NEW_HDR : BASE_HDR, RPT_COL_RIGHT), 0);
+	for (size_t r = 0; r < 3; r++) {
+		cells[1] = labels[r];
+		assert_int_equal(rpt_table_add_row(t, cells, 5, NULL), 0);
+	}
+	out = render(t, "compact", false);
+	all = joined(out, cells + 2, 3);
+	assert_compact_fits(t, 8);
+	for (size_t r = 0; r < 3; r++)
+		if (!strstr(all, labels[r]))
+			fail_msg("\"%s\" is not whole in:\n%s", labels[r], out);
+	assert_null(strstr(out, "..."));
+	/* each result's values stay on its first line */
+	assert_non_null(strstr(out, "\n  mmap -p 4KB -f demand -s 256MB      1234567890.12  (I) +12.34%  -0.50%\n"
+				    "    -l 5 --thp always (bytes/sec)\n"));
+	free(all);
 	free(out);
 	rpt_table_free(t);
 }
@@ -428,6 +498,7 @@ int main(void)
 		cmocka_unit_test(test_box_widths),
 		cmocka_unit_test(test_compact_seed_fits),
 		cmocka_unit_test(test_compact_long_names),
+		cmocka_unit_test(test_compact_wraps_never_cuts),
 		cmocka_unit_test(test_color_only_when_asked),
 		cmocka_unit_test(test_model_errors),
 		cmocka_unit_test(test_csv_records),

@@ -75,6 +75,7 @@ _clearpath_value()
 		declare -F __ltrim_colon_completions >/dev/null && __ltrim_colon_completions "$cur" ;;
 	--rule) _clearpath_add 'nested fastpath' ;;
 	--color) _clearpath_add 'auto always never' ;;
+	--units) _clearpath_add 'human raw' ;;
 	--thp) _clearpath_add 'system always never' ;;
 	--then) _clearpath_add 'none read write' ;;
 	--backing) _clearpath_add 'auto hugetlb thp' ;;
@@ -83,7 +84,7 @@ _clearpath_value()
 	--hugepages) _clearpath_add '2MB: 1GB:'; compopt -o nospace 2>/dev/null ;;
 	--for) _clearpath_files '*.yaml' ;;
 	--warmups | --repeats | --sessions | --session | --swprofile | --sut | --max-failures | --seed | \
-	--base | --benchmark | --min-effect | --alpha | --needs-memory | --boots | --release | --cmdline | \
+	--base | --benchmark | --min-effect | --alpha | --needs-memory | --boots | --release | --cmdline | --width | \
 	-s | --size | -l | --nr_loops | -k | --chunk | --extent | -r | --randomize | -t | --threads) ;;
 	*) return 1 ;;
 	esac

@@ -15,9 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
-enum { SO_FORMAT = 256, SO_STATS, SO_COLOR, SO_FAIL, SO_HEADER, SO_HELP, SO_PROFILE };
+enum { SO_FORMAT = 256, SO_STATS, SO_COLOR, SO_FAIL, SO_HEADER, SO_HELP, SO_PROFILE, SO_WIDTH, SO_UNITS };
 
 static const struct option show_options[] = {
 	CLI_SELECT_OPTIONS,
@@ -26,6 +27,8 @@ static const struct option show_options[] = {
 	{ "color", required_argument, NULL, SO_COLOR },
 	{ "fail-on-regression", no_argument, NULL, SO_FAIL },
 	{ "header", no_argument, NULL, SO_HEADER },
+	{ "width", required_argument, NULL, SO_WIDTH },
+	{ "units", required_argument, NULL, SO_UNITS },
 	{ "help", no_argument, NULL, SO_HELP },
 	{ "profile", no_argument, NULL, SO_PROFILE },
 	{ NULL, 0, NULL, 0 },
@@ -35,6 +38,8 @@ struct show_cli {
 	struct cli_select sel;
 	const char *format;
 	const char *color;
+	const char *units;	/* NULL: human on a terminal, raw otherwise */
+	long width;		/* -1: the terminal's, $COLUMNS or unlimited */
 	bool stats, fail_on_regression, header;
 	bool profile;		/* --profile: the profile classes (hidden otherwise) and their summary */
 };
@@ -47,6 +52,11 @@ static void show_usage(FILE *out)
 		"    --format FMT           box (default on a terminal), grid (default otherwise),\n"
 		"                           compact, markdown, csv, json\n"
 		"    --stats                add n, cv and the 95%% CI to every cell\n"
+		"    --width N              no line wider than N columns: tables split, notes\n"
+		"                           wrapped (default: the terminal's width, else\n"
+		"                           $COLUMNS, else unlimited; 0: unlimited)\n"
+		"    --units UNITS          human (97.09 GB/s, the default on a terminal) or\n"
+		"                           raw (bytes/sec as stored, the default otherwise)\n"
 		"    --header               above each table: the machine, each column's kernel,\n"
 		"                           cmdline, THP and hugepages, sessions, samples, dates\n"
 		"    --color WHEN           auto (default), always, never\n"
@@ -56,9 +66,37 @@ static void show_usage(FILE *out)
 	cli_select_usage(out);
 }
 
+static int show_width_opt(const char *arg, long *width)
+{
+	char *end;
+	long w = strtol(arg, &end, 10);
+
+	if (end == arg || *end || w < 0 || w > 100000) {
+		log_err("invalid value '%s' for --width: expected a whole number of columns from 0 to 100000", arg);
+		return EXIT_USAGE;
+	}
+	*width = w;
+	return 0;
+}
+
+/* The default width: the terminal's on a terminal, else $COLUMNS when it is a number, else unlimited (0). */
+static size_t show_default_width(void)
+{
+	struct winsize ws;
+	const char *env = getenv("COLUMNS");
+	char *end;
+	long n;
+
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
+		return ws.ws_col;
+	n = env ? strtol(env, &end, 10) : 0;
+	return env && *env && !*end && n > 0 ? (size_t)n : 0;
+}
+
 static int show_option(int c, const char *arg, void *ctx)
 {
 	static const char *const colors[] = { "auto", "always", "never", NULL };
+	static const char *const units[] = { "human", "raw", NULL };
 	struct show_cli *o = ctx;
 
 	switch (c) {
@@ -67,6 +105,8 @@ static int show_option(int c, const char *arg, void *ctx)
 	case SO_FAIL: o->fail_on_regression = true; return 0;
 	case SO_HEADER: o->header = true; return 0;
 	case SO_PROFILE: o->profile = true; return 0;
+	case SO_UNITS: o->units = arg; return cli_choice(arg, "units", units);
+	case SO_WIDTH: return show_width_opt(arg, &o->width);
 	case SO_COLOR: o->color = arg; return cli_choice(arg, "color", colors);
 	}
 	return cli_select_option(c, arg, &o->sel);
@@ -243,6 +283,8 @@ static int show_render(const struct show_cli *o, const struct cmp_set *set, cons
 	struct rpt_opts ro = {
 		.color = !strcmp(o->color, "always") || (!strcmp(o->color, "auto") && isatty(STDOUT_FILENO)),
 		.stats = o->stats,
+		.width = o->width >= 0 ? (size_t)o->width : show_default_width(),
+		.human = o->units ? !strcmp(o->units, "human") : isatty(STDOUT_FILENO),
 	};
 	int ret = diffs && thp && (header || !hdr_in) ? rpt_render_result(&r, o->format, &ro, stdout) : -ENOMEM;
 
@@ -257,7 +299,7 @@ static int show_render(const struct show_cli *o, const struct cmp_set *set, cons
 
 int cmd_show(int argc, char **argv)
 {
-	struct show_cli o = { .color = "auto" };
+	struct show_cli o = { .color = "auto", .width = -1 };
 	struct cmp_set *set, *cal = NULL;
 	struct cmp_opts calo;
 	json_t *envs = NULL, *hdr_in = NULL;

@@ -80,6 +80,13 @@ size_t rpt_width_n(const char *s, size_t len);
  */
 void rpt_wrap(FILE *out, const char *lead, size_t indent, const char *text, size_t width);
 
+/*
+ * A line of notes (title, header, footer) and a newline: whole when @width
+ * is 0 or it fits, else wrapped with rpt_wrap(), keeping its leading blanks
+ * and indenting continuation lines two columns deeper.
+ */
+void rpt_note(FILE *out, const char *line, size_t width);
+
 /* The name of the column axis @a for headers and JSON keys ("swprofile", "sut", "value"). */
 const char *rpt_axis_name(enum cmp_axis a);
 /* What a block is, as the JSON key and the title say it: "swprofile" for CMP_BY_SUT, else "sut". */

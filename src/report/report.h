@@ -48,6 +48,7 @@ struct rpt_opts {
 	bool color;		/* ANSI colour by tone; ignored by markdown, csv and json */
 	bool stats;		/* results: n, cv and the confidence interval in every text cell */
 	size_t width;		/* the widest line a text format may print; 0: unlimited (compact: 72) */
+	bool human;		/* results: "97.09 GB/s" rather than "97094829312.78" (rpt_human) */
 };
 
 /*
@@ -144,6 +145,25 @@ int rpt_result_table(const struct rpt_result *r, size_t b, const struct rpt_opts
 void rpt_level_label(double alpha, char *buf, size_t len);
 /* "ci<level>_<what>" for @alpha, '.' in the level written '_': "ci95_low", "change_ci80_high" with @prefix "change_". */
 void rpt_level_key(double alpha, const char *prefix, const char *what, char *buf, size_t len);
+
+/*
+ * Render @t in format @f to @out within @o->width columns (0: as rpt_render).
+ * When the table is wider, its columns are split into several tables that
+ * each repeat the columns @key marks (an array of t's column count: the
+ * Benchmark, Result Class and base columns), the first with the title and
+ * header lines, the last with the footers; when the keys and even one more
+ * column do not fit, the whole table is rendered as compact instead.  No
+ * column is ever dropped.  Returns as rpt_render().
+ */
+int rpt_render_fit(const struct rpt_table *t, const bool *key, const struct rpt_format *f,
+		   const struct rpt_opts *o, FILE *out);
+
+/*
+ * @v in @unit as people read it, into @buf: bytes/sec with decimal prefixes
+ * ("97.09 GB/s"), times scaled from ns to s ("1.25 ms"), other units as the
+ * number with k/M/G/T and the unit ("1.20k faults/page", "0.0123 cycles/byte").
+ */
+void rpt_human(double v, const char *unit, char *buf, size_t len);
 
 /* Like rpt_render() but into a malloc'd NUL-terminated string; NULL on any failure. */
 char *rpt_render_string(const struct rpt_table *t, const char *name, const struct rpt_opts *o);

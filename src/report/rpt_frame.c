@@ -57,9 +57,9 @@ int rpt_frame_render(const struct rpt_table *t, const struct rpt_frame_glyphs *g
 	if (!w)
 		return -ENOMEM;
 	if (t->title)
-		fprintf(out, "%s\n", t->title);
+		rpt_note(out, t->title, o->width);
 	for (size_t i = 0; i < t->npreamble; i++)
-		fprintf(out, "%s\n", t->preamble[i]);
+		rpt_note(out, t->preamble[i], o->width);
 	if (t->ncols) {
 		frame_rule(out, g, g->top, w, t->ncols);
 		frame_header(out, t, g, w);
@@ -69,7 +69,7 @@ int rpt_frame_render(const struct rpt_table *t, const struct rpt_frame_glyphs *g
 		frame_rule(out, g, g->bot, w, t->ncols);
 	}
 	for (size_t i = 0; i < t->nfooters; i++)
-		fprintf(out, "%s\n", t->footers[i]);
+		rpt_note(out, t->footers[i], o->width);
 	free(w);
 	return rpt_stream_status(out);
 }

@@ -59,27 +59,47 @@ static void md_delimiter(FILE *out, const struct rpt_table *t, const size_t *w)
 	fputc('\n', out);
 }
 
-/* A paragraph of its own: consecutive Markdown lines would merge into one. */
-static void md_paragraph(FILE *out, const char *s)
+/* @lead then @s escaped, as a line of notes fitted to @width (rpt_note); @s whole when out of memory. */
+static void md_note(FILE *out, const char *lead, const char *s, size_t width)
 {
-	md_put(out, s);
-	fputs("\n\n", out);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	if (mem) {
+		fputs(lead, mem);
+		md_put(mem, s);
+	}
+	if (mem && !fclose(mem)) {
+		rpt_note(out, buf, width);
+	} else {
+		fputs(lead, out);
+		md_put(out, s);
+		fputc('\n', out);
+	}
+	free(buf);
+}
+
+/* A paragraph of its own: consecutive Markdown lines would merge into one. */
+static void md_paragraph(FILE *out, const char *s, size_t width)
+{
+	md_note(out, "", s, width);
+	fputc('\n', out);
 }
 
 /*
  * The header as a list: a line indented under the previous one (a column's
  * cmdline under its kernel) becomes a nested item.
  */
-static void md_preamble(FILE *out, const struct rpt_table *t)
+static void md_preamble(FILE *out, const struct rpt_table *t, size_t width)
 {
 	for (size_t i = 0; i < t->npreamble; i++) {
 		const char *s = t->preamble[i];
 		size_t indent = strspn(s, " ");
+		char lead[16];
 
-		rpt_pad(out, indent);
-		fputs("- ", out);
-		md_put(out, s + indent);
-		fputc('\n', out);
+		snprintf(lead, sizeof(lead), "%*s- ", (int)(indent < 8 ? indent : 8), "");
+		md_note(out, lead, s + indent, width);
 	}
 	if (t->npreamble)
 		fputc('\n', out);
@@ -90,12 +110,12 @@ static int md_render(const struct rpt_table *t, const struct rpt_opts *o, FILE *
 	/* at least 3 so the delimiter row reads ":--" or "--:" */
 	size_t *w = rpt_col_widths(t, md_width, 3);
 
-	(void)o;	/* never colour: escape codes would show up as text */
+	/* never colour: escape codes would show up as text */
 	if (!w)
 		return -ENOMEM;
 	if (t->title)
-		md_paragraph(out, t->title);
-	md_preamble(out, t);
+		md_paragraph(out, t->title, o->width);
+	md_preamble(out, t, o->width);
 	if (t->ncols) {
 		fputc('|', out);
 		for (size_t c = 0; c < t->ncols; c++)
@@ -112,8 +132,7 @@ static int md_render(const struct rpt_table *t, const struct rpt_opts *o, FILE *
 	}
 	for (size_t i = 0; i < t->nfooters; i++) {
 		fputc('\n', out);
-		md_put(out, t->footers[i]);
-		fputc('\n', out);
+		md_note(out, "", t->footers[i], o->width);
 	}
 	free(w);
 	return rpt_stream_status(out);

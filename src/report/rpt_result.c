@@ -61,25 +61,36 @@ struct show_opts {
 	bool stats, color;
 };
 
-static void show_base_cell(const struct cmp_cell *c, const struct show_opts *o, char *buf, size_t len)
+/* A mean as the options ask: raw ("63932542232.12") or human ("63.93 GB/s"). */
+static void show_mean(double v, const char *unit, const struct show_opts *o, char *buf, size_t len)
+{
+	if (o->ro->human)
+		rpt_human(v, unit, buf, len);
+	else
+		snprintf(buf, len, "%.2f", v);
+}
+
+static void show_base_cell(const struct cmp_cell *c, const char *unit, const struct show_opts *o, char *buf,
+			   size_t len)
 {
 	double half = c->n ? stats_ci_halfwidth_pct(c->st.mean, rpt_estimate(c, o->cmp->rule)) : NAN;
-	char out[32];
+	char out[32], mean[64];
 
 	if (!c->n) {
 		buf[0] = '\0';
 		return;
 	}
+	show_mean(c->st.mean, unit, o, mean, sizeof(mean));
 	if (!o->stats) {
-		snprintf(buf, len, "%.2f", c->st.mean);
+		snprintf(buf, len, "%s", mean);
 		return;
 	}
 	show_outliers(c, out, sizeof(out));
 	if (isfinite(half))
-		snprintf(buf, len, "%.2f ±%.2f%% n=%zu/%zu cv=%.2f%%%s", c->st.mean, half, c->st.n, c->st.sessions,
+		snprintf(buf, len, "%s ±%.2f%% n=%zu/%zu cv=%.2f%%%s", mean, half, c->st.n, c->st.sessions,
 			 100.0 * c->st.cv, out);
 	else
-		snprintf(buf, len, "%.2f n=%zu/%zu%s", c->st.mean, c->st.n, c->st.sessions, out);
+		snprintf(buf, len, "%s n=%zu/%zu%s", mean, c->st.n, c->st.sessions, out);
 }
 
 /* " mde=X% need=N" for an undecided cell, what more data would decide it; "" otherwise. */
@@ -101,8 +112,8 @@ static const char *show_marker(enum stats_verdict v)
 	return v == STATS_IMPROVEMENT ? "(I) " : v == STATS_REGRESSION ? "(R) " : "";
 }
 
-static void show_change_cell(const struct cmp_cell *c, const struct show_opts *o, char *buf, size_t len,
-			     enum rpt_tone *tone)
+static void show_change_cell(const struct cmp_cell *c, const char *unit, const struct show_opts *o, char *buf,
+			     size_t len, enum rpt_tone *tone)
 {
 	const struct stats_change *ch = &c->change;
 	int used;
@@ -111,7 +122,7 @@ static void show_change_cell(const struct cmp_cell *c, const struct show_opts *o
 	if (!c->n || !c->has_change) {
 		/* present without a base value to compare with: show the mean itself */
 		if (c->n)
-			snprintf(buf, len, "%.2f", c->st.mean);
+			show_mean(c->st.mean, unit, o, buf, len);
 		else
 			buf[0] = '\0';
 		return;
@@ -259,9 +270,9 @@ static int show_row(struct rpt_table *t, const struct cmp_set *s, const struct c
 		enum rpt_tone *tone = &l.tones[l.first + 2 + c];
 
 		if (c == s->base)
-			show_base_cell(cell, o, show_cell(&l, 2 + c), SHOW_CELL);
+			show_base_cell(cell, row->unit, o, show_cell(&l, 2 + c), SHOW_CELL);
 		else
-			show_change_cell(cell, o, show_cell(&l, 2 + c), SHOW_CELL, tone);
+			show_change_cell(cell, row->unit, o, show_cell(&l, 2 + c), SHOW_CELL, tone);
 		if (!o->color)
 			*tone = RPT_TONE_NEUTRAL;
 		if (cell->has_change && cell->change.verdict == STATS_INSUFFICIENT)
@@ -496,6 +507,21 @@ static int show_block_table(const struct cmp_set *s, size_t b, const struct show
 	return 0;
 }
 
+/* @t within --width: split into tables that each repeat Benchmark, Result Class and the base column. */
+static int show_render_fit(const struct rpt_table *t, const struct cmp_set *s, const struct show_opts *o,
+			   FILE *out)
+{
+	bool *key = calloc(2 + s->ncols, sizeof(*key));
+	int ret;
+
+	if (!key)
+		return -ENOMEM;
+	key[0] = key[1] = key[2 + s->base] = true;
+	ret = rpt_render_fit(t, key, o->format, o->ro, out);
+	free(key);
+	return ret;
+}
+
 /* One table per block, blank lines between. */
 static int show_blocks(const struct cmp_set *s, const struct show_opts *o, FILE *out)
 {
@@ -507,7 +533,7 @@ static int show_blocks(const struct cmp_set *s, const struct show_opts *o, FILE 
 			return ret;
 		if (b)
 			fputc('\n', out);
-		ret = o->format->render(t, o->ro, out);
+		ret = show_render_fit(t, s, o, out);
 		rpt_table_free(t);
 		if (ret)
 			return ret;

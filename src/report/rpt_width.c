@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <locale.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <wchar.h>
 
@@ -141,4 +142,18 @@ void rpt_wrap(FILE *out, const char *lead, size_t indent, const char *text, size
 		p += len;
 	}
 	fputc('\n', out);
+}
+
+void rpt_note(FILE *out, const char *line, size_t width)
+{
+	size_t lead = strspn(line, " ");
+	char pad[16];
+
+	if (!width || rpt_width(line) <= width) {
+		fprintf(out, "%s\n", line);
+		return;
+	}
+	lead = lead < sizeof(pad) - 1 && lead + 2 < width ? lead : 0;
+	snprintf(pad, sizeof(pad), "%*s", (int)lead, "");
+	rpt_wrap(out, pad, lead + 2, line + strspn(line, " "), width);
 }

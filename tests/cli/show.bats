@@ -9,6 +9,7 @@
 #   gaps.csv   'one-shot' has one memset sample only, 2MB mmap only under 'patched', a latency (ns)
 #   flat.csv   seed.csv with every sample equal to its cell's mean: no spread anywhere
 #   header.db  seed.csv plus machine and kernel fingerprints and session environments (add-fingerprints)
+#   wide.db    nine kernels side by side on one SUT class (make-wide-csv), for --width
 # The golden files are what users paste into mail: after UPDATE_GOLDEN=1 read them by eye.
 
 bats_require_minimum_version 1.5.0
@@ -26,9 +27,13 @@ setup_file() {
 	# the seed with the fingerprints and environments a real run records
 	cp "$BATS_FILE_TMPDIR/seed.db" "$BATS_FILE_TMPDIR/header.db"
 	"$fix/add-fingerprints" "$BATS_FILE_TMPDIR/header.db"
+	"$fix/make-wide-csv" >"$BATS_FILE_TMPDIR/wide.csv"
+	"$cp" import --store "$BATS_FILE_TMPDIR/wide.db" "$BATS_FILE_TMPDIR/wide.csv" >/dev/null
 }
 
 setup() {
+	# the default --width follows $COLUMNS: the goldens are unlimited
+	unset COLUMNS
 	CP=${CLEARPATH:-./clearpath}
 	GOLDEN="$BATS_TEST_DIRNAME/../golden/show"
 	S=$BATS_FILE_TMPDIR
@@ -663,4 +668,120 @@ assert "change_pct" not in rows["mmap -p 2MB -s 1GB -l 1"][1]'
 	python3 -c 'import json, sys; c = json.loads(sys.argv[1])["blocks"][0]["header"]["columns"][0]; assert c["machine"]["cpu"] is None and c["kernel_release"] is None and c["sessions"] == 4, c' "$output"
 	run "$CP" show --format json
 	python3 -c 'import json, sys; assert "header" not in json.loads(sys.argv[1])["blocks"][0]' "$output"
+}
+
+# Every line of "$output" at most $1 columns wide, and every cell of the JSON comparison $2 in it:
+# each column's name, each base mean and each change as the text formats print them ($3: raw or human).
+fits_and_whole() {
+	python3 - "$1" "$2" "$3" "$output" <<-'EOF'
+	import json, sys
+	width, doc, units, out = int(sys.argv[1]), json.load(open(sys.argv[2])), sys.argv[3], sys.argv[4]
+	for line in out.split("\n"):
+	    assert len(line) <= width, "%d columns: %r" % (len(line), line)
+	def human(v):
+	    for p in ["", "k", "M", "G", "T"]:
+	        if abs(v) < 1000 or p == "T":
+	            return "%.2f %sB/s" % (v, p)
+	        v /= 1000
+	flat = " ".join(out.split())
+	for b in doc["blocks"]:
+	    for r in b["results"]:
+	        for c in r["columns"]:
+	            assert c["swprofile"] in flat, c["swprofile"]
+	            want = (human(c["mean"]) if units == "human" else "%.2f" % c["mean"]) if c["base"] \
+	                else "%+.2f%%" % c["change_pct"]
+	            assert want in flat, (r["resultclass"], c["swprofile"], want)
+	        assert r["resultclass"] in flat, r["resultclass"]
+	    for c in b["geomean"]["columns"]:
+	        if not c["base"]:
+	            assert "%+.2f%%" % c["change_pct"] in flat, c
+	EOF
+}
+
+@test "show --width: at 60, 80, 100 and 200 columns a 9-column comparison loses no column and no line is wider" {
+	"$CP" show --store "$S/wide.db" --format json >"$D/wide.json"
+	for w in 60 80 100 200; do
+		for f in box grid markdown compact; do
+			for u in raw human; do
+				run --separate-stderr "$CP" show --store "$S/wide.db" --width "$w" --format "$f" --units "$u"
+				[ "$status" -eq 0 ] || { echo "--width $w --format $f: exit $status"; return 1; }
+				fits_and_whole "$w" "$D/wide.json" "$u" || { echo "--width $w --format $f --units $u"; return 1; }
+			done
+		done
+	done
+	# the header and the notes wrap too
+	run --separate-stderr "$CP" show --store "$S/header.db" --header --stats --width 60 --format grid
+	"$CP" show --store "$S/header.db" --format json >"$D/header.json"
+	fits_and_whole 60 "$D/header.json" raw
+}
+
+@test "show --width: tables split, each repeating Benchmark, Result Class and the base; compact when even that is too wide" {
+	run --separate-stderr "$CP" show --store "$S/wide.db" --width 160 --format grid
+	[ "$status" -eq 0 ]
+	# three tables, each with the key columns, every other column in exactly one
+	[ "$(grep -c '^| Benchmark | Result Class *| 6.17.0-rc2-clear-0 (base) |' <<< "$output")" -eq 3 ]
+	for k in 1 2 3 4 5 6 7 8; do
+		[ "$(grep -c "| 6.17.0-rc2-clear-$k |" <<< "$output")" -eq 1 ]
+	done
+	# the title once, above the first; the legend once, under the last
+	[ "$(grep -c '^Results for' <<< "$output")" -eq 1 ]
+	[ "$(grep -c '^(I) improvement' <<< "$output")" -eq 1 ]
+	[[ "$(tail -n 3 <<< "$output")" == *"Undecided:"* ]]
+	# even one column beside the keys does not fit in 100: compact, letters and all
+	run --separate-stderr "$CP" show --store "$S/wide.db" --width 100 --format grid
+	[[ "$output" == *$'\n  I: 6.17.0-rc2-clear-8\n'* ]]
+	[[ "$output" != *"+---"* ]]
+	# wide enough: one table, as without --width
+	"$CP" show --store "$S/wide.db" --format grid >"$D/plain"
+	"$CP" show --store "$S/wide.db" --format grid --width 400 >"$D/w400"
+	"$CP" show --store "$S/wide.db" --format grid --width 0 >"$D/w0"
+	cmp "$D/plain" "$D/w400"
+	cmp "$D/plain" "$D/w0"
+}
+
+@test "show --width: the default is \$COLUMNS when stdout is not a terminal; csv and json ignore it" {
+	"$CP" show --store "$S/wide.db" --format grid --width 90 >"$D/w90"
+	COLUMNS=90 "$CP" show --store "$S/wide.db" --format grid >"$D/columns90"
+	cmp "$D/w90" "$D/columns90"
+	COLUMNS=junk "$CP" show --store "$S/wide.db" --format grid >"$D/junk"
+	"$CP" show --store "$S/wide.db" --format grid >"$D/plain"
+	cmp "$D/plain" "$D/junk"
+	for f in csv json; do
+		"$CP" show --store "$S/wide.db" --format "$f" >"$D/$f"
+		"$CP" show --store "$S/wide.db" --format "$f" --width 40 >"$D/$f.40"
+		cmp "$D/$f" "$D/$f.40"
+	done
+	for bad in -1 abc 1.5 ''; do
+		run --separate-stderr "$CP" show --width "$bad"
+		[ "$status" -eq 2 ]
+		[[ "$stderr" == *"--width"* ]]
+	done
+}
+
+@test "show: golden --width per format on the 9-column comparison" {
+	for f in box grid markdown; do
+		golden "wide-$f-120" --store "$S/wide.db" --format "$f" --width 120
+	done
+	golden wide-compact-60 --store "$S/wide.db" --format compact --width 60
+	golden header-grid-72 --store "$S/header.db" --header --format grid --width 72
+}
+
+@test "show --units: human next to raw; raw in files and pipes, and --units raw is the goldens' form" {
+	for f in box grid compact markdown; do
+		golden "human-$f" --format "$f" --units human
+	done
+	golden human-grid-stats --store "$S/gaps.db" --stats --units human
+	run --separate-stderr "$CP" show --format grid --units human
+	[[ "$(row_of 'memset -k 1GB')" == *" 63.93 GB/s |"* ]]
+	[[ "$(row_of 'mmap -p 4KB')" == *" 49.69 GB/s |"* ]]
+	"$CP" show --format grid --units raw >"$D/raw"
+	"$CP" show --format grid >"$D/default"
+	cmp "$D/raw" "$D/default"
+	run --separate-stderr "$CP" show --units metric
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"expected human or raw"* ]]
+	# JSON is numbers either way
+	"$CP" show --format json --units human >"$D/h.json"
+	"$CP" show --format json >"$D/r.json"
+	cmp "$D/h.json" "$D/r.json"
 }

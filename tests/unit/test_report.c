@@ -483,6 +483,82 @@ static void test_markdown_escapes(void **state)
 	rpt_table_free(t);
 }
 
+static void assert_human(double v, const char *unit, const char *want)
+{
+	char buf[64];
+
+	rpt_human(v, unit, buf, sizeof(buf));
+	if (strcmp(buf, want))
+		fail_msg("%.17g %s reads \"%s\", want \"%s\"", v, unit, buf, want);
+}
+
+/* --units human: what each unit the store holds reads as. */
+static void test_human_units(void **state)
+{
+	(void)state;
+	assert_human(97094829312.78, "bytes/sec", "97.09 GB/s");
+	assert_human(1740000000, "bytes/sec", "1.74 GB/s");
+	assert_human(999.5, "bytes/sec", "999.50 B/s");
+	assert_human(2.5e12, "bytes/sec", "2.50 TB/s");
+	assert_human(4.2e15, "bytes/sec", "4200.00 TB/s");
+	assert_human(0, "bytes/sec", "0.00 B/s");
+	assert_human(250, "ns", "250.00 ns");
+	assert_human(181400, "ns", "181.40 us");
+	assert_human(1250, "msec", "1.25 s");
+	assert_human(0.5, "msec", "500.00 us");
+	assert_human(3, "sec", "3.00 s");
+	assert_human(12345, "count", "12.35k");
+	assert_human(3, "count", "3.00");
+	assert_human(1.0, "faults/page", "1.00 faults/page");
+	assert_human(0.0123, "cycles/byte", "0.0123 cycles/byte");
+	assert_human(2048, "misses/KB", "2.05k misses/KB");
+	assert_human(-1500, "widgets", "-1.50k widgets");
+}
+
+/* The 4-column seed table fitted to @width: every line within it. */
+static char *fit(size_t width, const char *fmt)
+{
+	static const bool key[4] = { true, true, true, false };
+	struct rpt_table *t = seed_table();
+	struct rpt_opts o = { .width = width };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(rpt_render_fit(t, key, rpt_format_find(fmt), &o, f), 0);
+	fclose(f);
+	rpt_table_free(t);
+	return buf;
+}
+
+static void test_render_fit(void **state)
+{
+	struct rpt_table *t = seed_table();
+	char *wide = fit(0, "grid"), *plain = render(t, "grid", false);
+	struct width_check wc = { 90, 0 };
+	char *narrow;
+
+	(void)state;
+	rpt_table_free(t);
+	/* 0 is unlimited: exactly rpt_render's */
+	assert_string_equal(wide, plain);
+	free(wide);
+	free(plain);
+	/* the keys and the one other column do not fit in 90: compact within 72 */
+	narrow = fit(90, "grid");
+	assert_non_null(strstr(narrow, "  B: " NEW_HDR "\n"));
+	wc.max = RPT_COMPACT_WIDTH;
+	each_line(narrow, narrow_line, &wc);
+	free(narrow);
+	/* narrower than compact's 72: compact narrows too */
+	narrow = fit(50, "markdown");
+	wc.max = 50;
+	each_line(narrow, narrow_line, &wc);
+	assert_non_null(strstr(narrow, "(I) 1.92%"));
+	free(narrow);
+}
+
 /* One test per format, named after it so a TAP line says which golden file broke. */
 #define GOLDEN(fmt) { "golden_" fmt, test_golden, NULL, NULL, (void *)(fmt) }
 
@@ -499,6 +575,8 @@ int main(void)
 		cmocka_unit_test(test_compact_seed_fits),
 		cmocka_unit_test(test_compact_long_names),
 		cmocka_unit_test(test_compact_wraps_never_cuts),
+		cmocka_unit_test(test_human_units),
+		cmocka_unit_test(test_render_fit),
 		cmocka_unit_test(test_color_only_when_asked),
 		cmocka_unit_test(test_model_errors),
 		cmocka_unit_test(test_csv_records),

@@ -83,8 +83,10 @@ _clearpath_value()
 	-p | --page) _clearpath_add '4KB 2MB 1GB' ;;
 	--hugepages) _clearpath_add '2MB: 1GB:'; compopt -o nospace 2>/dev/null ;;
 	--for) _clearpath_files '*.yaml' ;;
+	--host) ! declare -F _known_hosts_real >/dev/null || _known_hosts_real -a -- "$cur" ;;
 	--warmups | --repeats | --sessions | --session | --swprofile | --sut | --max-failures | --seed | \
 	--base | --benchmark | --min-effect | --alpha | --needs-memory | --boots | --release | --cmdline | --width | \
+	--boot-timeout | \
 	-s | --size | -l | --nr_loops | -k | --chunk | --extent | -r | --randomize | -t | --threads) ;;
 	*) return 1 ;;
 	esac

@@ -86,6 +86,10 @@ static json_t *campaign_spec(const struct campaign_start *s, const struct plan *
 		json_array_append_new(json_object_get(spec, "order"), json_string(p->swprofiles[order[i]].name));
 	for (size_t i = 0; spec && i < s->ntargets; i++)
 		json_array_append_new(json_object_get(spec, "targets"), json_string(s->targets[i]));
+	if (spec && s->ssh_config)
+		json_object_set_new(spec, "ssh_config", json_string(s->ssh_config));
+	if (spec && s->boot_timeout)
+		json_object_set_new(spec, "boot_timeout", json_integer(s->boot_timeout));
 	return spec;
 }
 

@@ -135,6 +135,8 @@ struct campaign_start {
 	const char *mode;	/* "local" or "remote" (recorded in the spec) */
 	const char *const *targets;	/* CAMPAIGN_LOCAL_TARGET, or the hosts */
 	size_t ntargets;
+	const char *ssh_config;	/* remote mode: ssh -F FILE (absolute), recorded for 'continue'; or NULL */
+	unsigned boot_timeout;	/* remote mode: seconds a host may take to come back, recorded; 0: default */
 };
 
 /*

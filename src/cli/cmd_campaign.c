@@ -4,6 +4,7 @@
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "harness/session.h"
+#include "remote/executor.h"
 #include "store/url.h"
 #include "util/boot.h"
 #include "util/clock.h"
@@ -16,7 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { CA_BOOTS = 256, CA_STORE, CA_YES, CA_DRY_RUN, CA_SEED, CA_RELEASE, CA_CMDLINE, CA_HELP };
+enum { CA_BOOTS = 256, CA_STORE, CA_YES, CA_DRY_RUN, CA_SEED, CA_RELEASE, CA_CMDLINE, CA_HOST, CA_SSH_CONFIG,
+       CA_BOOT_TIMEOUT, CA_HELP };
+
+#define CA_MAX_HOSTS 64
 
 static const struct option ca_options[] = {
 	{ "boots", required_argument, NULL, CA_BOOTS },
@@ -26,6 +30,9 @@ static const struct option ca_options[] = {
 	{ "seed", required_argument, NULL, CA_SEED },
 	{ "release", required_argument, NULL, CA_RELEASE },
 	{ "cmdline", required_argument, NULL, CA_CMDLINE },
+	{ "host", required_argument, NULL, CA_HOST },
+	{ "ssh-config", required_argument, NULL, CA_SSH_CONFIG },
+	{ "boot-timeout", required_argument, NULL, CA_BOOT_TIMEOUT },
 	{ "help", no_argument, NULL, CA_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -36,14 +43,19 @@ struct ca_cli {
 	bool yes, dry_run, have_seed;
 	unsigned long long seed;
 	const char *release, *cmdline;	/* fake-boot */
+	const char *hosts[CA_MAX_HOSTS];	/* remote mode */
+	size_t nhosts;
+	const char *ssh_config;
+	unsigned boot_timeout;
 };
 
 static void ca_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: clearpath campaign start PLAN --boots N [--store URL] [--yes] [--dry-run] [--seed N]\n"
+		"                [--host [USER@]HOST[:PORT]]... [--ssh-config FILE] [--boot-timeout S]\n"
 		"       clearpath campaign status [ID] [--store URL]\n"
-		"       clearpath campaign continue [--store URL]\n"
+		"       clearpath campaign continue [--store URL] [--ssh-config FILE] [--boot-timeout S]\n"
 		"       clearpath campaign abort [--store URL]\n"
 		"       clearpath campaign fake-boot --release R [--cmdline C]\n\n"
 		"Boots each swprofile the plan names (its `swprofiles`) N times, in an interleaved\n"
@@ -64,8 +76,14 @@ static void ca_usage(FILE *out)
 		"    --seed N          the seed of the boot order (default: from the clock)\n"
 		"    --release R       fake-boot: the kernel release the simulated boot reports\n"
 		"    --cmdline C       fake-boot: its kernel command line\n"
+		"    --host DEST       remote mode: measure on this host over ssh instead of here\n"
+		"                      (repeatable: hosts run in parallel); clearpath is copied there,\n"
+		"                      each session's samples come back into the store whole\n"
+		"    --ssh-config FILE remote mode: ssh's configuration file (ssh -F), recorded\n"
+		"    --boot-timeout S  remote mode: seconds a host may take to come back from a boot\n"
+		"                      before that boot is an error (default %d), recorded\n"
 		"Unit directory: $%s (default %s).\n",
-		CAMPAIGN_MAX_BOOTS, CAMPAIGN_UNIT_DIR_ENV, CAMPAIGN_UNIT_DIR);
+		CAMPAIGN_MAX_BOOTS, REMOTE_BOOT_TIMEOUT_DEFAULT, CAMPAIGN_UNIT_DIR_ENV, CAMPAIGN_UNIT_DIR);
 }
 
 static int ca_option(int c, const char *arg, void *ctx)
@@ -96,6 +114,15 @@ static int ca_option(int c, const char *arg, void *ctx)
 		return 0;
 	case CA_RELEASE: o->release = arg; return 0;
 	case CA_CMDLINE: o->cmdline = arg; return 0;
+	case CA_HOST:
+		if (o->nhosts == CA_MAX_HOSTS) {
+			log_err("at most %d --host", CA_MAX_HOSTS);
+			return EXIT_USAGE;
+		}
+		o->hosts[o->nhosts++] = arg;
+		return 0;
+	case CA_SSH_CONFIG: o->ssh_config = arg; return 0;
+	case CA_BOOT_TIMEOUT: return cli_number(arg, "boot-timeout", 1, &o->boot_timeout);
 	}
 	return EXIT_USAGE;
 }
@@ -176,18 +203,37 @@ static int ca_local_only(const struct campaign *c)
 	return 0;
 }
 
+/* Whether @c measures on hosts over ssh. */
+static bool ca_remote(const struct campaign *c)
+{
+	const char *mode = json_string_value(json_object_get(c->spec, "mode"));
+
+	return mode && !strcmp(mode, "remote");
+}
+
+/* Every host of remote campaign @c: --ssh-config and --boot-timeout given now win over the recorded ones. */
+static int ca_drive_remote(struct campaign *c, const struct ca_cli *o)
+{
+	const char *ssh_config = o->ssh_config ? o->ssh_config :
+				 json_string_value(json_object_get(c->spec, "ssh_config"));
+	json_int_t timeout = o->boot_timeout ? o->boot_timeout :
+			     json_integer_value(json_object_get(c->spec, "boot_timeout"));
+
+	return remote_campaign_drive(c, ssh_config, timeout > 0 ? (unsigned)timeout : REMOTE_BOOT_TIMEOUT_DEFAULT);
+}
+
 /* Advance the local target, then tidy up: the unit goes when the campaign ends, the table comes at the end. */
-static int ca_drive(struct campaign *c)
+static int ca_drive(struct campaign *c, const struct ca_cli *o)
 {
 	struct campaign_executor ex;
-	int ret = ca_local_only(c);
+	int ret = ca_remote(c) ? 0 : ca_local_only(c);
 
 	if (ret)
 		return ret;
 	campaign_local_executor(&ex);
 	/* Ctrl-C stops the session and this controller, not the campaign: 'continue' goes on */
 	harness_stop_catch();
-	ret = campaign_advance(c, &ex);
+	ret = ca_remote(c) ? ca_drive_remote(c, o) : campaign_advance(c, &ex);
 	harness_stop_die();
 	if (ret == CAMPAIGN_DETACHED)
 		return 0;
@@ -233,11 +279,12 @@ static int ca_confirm(const struct ca_cli *o, const struct plan *p)
 	if (o->yes || o->dry_run || !campaign_reboots(p))
 		return 0;
 	if (!isatty(STDIN_FILENO)) {
-		log_err("this campaign reboots this machine %u times: pass --yes to go on", o->boots * (unsigned)p->nswprofiles);
+		log_err("this campaign reboots %s %u times: pass --yes to go on", o->nhosts ? "each host" : "this machine",
+			o->boots * (unsigned)p->nswprofiles);
 		return EXIT_USAGE;
 	}
-	fprintf(stderr, "This campaign reboots this machine %u times and measures after each boot. Go on? [y/N] ",
-		o->boots * (unsigned)p->nswprofiles);
+	fprintf(stderr, "This campaign reboots %s %u times and measures after each boot. Go on? [y/N] ",
+		o->nhosts ? "each host" : "this machine", o->boots * (unsigned)p->nswprofiles);
 	if (!fgets(answer, sizeof(answer), stdin) || (strcmp(answer, "y\n") && strcmp(answer, "yes\n"))) {
 		log_err("not confirmed; nothing was started");
 		return EXIT_USAGE;
@@ -347,7 +394,7 @@ static int ca_start(int argc, char **argv)
 	struct campaign_start s = { .mode = "local", .targets = targets, .ntargets = 1 };
 	struct campaign c;
 	struct plan *p = NULL;
-	char url[PATH_MAX + 64];
+	char url[PATH_MAX + 64], ssh_config[PATH_MAX];
 	int64_t id;
 	int ret = ca_parse(argc, argv, &o, 1);
 
@@ -359,6 +406,25 @@ static int ca_start(int argc, char **argv)
 	}
 	s.plan_file = argv[optind];
 	s.boots = o.boots;
+	s.boot_timeout = o.boot_timeout;
+	if (o.nhosts) {
+		if (o.dry_run) {
+			log_err("--dry-run shows a campaign on this machine; without --host it prints every command");
+			return EXIT_USAGE;
+		}
+		/* recorded for 'continue', which may run from another directory */
+		if (o.ssh_config && !realpath(o.ssh_config, ssh_config)) {
+			log_err("cannot read the ssh config %s: %s", o.ssh_config, strerror(errno));
+			return EXIT_USAGE;
+		}
+		s.ssh_config = o.ssh_config ? ssh_config : NULL;
+		s.mode = "remote";
+		s.targets = o.hosts;
+		s.ntargets = o.nhosts;
+	} else if (o.ssh_config || o.boot_timeout) {
+		log_err("--ssh-config and --boot-timeout are for campaigns on other hosts (--host)");
+		return EXIT_USAGE;
+	}
 	s.seed = o.have_seed ? o.seed : clock_now_ns() ^ (uint64_t)getpid();
 	o.seed = s.seed;
 	ret = ca_store_url(o.store, url, sizeof(url)) ?: (o.dry_run ? campaign_plan_read : campaign_plan_load)(s.plan_file, &p);
@@ -374,10 +440,11 @@ static int ca_start(int argc, char **argv)
 	printf("campaign %lld: %u boots of each of %zu swprofiles, seed %llu, store %s\n", (long long)id, o.boots,
 	       p->nswprofiles, (unsigned long long)s.seed, url);
 	if (!(ret = campaign_load(url, id, false, &c))) {
-		if (campaign_reboots(p) && (ret = campaign_unit_install(url, false)))
+		/* the unit continues a local campaign after this machine's reboot; a remote one has no unit */
+		if (!o.nhosts && campaign_reboots(p) && (ret = campaign_unit_install(url, false)))
 			campaign_abort(&c);
 		else
-			ret = ca_drive(&c);
+			ret = ca_drive(&c, &o);
 	}
 	campaign_free(&c);
 out:
@@ -404,7 +471,7 @@ static int ca_continue(int argc, char **argv)
 		return ret;
 	ret = campaign_load(url, 0, true, &c);
 	if (!ret)
-		ret = ca_drive(&c);
+		ret = ca_drive(&c, &o);
 	else if (campaign_unit_installed())
 		/* the unit of a campaign that is no longer running (ended elsewhere) must not run again */
 		campaign_unit_remove(false);

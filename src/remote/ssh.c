@@ -273,6 +273,7 @@ int remote_mkdtemp(struct remote_host *h)
 void remote_rmtemp(struct remote_host *h)
 {
 	char *q, *cmd = NULL;
+	bool quiet, failed;
 	int status;
 
 	if (!h->tmpdir)
@@ -281,7 +282,11 @@ void remote_rmtemp(struct remote_host *h)
 	if (q && asprintf(&cmd, "rm -rf -- %s", q) < 0)
 		cmd = NULL;
 	free(q);
-	if (!cmd || remote_run(h, cmd, SSH_QUERY_TIMEOUT, NULL, &status) || status)
+	/* a host that went away keeps it: a warning, not a second error */
+	quiet = log_set_quiet(true);
+	failed = !cmd || remote_run(h, cmd, SSH_QUERY_TIMEOUT, NULL, &status) || status;
+	log_set_quiet(quiet);
+	if (failed)
 		log_warn("%s: could not remove %s", h->dest, h->tmpdir);
 	free(cmd);
 	free(h->tmpdir);

@@ -115,8 +115,10 @@ complete_words() {
 	[ "$output" = --resume ]
 	run complete_words campaign ''
 	[ "${lines[*]}" = "start status continue abort fake-boot" ]
-	run complete_words campaign start --bo
+	run complete_words campaign start --boots
 	[ "$output" = --boots ]
+	run complete_words campaign start --ho
+	[ "$output" = --host ]
 }
 
 @test "the man page renders without groff warnings" {

@@ -45,6 +45,7 @@ sshd_start() {
 			Subsystem sftp $sftp
 			SetEnv TMPDIR=$SSHD_DIR/tmp
 		CONF
+		: > "$SSHD_DIR/sshd.log"
 		/usr/sbin/sshd -D -e -f "$SSHD_DIR/sshd_config" </dev/null >/dev/null 2>"$SSHD_DIR/sshd.log" 3>&- &
 		SSHD_PID=$!
 		# sshd says so once it listens; it exits when it cannot

@@ -1,0 +1,191 @@
+#!/usr/bin/env bats
+# campaign_remote: `clearpath campaign start --host` against two real sshds on 127.0.0.1 (sshd.bash)
+# with simulated boots: sessions run on the hosts, their samples come back whole, hosts in parallel.
+
+bats_require_minimum_version 1.5.0
+load helpers
+load sshd
+
+setup_file() {
+	# two hosts: two sshds, each with its own keys; one ssh config that knows both
+	sshd_start "$BATS_FILE_TMPDIR/a"
+	A_PID=$SSHD_PID A_DEST=$SSHD_DEST A_DIR=$SSHD_DIR
+	SSHD_PID=
+	sshd_start "$BATS_FILE_TMPDIR/b"
+	B_PID=$SSHD_PID B_DEST=$SSHD_DEST B_DIR=$SSHD_DIR
+	cat "$A_DIR/known_hosts" "$B_DIR/known_hosts" > "$BATS_FILE_TMPDIR/known_hosts"
+	cat > "$BATS_FILE_TMPDIR/ssh_config" <<-CONF
+		Host *
+		  IdentityFile $A_DIR/client_key
+		  IdentityFile $B_DIR/client_key
+		  IdentitiesOnly yes
+		  IdentityAgent none
+		  UserKnownHostsFile $BATS_FILE_TMPDIR/known_hosts
+		  GlobalKnownHostsFile /dev/null
+		  StrictHostKeyChecking yes
+	CONF
+	export A_PID A_DEST A_DIR B_PID B_DEST B_DIR
+}
+
+teardown_file() {
+	SSHD_PID=$A_PID sshd_stop
+	SSHD_PID=$B_PID sshd_stop
+}
+
+teardown() {
+	[ -z "${GONE_PID:-}" ] || SSHD_PID=$GONE_PID sshd_stop
+}
+
+setup() {
+	setup_store
+	skip_emulated "the test sshds' host is this x86-64 machine, not the emulated one"
+	export CLEARPATH_FAKE_BOOT="$D/boot"
+	export CLEARPATH_STATIC_DIR="$D/nostatic"
+	mkdir -p "$CLEARPATH_STATIC_DIR"
+	CFG=$BATS_FILE_TMPDIR/ssh_config
+	cat >"$D/ab.yaml" <<-EOF
+		name: ab
+		swprofiles:
+		  base:  {boot: {method: fake, release: 6.18.0-base, cmdline: "root=/dev/vda1 ro"}}
+		  patch: {boot: {method: fake, release: 6.18.0-patch, cmdline: "root=/dev/vda1 ro"}, cmdline: "init_on_alloc=0"}
+		defaults: {warmups: 0, repeats: 2}
+		benchmarks:
+		  - exec: {name: rate, command: "echo rate 42.5", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+	EOF
+}
+
+sql() {
+	store_sql "$1"
+}
+
+# $1 as a YAML single-quoted scalar.
+yaml_str() {
+	printf "'%s'" "${1//\'/\'\'}"
+}
+
+@test "campaign remote: two hosts in parallel, every boot's session measured there and brought back" {
+	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 2 --seed 3 --host "$A_DEST" --host "$B_DEST" \
+		--ssh-config "$CFG"
+	[ "$status" -eq 0 ] || { echo "$output"; echo "$stderr"; return 1; }
+	[[ "$output" == *"campaign 1 done: 8 boots, one session each"* ]]
+	[ "$(sql "select status from campaign")" = "done" ]
+	[ "$(sql "select json_extract(spec, '$.mode') from campaign")" = "remote" ]
+	# each host: 2 boots of each swprofile, all done, in the same seeded order
+	[ "$(sql "select target, count(*) from campaign_boot where status = 'done' group by target order by target" | tr '\n' ' ')" = \
+	  "$(printf '%s\n' "$A_DEST|4" "$B_DEST|4" | sort | tr '\n' ' ')" ]
+	# one complete session per boot, brought back, under the boot id the host's fake boot gave
+	[ "$(sql "select count(*) from session where complete = 1")" -eq 8 ]
+	[ "$(sql "select count(distinct boot_id) from session")" -eq 8 ]
+	[ "$(sql "select count(*) from campaign_boot b join session s on s.uuid = b.session and s.boot_id = b.boot_id")" -eq 8 ]
+	# each host simulated its boots in its own directory
+	[ -s "$CLEARPATH_FAKE_BOOT/$A_DEST/boot_id" ]
+	[ -s "$CLEARPATH_FAKE_BOOT/$B_DEST/boot_id" ]
+	# the release in each swprofile's fingerprint, as the host saw it
+	[ "$(sql "select name, json_extract(fingerprint, '$.kernel_release') from swprofile order by name" | tr '\n' ' ')" = \
+	  "base|6.18.0-base patch|6.18.0-patch " ]
+	[ "$(sql "select count(*) from sample")" -eq 16 ]
+	# nothing left on the hosts
+	[ -z "$(ls -A "$A_DIR/tmp" "$B_DIR/tmp" | grep clearpath)" ]
+	# the ssh config is recorded for continue, as an absolute path
+	[ "$(sql "select json_extract(spec, '$.ssh_config') from campaign")" = "$CFG" ]
+}
+
+@test "campaign remote: a host that refuses the connection fails, the other host still finishes its boots" {
+	local refused
+	refused="$(id -un)@127.0.0.1:$(free_port)"
+	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --host "$A_DEST" --host "$refused" \
+		--ssh-config "$CFG"
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"cannot reach $refused over ssh"*"Connection refused"* ]]
+	[[ "$stderr" == *"hint: nothing listens for ssh there"* ]]
+	[ "$(sql "select count(*) from campaign_boot where target = '$A_DEST' and status = 'done'")" -eq 2 ] || { echo "$output"; echo "$stderr"; sql "select * from campaign_boot"; return 1; }
+	[ "$(sql "select count(*) from campaign_boot where target = '$refused' and status = 'pending'")" -eq 2 ]
+	[ "$(sql "select count(*) from session where complete = 1")" -eq 2 ]
+	# the campaign is still running: once the host is back, continue finishes it
+	[ "$(sql "select status from campaign")" = "running" ]
+}
+
+@test "campaign remote: a host that does not come back from its boot is an error for that boot; the other goes on" {
+	# a third sshd for this test alone: its "boot" stops it for good
+	local saved_pid=$SSHD_PID
+	sshd_start "$D/gone"
+	GONE_PID=$SSHD_PID
+	SSHD_PID=$saved_pid
+	local gone=$SSHD_DEST
+	cat "$BATS_FILE_TMPDIR/known_hosts" "$D/gone/known_hosts" > "$D/known_hosts"
+	sed -e "s|UserKnownHostsFile .*|UserKnownHostsFile $D/known_hosts|" "$CFG" > "$D/cfg"
+	sed -i "s|^  IdentitiesOnly yes|  IdentityFile $D/gone/client_key\n  IdentitiesOnly yes|" "$D/cfg"
+	# each boot runs the user's commands on the host: on the gone host (its sessions' TMPDIR tells)
+	# they stop its sshd; elsewhere they simulate the boot
+	local stop="[ \"\$TMPDIR\" != '$D/gone/tmp' ] || kill \$(cat '$D/gone/sshd.pid')"
+	local sw
+	{
+		echo "name: gone"
+		echo "swprofiles:"
+		for sw in base patch; do
+			echo "  $sw:"
+			echo "    boot:"
+			echo "      method: command"
+			echo "      commands:"
+			printf '        - %s\n' "$(yaml_str "$stop")" "$(yaml_str "'$CP' campaign fake-boot --release 6.18.0-$sw")"
+			echo "    expect: {release: 6.18.0-$sw}"
+		done
+		echo "defaults: {warmups: 0, repeats: 1}"
+		echo "benchmarks:"
+		echo "  - exec: {name: rate, command: \"echo rate 42.5\", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}"
+	} > "$D/gone.yaml"
+	run --separate-stderr "$CP" campaign start "$D/gone.yaml" --boots 1 --seed 3 --yes --host "$A_DEST" --host "$gone" \
+		--ssh-config "$D/cfg" --boot-timeout 3
+	[ "$status" -eq 3 ] || { echo "$output"; echo "$stderr"; return 1; }
+	[[ "$stderr" == *"$gone: did not come back from the boot within 3 seconds (unreachable)"* ]]
+	[ "$(sql "select status from campaign")" = "failed" ]
+	[ "$(sql "select count(*) from campaign_boot where target = '$gone' and status = 'error'")" -eq 1 ]
+	[[ "$(sql "select message from campaign_boot where target = '$gone' and status = 'error'")" == *"did not come back"* ]]
+	# nothing was measured on it; the other host did all its boots
+	[ "$(sql "select count(*) from campaign_boot where target = '$gone' and status = 'done'")" -eq 0 ]
+	[ "$(sql "select count(*) from campaign_boot where target = '$A_DEST' and status = 'done'")" -eq 2 ] || { echo "$output"; echo "$stderr"; sql "select * from campaign_boot"; return 1; }
+	[ "$(sql "select count(*) from session where complete = 1")" -eq 2 ]
+}
+
+@test "campaign remote: a boot that comes back with the wrong kernel is caught on the host; nothing is measured" {
+	{
+		echo "name: wrong"
+		echo "swprofiles:"
+		echo "  base:"
+		echo "    boot: {method: command, commands: [$(yaml_str "'$CP' campaign fake-boot --release 6.1.0-other")]}"
+		echo "    expect: {release: 6.18.0-base}"
+		echo "benchmarks:"
+		echo "  - exec: {name: rate, command: \"echo rate 42.5\", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}"
+	} > "$D/wrong.yaml"
+	run --separate-stderr "$CP" campaign start "$D/wrong.yaml" --boots 1 --yes --host "$A_DEST" --ssh-config "$CFG"
+	[ "$status" -ne 0 ]
+	[[ "$stderr" == *"6.1.0-other"* ]]
+	[ "$(sql "select status, release from campaign_boot")" = "error|6.1.0-other" ]
+	[[ "$(sql "select message from campaign_boot")" == *"nothing was measured"* ]]
+	[ "$(sql "select count(*) from session")" -eq 0 ]
+	[ "$(sql "select status from campaign")" = "failed" ]
+}
+
+@test "campaign remote: continue after the controller is killed mid-session finishes every boot" {
+	# the first session on the host tells the test it runs, then lingers; later ones measure at once
+	sed -i "s|command: \"echo rate 42.5\"|command: \"if [ ! -e '$D/reached' ]; then touch '$D/reached'; sleep 5; fi; echo rate 42.5\"|" "$D/ab.yaml"
+	set -m	# the controller in a process group of its own, to kill it whole
+	"$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --host "$A_DEST" --ssh-config "$CFG" >"$D/out" 2>"$D/err" &
+	local ctl=$! i
+	set +m
+	for ((i = 0; i < 600; i++)); do [ ! -e "$D/reached" ] || break; sleep 0.1; done
+	[ -e "$D/reached" ] || { cat "$D/out" "$D/err"; return 1; }
+	kill -KILL -- "-$ctl"
+	wait "$ctl" || true
+	[ "$(sql "select status from campaign")" = "running" ]
+	[ "$(sql "select count(*) from campaign_boot where status = 'done'")" -eq 0 ]
+	# the restarted controller: --ssh-config comes from the store
+	run --separate-stderr "$CP" campaign continue
+	[ "$status" -eq 0 ] || { echo "$output"; echo "$stderr"; return 1; }
+	[[ "$output" == *"campaign 1 done: 2 boots, one session each"* ]]
+	[ "$(sql "select count(*) from campaign_boot where status = 'done'")" -eq 2 ]
+	# the killed session never came back: only whole sessions are in the store
+	[ "$(sql "select count(*) from session where complete = 1")" -eq 2 ]
+	[ "$(sql "select count(*) from session")" -eq 2 ]
+	[ "$(sql "select count(*) from campaign_boot b join session s on s.uuid = b.session and s.boot_id = b.boot_id")" -eq 2 ]
+}

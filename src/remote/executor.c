@@ -33,6 +33,7 @@ struct rx {
 	char *fake;		/* the host's $CLEARPATH_FAKE_BOOT (quoted), or NULL */
 	unsigned boot_timeout;
 	bool rebooting;		/* the last boot() ran a real boot method */
+	bool recheck;		/* a real boot came back: its /tmp may be empty */
 };
 
 /*
@@ -69,6 +70,9 @@ static int rx_install(struct rx *x)
 	char *q, *cmd;
 	int status = 1, ret;
 
+	if (x->h.bin && !x->recheck)
+		return 0;
+	x->recheck = false;
 	if (x->h.bin && (q = remote_quote(x->h.bin))) {
 		cmd = rx_cmd(x, "test -x %s", q);
 		free(q);
@@ -361,8 +365,10 @@ static int rx_wait(struct campaign_executor *ex, const struct campaign_facts *be
 
 		ret = rx_facts_run(x, &f);
 		log_set_quiet(quiet);
-		if (!ret && strcmp(f.boot_id, before->boot_id))
+		if (!ret && strcmp(f.boot_id, before->boot_id)) {
+			x->recheck = x->rebooting;
 			return 0;
+		}
 		if (harness_stop_signal())
 			return EXIT_RESOURCE;
 		if (rx_now() >= deadline)

@@ -9,7 +9,10 @@
  * brackets: [::1]:2222).  ssh and scp always run with BatchMode=yes (no
  * prompt can hang a campaign), bounded ConnectTimeout and ServerAlive
  * checks, and the user's own known_hosts: clearpath never turns host key
- * checking off.
+ * checking off.  The commands to one host share one connection (ssh's
+ * ControlMaster, its socket in a private local directory): a campaign
+ * runs a dozen commands per boot, and each new connection costs a key
+ * exchange.
  */
 struct remote_host {
 	char *dest;		/* as given, for messages */
@@ -17,6 +20,7 @@ struct remote_host {
 	char *scp_login;	/* the same with an IPv6 address in brackets, as scp takes it */
 	int port;		/* 0: ssh's default (or the config's) */
 	const char *ssh_config;	/* --ssh-config FILE, or NULL for ~/.ssh/config */
+	char *control;		/* a private local directory for ssh's shared connection, or NULL */
 	char *tmpdir;		/* the private directory remote_mkdtemp() made there, or NULL */
 	char *arch;		/* after remote_install(): the host's `uname -m` */
 	char *bin;		/* after remote_install(): clearpath's path on the host */
@@ -29,6 +33,7 @@ struct remote_host {
  * ssh would read as an option; free with remote_host_free().
  */
 int remote_host_parse(const char *dest, struct remote_host *h);
+/* Close the shared connection, if one is open, and free @h. */
 void remote_host_free(struct remote_host *h);
 
 /*

@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <unistd.h>
 
 /*
  * A dead network or a host that stopped answering must end a command, not
@@ -21,6 +23,53 @@
 /* Copies and short queries: generous, but a hung host ends them. */
 #define SSH_COPY_TIMEOUT 600
 #define SSH_QUERY_TIMEOUT 120
+/*
+ * The shared connection's master lingers this many seconds after its last
+ * command, so a controller that was killed leaves nothing running for long.
+ */
+#define SSH_PERSIST 60
+#define SSH_SOCKET "master"
+#define SSH_CLOSE_TIMEOUT 30
+
+/*
+ * A private directory for the shared connection's socket (mode 0700: whoever
+ * can reach the socket runs commands on the host as this user).  Without one
+ * every command connects anew, which works too.
+ */
+static void ssh_control_dir(struct remote_host *h)
+{
+	char dir[] = "/tmp/clearpath-ssh.XXXXXX";
+
+	if (mkdtemp(dir))
+		h->control = strdup(dir);
+}
+
+static char *ssh_prefix(const struct remote_host *h, bool scp);
+
+/* Stop the shared connection's master, if it runs, and remove the directory. */
+static void ssh_control_close(struct remote_host *h)
+{
+	struct harness_exec_result r;
+	char sock[PATH_MAX], *prefix, *login, *cmd = NULL;
+
+	if (!h->control)
+		return;
+	snprintf(sock, sizeof(sock), "%s/" SSH_SOCKET, h->control);
+	if (!access(sock, F_OK) && (prefix = ssh_prefix(h, false))) {
+		login = remote_quote(h->login);
+		if (login && asprintf(&cmd, "%s -O exit -- %s", prefix, login) < 0)
+			cmd = NULL;
+		if (cmd && !harness_exec(cmd, SSH_CLOSE_TIMEOUT, &r))
+			harness_exec_free(&r);
+		free(cmd);
+		free(login);
+		free(prefix);
+		unlink(sock);
+	}
+	rmdir(h->control);
+	free(h->control);
+	h->control = NULL;
+}
 
 int remote_host_parse(const char *dest, struct remote_host *h)
 {
@@ -63,6 +112,7 @@ int remote_host_parse(const char *dest, struct remote_host *h)
 	}
 	sprintf(h->login, "%.*s%.*s", (int)userlen, dest, (int)hostlen, host);
 	sprintf(h->scp_login, v6 ? "%.*s[%.*s]" : "%.*s%.*s", (int)userlen, dest, (int)hostlen, host);
+	ssh_control_dir(h);
 	return 0;
 bad:
 	log_err("bad host '%s': expected [user@]host[:port] (an IPv6 address in brackets: [::1]:22)", dest);
@@ -71,6 +121,7 @@ bad:
 
 void remote_host_free(struct remote_host *h)
 {
+	ssh_control_close(h);
 	free(h->dest);
 	free(h->login);
 	free(h->scp_login);
@@ -112,17 +163,23 @@ char *remote_quote(const char *s)
  */
 static char *ssh_prefix(const struct remote_host *h, bool scp)
 {
-	char *cfg = h->ssh_config ? remote_quote(h->ssh_config) : NULL, *cmd;
+	char *cfg = h->ssh_config ? remote_quote(h->ssh_config) : NULL, *ctl = NULL, *cmd;
 	char port[32] = "";
 	int n;
 
 	if (h->ssh_config && !cfg)
 		return NULL;
+	if (h->control && asprintf(&ctl, " -o ControlMaster=auto -o ControlPersist=%d -o ControlPath=%s/"
+				   SSH_SOCKET, SSH_PERSIST, h->control) < 0) {
+		free(cfg);
+		return NULL;
+	}
 	if (h->port)
 		snprintf(port, sizeof(port), " -%c %d", scp ? 'P' : 'p', h->port);
-	n = asprintf(&cmd, "%s %s%s%s%s", scp ? "scp -q -B" : "ssh -n", SSH_OPTIONS, cfg ? " -F " : "",
-		     cfg ? cfg : "", port);
+	n = asprintf(&cmd, "%s %s%s%s%s%s", scp ? "scp -q -B" : "ssh -n", SSH_OPTIONS, ctl ? ctl : "",
+		     cfg ? " -F " : "", cfg ? cfg : "", port);
 	free(cfg);
+	free(ctl);
 	return n < 0 ? NULL : cmd;
 }
 

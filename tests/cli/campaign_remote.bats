@@ -115,9 +115,10 @@ yaml_str() {
 	cat "$BATS_FILE_TMPDIR/known_hosts" "$D/gone/known_hosts" > "$D/known_hosts"
 	sed -e "s|UserKnownHostsFile .*|UserKnownHostsFile $D/known_hosts|" "$CFG" > "$D/cfg"
 	sed -i "s|^  IdentitiesOnly yes|  IdentityFile $D/gone/client_key\n  IdentitiesOnly yes|" "$D/cfg"
-	# each boot runs the user's commands on the host: on the gone host (its sessions' TMPDIR tells)
-	# they stop its sshd; elsewhere they simulate the boot
-	local stop="[ \"\$TMPDIR\" != '$D/gone/tmp' ] || kill \$(cat '$D/gone/sshd.pid')"
+	# each boot runs the user's commands on the host: they simulate the boot, then on the gone
+	# host (its sessions' TMPDIR tells) stop its sshd
+	# (and the connection the command came on, as a reboot would)
+	local stop="[ \"\$TMPDIR\" != '$D/gone/tmp' ] || { kill \$(cat '$D/gone/sshd.pid'); kill \$PPID; }"
 	local sw
 	{
 		echo "name: gone"
@@ -127,7 +128,7 @@ yaml_str() {
 			echo "    boot:"
 			echo "      method: command"
 			echo "      commands:"
-			printf '        - %s\n' "$(yaml_str "$stop")" "$(yaml_str "'$CP' campaign fake-boot --release 6.18.0-$sw")"
+			printf '        - %s\n' "$(yaml_str "'$CP' campaign fake-boot --release 6.18.0-$sw")" "$(yaml_str "$stop")"
 			echo "    expect: {release: 6.18.0-$sw}"
 		done
 		echo "defaults: {warmups: 0, repeats: 1}"

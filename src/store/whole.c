@@ -335,7 +335,8 @@ static int xw_sessions(struct xw_out *o)
 		ret = store_prepare(o->st, &s.errors, "SELECT b.suite, b.params, e.iteration, e.warmup, e.message,"
 				    " e.time FROM error e JOIN benchmark b ON b.id = e.benchmark_id"
 				    " WHERE e.session_id = ?1 ORDER BY b.suite, b.params, e.warmup DESC,"
-				    " e.iteration, e.time, e.message", NULL);
+				    /* the whole benchmark's error (NULL) first, in every engine */
+				    " e.iteration IS NOT NULL, e.iteration, e.time, e.message", NULL);
 	if (!ret)
 		ret = store_prepare(o->st, &stmt, xw_sessions_sql, NULL);
 	while (!ret && (rc = store_step(stmt)) == STORE_ROW)

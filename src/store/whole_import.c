@@ -395,7 +395,8 @@ static int xw_error(struct xw_in *in)
 		return ret ? xw_bad(in, -1, "this error cannot be stored") : 0;
 	}
 	ret = store_int64(in->st, &found, "SELECT count(*) FROM error WHERE session_id = ?1 AND benchmark_id = ?2"
-			  " AND iteration IS ?3 AND warmup = ?4 AND message = ?5 AND time = ?6", "iinbtt", s->id,
+			  " AND (iteration = ?3 OR (iteration IS NULL AND ?3 IS NULL)) AND warmup = ?4 AND message = ?5"
+			  " AND time = ?6", "iinbtt", s->id,
 			  bench, iteration, f[XW_WARMUP][0] == '1', f[XW_MESSAGE], f[XW_TIME]);
 	return ret ? ret : found ? 0 : xw_conflict(in, s->uuid, "the store lacks this error");
 }

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -57,10 +58,13 @@ static int merge_check(const char *into, const char *src)
 static int merge_one(struct store *dst, const char *src)
 {
 	int added, ret = store_merge(dst, src, &added);
+	char *shown;
 
 	if (ret)
 		return store_exit_code(ret);
-	printf("%s: %d session%s added\n", src, added, added == 1 ? "" : "s");
+	shown = store_url_display(src);	/* a password in a source URL is not echoed */
+	printf("%s: %d session%s added\n", shown ? shown : "(source)", added, added == 1 ? "" : "s");
+	free(shown);
 	return 0;
 }
 

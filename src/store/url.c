@@ -1,4 +1,5 @@
 /* url: resolve --store / $CLEARPATH_STORE / the XDG default and open it with the right exit codes. */
+#define _GNU_SOURCE	/* memrchr */
 #include "store/url.h"
 #include "store/store.h"
 #include "store/db.h"
@@ -137,4 +138,56 @@ int store_url_open_existing(const char *url, struct store **out)
 		return EXIT_USAGE;
 	}
 	return store_exit_code(store_open_readonly(path, out));
+}
+
+/* The end of a libpq keyword value at @p: a quoted one ends after its closing quote (or at the end). */
+static const char *kw_value_end(const char *p)
+{
+	if (*p == '\'') {
+		const char *close = p + 1;
+
+		while (*close && *close != '\'') {
+			if (*close == '\\' && close[1])
+				close++;
+			close++;
+		}
+		return *close ? close + 1 : close;
+	}
+	return p + strcspn(p, " \t\n");
+}
+
+char *store_url_display(const char *url)
+{
+	/* "password=" + value becomes "password=***": at most 3 bytes more per 9 taken. */
+	char *out = malloc(2 * strlen(url) + 16), *q = out;
+	const char *p = url, *scheme = strstr(url, "://");
+
+	if (!out)
+		return NULL;
+	if (scheme) {
+		const char *auth = scheme + 3, *end = auth + strcspn(auth, "/?#");
+		const char *at = memrchr(auth, '@', (size_t)(end - auth));
+		const char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+
+		if (colon) {
+			q += sprintf(q, "%.*s:***", (int)(colon - url), url);
+			p = at;
+		}
+		strcpy(q, p);
+		return out;
+	}
+	while (*p) {
+		if (!strncmp(p, "password", 8) && (p == url || strchr(" \t\n", p[-1]))) {
+			const char *eq = p + 8 + strspn(p + 8, " \t\n");
+
+			if (*eq == '=') {
+				q += sprintf(q, "password=***");
+				p = kw_value_end(eq + 1 + strspn(eq + 1, " \t\n"));
+				continue;
+			}
+		}
+		*q++ = *p++;
+	}
+	*q = '\0';
+	return out;
 }

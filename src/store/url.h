@@ -35,6 +35,13 @@ int store_url_open_existing(const char *url, struct store **out);
  */
 int store_url_file(const char *url, char *buf, size_t len);
 
+/*
+ * @url as messages may show it: a password in it (postgresql://user:secret@...
+ * or libpq's password=secret, quoted or not) becomes "***".  A new string
+ * (free() it), or NULL when out of memory.
+ */
+char *store_url_display(const char *url);
+
 /* The exit code for a negative errno from the store (see store.h). */
 int store_exit_code(int err);
 

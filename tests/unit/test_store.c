@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include "store/db.h"
+#include "store/url.h"
 
 static int setup_dir(void **state)
 {
@@ -83,6 +84,32 @@ static void test_url_forms(void **state)
 	assert_null(st);
 	assert_int_equal(store_open("sqlite://relative.db", &st), -EINVAL);
 	assert_int_equal(store_open("", &st), -EINVAL);
+}
+
+/* A password never reaches a message, whatever form the URL takes; nothing else changes. */
+static void test_url_display_hides_password(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "postgresql://ci:s3cret@127.0.0.1:5432/lab", "postgresql://ci:***@127.0.0.1:5432/lab" },
+		{ "postgres://ci:p@ss@db/lab?sslmode=disable", "postgres://ci:***@db/lab?sslmode=disable" },
+		{ "postgresql://ci@db/lab", "postgresql://ci@db/lab" },
+		{ "postgresql://db:5432/lab", "postgresql://db:5432/lab" },
+		{ "host=db password=s3cret dbname=lab", "host=db password=*** dbname=lab" },
+		{ "password = 'a b\\' c' dbname=lab", "password=*** dbname=lab" },
+		{ "host=db password='unterminated", "host=db password=***" },
+		{ "password=a password=b password=c password=", "password=*** password=*** password=*** password=***" },
+		{ "mypassword=x", "mypassword=x" },
+		{ "/tmp/results.db", "/tmp/results.db" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *shown = store_url_display(cases[i][0]);
+
+		assert_non_null(shown);
+		assert_string_equal(shown, cases[i][1]);
+		free(shown);
+	}
 }
 
 static void test_default_url(void **state)
@@ -695,6 +722,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_open_create_reopen, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_url_forms, setup_dir, teardown_dir),
 		cmocka_unit_test(test_default_url),
+		cmocka_unit_test(test_url_display_hides_password),
 		cmocka_unit_test_setup_teardown(test_unwritable_directory, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_empty_file_is_initialised, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_refuses_other_sqlite_db, setup_dir, teardown_dir),

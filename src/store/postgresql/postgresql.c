@@ -9,6 +9,7 @@
 #include <libpq-fe.h>
 
 #include "store/db.h"
+#include "store/url.h"
 #include "util/log.h"
 
 /* Key of the advisory lock that serialises creating and migrating the schema: "ClPa". */
@@ -413,45 +414,6 @@ static bool pg_claims(const char *url)
 	return store_url_is_postgresql(url);
 }
 
-/*
- * @url for messages: a password in it (user:secret@ or password=secret)
- * becomes "***".  A new string, or NULL.
- */
-static char *display_url(const char *url)
-{
-	char *out = malloc(strlen(url) + 4), *q = out;
-	const char *p = url, *scheme = strstr(url, "://");
-
-	if (!out)
-		return NULL;
-	if (scheme) {
-		const char *at = strchr(scheme + 3, '@'), *colon = strchr(scheme + 3, ':');
-		const char *slash = strchr(scheme + 3, '/');
-
-		if (at && colon && colon < at && (!slash || at < slash)) {
-			q += sprintf(q, "%.*s:***", (int)(colon - url), url);
-			p = at;
-		}
-		strcpy(q, p);
-		return out;
-	}
-	while (*p) {
-		if (!strncmp(p, "password", 8) && (p == url || p[-1] == ' ')) {
-			const char *eq = p + 8 + strspn(p + 8, " ");
-
-			if (*eq == '=') {
-				q += sprintf(q, "password=***");
-				p = eq + 1 + strspn(eq + 1, " ");
-				p += *p == '\'' ? strcspn(p + 1, "'") + 2 : strcspn(p, " ");
-				continue;
-			}
-		}
-		*q++ = *p++;
-	}
-	*q = '\0';
-	return out;
-}
-
 /* A hint for a failed connection, from what libpq said. */
 static const char *connect_hint(const char *msg)
 {
@@ -472,7 +434,7 @@ static int pg_open(struct store *st, const char *url, bool *readonly, bool *exis
 	const char *env = getenv("PGCONNECT_TIMEOUT");
 
 	(void)existing;
-	st->path = display_url(url);
+	st->path = store_url_display(url);
 	if (!pc || !st->path) {
 		free(pc);
 		return -ENOMEM;

@@ -119,8 +119,8 @@ static void show_change_cell(const struct cmp_cell *c, const char *unit, const s
 	int used;
 
 	*tone = RPT_TONE_NEUTRAL;
-	if (!c->n || !c->has_change) {
-		/* present without a base value to compare with: show the mean itself */
+	if (!c->n || !c->has_change || !isfinite(ch->pct)) {
+		/* present without a base value (or change) to compare with: show the mean itself */
 		if (c->n)
 			show_mean(c->st.mean, unit, o, buf, len);
 		else

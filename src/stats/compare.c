@@ -181,13 +181,13 @@ int stats_compare(const struct stats_cell *base, const struct stats_cell *other,
 /* Why @k paired levels cannot be compared, or NULL; the log ratios go into @d. */
 static const char *stats_paired_logs(const double *base, const double *other, size_t k, double *d)
 {
-	if (k < 2)
-		return "fewer than 2 sessions measured both columns";
 	for (size_t i = 0; i < k; i++) {
 		if (!(base[i] > 0 && other[i] > 0) || !isfinite(base[i]) || !isfinite(other[i]))
 			return "a session level is not positive, so a relative change means nothing";
 		d[i] = log(other[i] / base[i]);
 	}
+	if (k < 2)
+		return "fewer than 2 sessions measured both columns";
 	return NULL;
 }
 
@@ -203,9 +203,13 @@ int stats_compare_paired(const double *base, const double *other, size_t k, bool
 	d = malloc((k ? k : 1) * sizeof(*d));
 	if (!d)
 		return -ENOMEM;
+	d[0] = NAN;	/* stays NaN unless the first session gives a usable ratio */
 	ch.paired = true;
 	ch.sessions = k;
 	why = stats_paired_logs(base, other, k, d);
+	/* one session still says how large the change is, only not whether it is real */
+	if (k == 1 && isfinite(d[0]))
+		ch.pct = 100 * expm1(d[0]);
 	if (!why) {
 		mean = gsl_stats_mean(d, 1, k);
 		ch.pct = 100 * expm1(mean);

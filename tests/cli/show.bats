@@ -785,3 +785,18 @@ fits_and_whole() {
 	"$CP" show --format json >"$D/r.json"
 	cmp "$D/h.json" "$D/r.json"
 }
+
+@test "show: columns measured in one session still show the size of each change (was +nan%)" {
+	local st="$BATS_TEST_TMPDIR/one.db"
+	# every memset function in one invocation: one session holds every column
+	"$CP" run --store "$st" --swprofile k1 -- mem memset -s 1MB -l 2 >/dev/null 2>&1
+	run --separate-stderr "$CP" show --store "$st" --columns param:f --format grid
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"fewer than 2 sessions measured both columns"* ]]
+	[[ "$output" != *nan* ]]
+	# each non-base cell of the memset row is a change in percent
+	local row
+	row=$(grep -F 'memset -s 1MB -l 2 (bytes/sec)' <<<"$output")
+	[ "$(grep -o '[-+][0-9.]*%' <<<"$row" | wc -l)" -ge 1 ]
+	[ "$(grep -o '[-+][0-9.]*%' <<<"$row" | wc -l)" -eq "$(($(tr -cd '|' <<<"$row" | wc -c) - 4))" ]
+}

@@ -25,6 +25,8 @@
 #define RX_POLL_SECONDS 2
 /* The session's store on the host, in the private directory. */
 #define RX_STORE "session.db"
+/* That session exported whole, to be brought back (store_export_whole()). */
+#define RX_EXPORT "session.csv"
 
 struct rx {
 	struct remote_host h;
@@ -220,27 +222,59 @@ static void rx_print_prefixed(const struct rx *x, const char *out)
 	}
 }
 
-/* Copy the host's session store back and merge it into @c's store: all or nothing. */
+/*
+ * Bring the host's session into @c's store in the export/import form: the
+ * host exports its session store whole (fingerprints, environment, samples,
+ * errors), the file comes back over scp and is imported in one transaction.
+ * All or nothing; a session brought back before (a restarted controller) is
+ * recognised by its UUID and added nothing twice.  The text form, unlike a
+ * copied database, does not depend on the two binaries' schema versions.
+ */
 static int rx_bring_back(struct rx *x, const struct campaign *c, const char *remote_store)
 {
 	char dir[] = "/tmp/clearpath-rx.XXXXXX", local[sizeof(dir) + 16];
+	char *remote_file = NULL, *qbin = NULL, *qstore = NULL, *qfile = NULL, *cmd = NULL;
 	struct store *dst;
-	int added = 0, ret;
+	FILE *in = NULL;
+	int ret = EXIT_INTERNAL;
 
 	if (!mkdtemp(dir)) {
 		log_err("cannot make a temporary directory: %s", strerror(errno));
 		return EXIT_INTERNAL;
 	}
-	snprintf(local, sizeof(local), "%s/" RX_STORE, dir);
-	ret = remote_get(&x->h, remote_store, local);
+	snprintf(local, sizeof(local), "%s/" RX_EXPORT, dir);
+	if (asprintf(&remote_file, "%s/" RX_EXPORT, x->h.tmpdir) >= 0) {
+		qbin = remote_quote(x->h.bin);
+		qstore = remote_quote(remote_store);
+		qfile = remote_quote(remote_file);
+	}
+	if (qbin && qstore && qfile)
+		cmd = rx_cmd(x, "%s export --whole --store %s %s", qbin, qstore, qfile);
+	if (!cmd)
+		log_err("out of memory");
+	else
+		ret = remote_run_ok(&x->h, cmd, RX_QUERY_TIMEOUT, NULL);
+	if (!ret)
+		ret = remote_get(&x->h, remote_file, local);
+	if (!ret && !(in = fopen(local, "r"))) {
+		log_err("cannot read %s: %s", local, strerror(errno));
+		ret = EXIT_INTERNAL;
+	}
 	if (!ret)
 		ret = store_url_open(c->store_url, &dst);
 	if (!ret) {
-		ret = store_exit_code(store_merge(dst, local, &added));
+		ret = store_exit_code(store_import(dst, in, local, NULL));
 		store_close(dst);
 	}
 	if (!ret)
-		printf("%s: %d session%s brought back\n", x->h.dest, added, added == 1 ? "" : "s");
+		printf("%s: session brought back\n", x->h.dest);
+	if (in)
+		fclose(in);
+	free(cmd);
+	free(qfile);
+	free(qstore);
+	free(qbin);
+	free(remote_file);
 	unlink(local);
 	rmdir(dir);
 	return ret;

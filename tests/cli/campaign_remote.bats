@@ -84,6 +84,8 @@ yaml_str() {
 	[ "$(sql "select name, json_extract(fingerprint, '$.kernel_release') from swprofile order by name" | tr '\n' ' ')" = \
 	  "base|6.18.0-base patch|6.18.0-patch " ]
 	[ "$(sql "select count(*) from sample")" -eq 16 ]
+	# each session came back whole (export --whole, import): the host's environment with it
+	[ "$(sql "select count(*) from session where environment != '{}' and json_extract(environment, '$.settings') is not null")" -eq 8 ]
 	# nothing left on the hosts
 	[ -z "$(ls -A "$A_DIR/tmp" "$B_DIR/tmp" | grep clearpath)" ]
 	# the ssh config is recorded for continue, as an absolute path

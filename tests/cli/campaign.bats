@@ -137,7 +137,7 @@ EOF
 	[[ "$output" == *"rebooting; the clearpath-campaign.service unit runs"* ]]
 	[ -f "$D/units/clearpath-campaign.service" ]
 	[ "$(readlink "$D/units/multi-user.target.wants/clearpath-campaign.service")" = "$D/units/clearpath-campaign.service" ]
-	grep -qx "ExecStart=$(readlink -f "$CP") campaign continue --store $STORE" "$D/units/clearpath-campaign.service"
+	grep -qx "ExecStart=$(cp_exe) campaign continue --store $STORE" "$D/units/clearpath-campaign.service"
 	[ "$(sql "select count(*) from session")" -eq 0 ]
 	for i in 1 2 3; do
 		run "$CP" campaign continue
@@ -326,7 +326,7 @@ EOF
 	[ "$status" -eq 0 ]
 	# the kernels are not there: a dry run says so and goes on, a start refuses
 	[[ "$stderr" == *"swprofile 'base': cannot read /boot/vmlinuz-6.18.0-base"* ]]
-	self=$(readlink -f "$CP")
+	self=$(cp_exe)
 	printf '%s\n' "$output" | sed -e "s|$D|\$D|g" -e "s|$self|\$CLEARPATH|g" -e "s|^User=$(id -un)\$|User=\$USER|" >"$D/dry.out"
 	if [ -n "${UPDATE_GOLDEN:-}" ]; then
 		mkdir -p "$GOLDEN"

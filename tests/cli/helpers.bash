@@ -48,6 +48,14 @@ cp_machine() {
 	"$CP" --version | sed -n 's/^clearpath .* (\(.*\))$/\1/p'
 }
 
+# The file clearpath runs as (what it finds in /proc/self/exe and writes into a unit's ExecStart):
+# $CP itself, or under `make check-arm64` the arm64 binary that $CP, a wrapper script, hands to qemu.
+cp_exe() {
+	local target=
+	[ -z "${CLEARPATH_EMULATOR:-}" ] || target=$(sed -n 's/^exec [^ ]* \([^ ]*\) "\$@"$/\1/p' "$CP")
+	readlink -f "${target:-$CP}"
+}
+
 # Skip the current test when clearpath runs under a user-mode emulator (CLEARPATH_EMULATOR, set
 # by make check-arm64) with the reason given: what the emulator cannot do that the test needs.
 skip_emulated() {

@@ -27,7 +27,7 @@ setup() {
 
 # Skip where the binary was built without cairo (the arm64 cross build): it must say so, exit 3.
 need_cairo() {
-	run "$CP" report -o "$D/probe.html"
+	run --separate-stderr "$CP" report -o "$D/probe.html"
 	if [[ $status -eq 3 && $stderr == *"built without cairo support"* ]]; then
 		skip "this clearpath is built without cairo (WITH_CAIRO=0)"
 	fi

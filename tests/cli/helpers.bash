@@ -61,3 +61,29 @@ cp_exe() {
 skip_emulated() {
 	[ -z "${CLEARPATH_EMULATOR:-}" ] || skip "under ${CLEARPATH_EMULATOR##*/}: $*"
 }
+
+# A real PostgreSQL server for a whole bats file (tests/pg-server): pg_file_start in setup_file,
+# pg_file_stop in teardown_file, pg_test_db PREFIX in setup for a fresh database $DB at $PG.
+# The server's directory is not under bats' own: its user (nobody, when root) must reach it.
+pg_file_start() {
+	cd "$BATS_TEST_DIRNAME/../.."
+	PGDIR=$(mktemp -u /tmp/clearpath-pg.XXXXXX)
+	export PGDIR
+	[ -n "${CLEARPATH_EMULATOR:-}" ] && return 0
+	url=$(tests/pg-server start "$PGDIR")
+	export PGBASE=${url%/clearpath}
+}
+
+pg_file_stop() {
+	cd "$BATS_TEST_DIRNAME/../.."
+	tests/pg-server stop "$PGDIR"
+}
+
+pg_test_db() {
+	setup_store
+	# the arm64 cross build leaves libpq out (make check-arm64)
+	skip_emulated "clearpath is built without PostgreSQL there"
+	DB=$1$BATS_TEST_NUMBER
+	tests/pg-server createdb "$PGDIR" "$DB"
+	PG=$PGBASE/$DB
+}

@@ -6,27 +6,15 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 setup_file() {
-	cd "$BATS_TEST_DIRNAME/../.."
-	# not under bats' own temporary directory: the server's user (nobody, when root) must reach it
-	PGDIR=$(mktemp -u /tmp/clearpath-pg.XXXXXX)
-	export PGDIR
-	[ -n "${CLEARPATH_EMULATOR:-}" ] && return 0
-	url=$(tests/pg-server start "$PGDIR")
-	export PGBASE=${url%/clearpath}
+	pg_file_start
 }
 
 teardown_file() {
-	cd "$BATS_TEST_DIRNAME/../.."
-	tests/pg-server stop "$PGDIR"
+	pg_file_stop
 }
 
 setup() {
-	setup_store
-	# the arm64 cross build leaves libpq out (make check-arm64)
-	skip_emulated "clearpath is built without PostgreSQL there"
-	DB=t$BATS_TEST_NUMBER
-	tests/pg-server createdb "$PGDIR" "$DB"
-	PG=$PGBASE/$DB
+	pg_test_db t
 }
 
 # pg_sql QUERY: the rows of database $DB, '|'-separated.

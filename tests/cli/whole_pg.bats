@@ -6,25 +6,15 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 setup_file() {
-	cd "$BATS_TEST_DIRNAME/../.."
-	PGDIR=$(mktemp -u /tmp/clearpath-pg.XXXXXX)
-	export PGDIR
-	[ -n "${CLEARPATH_EMULATOR:-}" ] && return 0
-	url=$(tests/pg-server start "$PGDIR")
-	export PGBASE=${url%/clearpath}
+	pg_file_start
 }
 
 teardown_file() {
-	cd "$BATS_TEST_DIRNAME/../.."
-	tests/pg-server stop "$PGDIR"
+	pg_file_stop
 }
 
 setup() {
-	setup_store
-	skip_emulated "clearpath is built without PostgreSQL there"
-	DB=w$BATS_TEST_NUMBER
-	tests/pg-server createdb "$PGDIR" "$DB"
-	PG=$PGBASE/$DB
+	pg_test_db w
 }
 
 @test "whole, PostgreSQL: sqlite -> export --whole -> PostgreSQL -> export --whole gives the same bytes, show too" {

@@ -160,14 +160,16 @@ struct import_ctx {
 	const struct csv_record *rec;
 	struct store_xchg_bench bench;	/* of the benchmark column last */
 	struct import_cache cache;
-	struct store_stmt *insert;	/* the sample insert, prepared once */
+	struct store_batch *batch;	/* samples gathered, written a batch at a time */
+	struct store_stmt *insert;	/* the sample insert, prepared once, for a refused batch row by row */
 	struct store_stmt *session_find, *session_insert;	/* prepared once too: a CI file has 100k sessions */
 };
 
-static int bad_field(const struct import_ctx *c, int col, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int bad_line(const struct import_ctx *c, long line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static int bad_field(const struct import_ctx *c, int col, const char *fmt, ...)
+/* Log what is wrong at @line, column @col, and return -EINVAL. */
+static int bad_line(const struct import_ctx *c, long line, int col, const char *fmt, ...)
 {
 	char msg[256];
 	va_list ap;
@@ -175,9 +177,12 @@ static int bad_field(const struct import_ctx *c, int col, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	log_err("%s: line %ld, column %d (%s): %s", c->name, c->rec->line, col + 1, col_name[col], msg);
+	log_err("%s: line %ld, column %d (%s): %s", c->name, line, col + 1, col_name[col], msg);
 	return -EINVAL;
 }
+
+/* The same for the line read last. */
+#define bad_field(c, col, ...) bad_line((c), (c)->rec->line, (col), __VA_ARGS__)
 
 static int parse_flag(const struct import_ctx *c, int col, bool *out)
 {
@@ -381,6 +386,7 @@ static void import_cache_free(struct import_ctx *c)
 	for (int i = 0; i < CACHE_SESSION; i++)
 		json_decref(c->cache.ids[i]);
 	free(c->cache.key);
+	store_batch_free(c->batch);
 	store_finalize(c->insert);
 	store_finalize(c->session_find);
 	store_finalize(c->session_insert);
@@ -404,32 +410,47 @@ static int import_session(struct import_ctx *c, const struct import_row *r, int6
 	return ret ? ret : import_remember(c, CACHE_SESSION, key, *id);
 }
 
-/* Insert the sample unless the very same one is stored already. */
-static int import_sample(struct import_ctx *c, const struct import_row *r, int64_t session,
-			 int64_t rclass)
+/* A sample of the file stored already with another value than its line (batch ops.differs()). */
+static int import_differs(void *arg, const struct store_batch_row *row, bool found, double value)
 {
-	const struct store_xchg_sample x = { session, rclass, r->iteration, r->warmup, r->value, r->field[COL_TIME] };
+	(void)found;	/* a SAME batch inserted the missing ones */
+	return bad_line(arg, row->line, COL_VALUE, "this sample is already stored with value %.17g", value);
+}
+
+/* Insert the sample unless the very same one is stored already: a batch's row alone (ops.one()). */
+static int import_sample_one(void *arg, const struct store_batch_row *row)
+{
+	struct import_ctx *c = arg;
+	const struct store_xchg_sample *x = &row->x;
 	struct store_stmt *stmt;
 	bool inserted = false;
 	int ret, rc;
 
-	ret = store_xchg_sample_insert(c->st, &c->insert, &x, &inserted);
+	ret = store_xchg_sample_insert(c->st, &c->insert, x, &inserted);
 	if (ret || inserted)
 		return ret;
 	/* Not inserted: it exists.  The same value is a re-import; another is a contradiction. */
 	ret = store_prepare(c->st, &stmt, "SELECT value, value = ?5 FROM sample WHERE session_id = ?1 AND"
-			    " resultclass_id = ?2 AND iteration = ?3 AND warmup = ?4", "iiibd", session,
-			    rclass, (int64_t)r->iteration, (int)r->warmup, r->value);
+			    " resultclass_id = ?2 AND iteration = ?3 AND warmup = ?4", "iiibd", x->session,
+			    x->rclass, (int64_t)x->iteration, (int)x->warmup, x->value);
 	if (ret)
 		return ret;
 	rc = store_step(stmt);
 	if (rc != STORE_ROW)
 		ret = rc == STORE_DONE ? -EIO : store_sql_fail(c->st, rc, "importing a sample");
 	else if (!store_col_int(stmt, 1))
-		ret = bad_field(c, COL_VALUE, "this sample is already stored with value %.17g",
-				store_col_double(stmt, 0));
+		ret = import_differs(c, row, true, store_col_double(stmt, 0));
 	store_finalize(stmt);
 	return ret;
+}
+
+/* The sample of a line, into the batch. */
+static int import_sample(struct import_ctx *c, const struct import_row *r, int64_t session,
+			 int64_t rclass)
+{
+	const struct store_xchg_sample x = { session, rclass, r->iteration, r->warmup, r->value, r->field[COL_TIME] };
+
+	return store_batch_add(c->batch, &x, c->rec->line, NULL);
 }
 
 /* The id of the line's sut (@slot CACHE_SUT) or swprofile, created without a fingerprint when new. */
@@ -549,27 +570,30 @@ int store_xchg_export_end(struct store *st, FILE *out, int ret)
 	return ret;
 }
 
-/* The id of the line's result class, found or created as its benchmark's identity says. */
-static int import_rclass_find(struct import_ctx *c, const struct import_row *r, int64_t *rclass)
+int store_xchg_rclass_cached(struct store *st, json_t **cache, struct store_xchg_bench *b, const char *bench,
+			     const char *name, const char *unit, bool higher, int64_t *id)
 {
-	int ret = store_xchg_bench_parse(&c->bench, r->field[COL_BENCHMARK]);
+	char key[4096];
+	int ret;
 
-	return ret ? ret : store_xchg_rclass(c->st, &c->bench, r->field[COL_RESULTCLASS], r->field[COL_UNIT],
-					     r->higher, rclass);
+	snprintf(key, sizeof(key), "%s\n%s\n%s\n%d", bench, name, unit, higher);
+	if ((*id = json_integer_value(json_object_get(*cache, key))))
+		return 0;
+	ret = store_xchg_bench_parse(b, bench);
+	if (!ret)
+		ret = store_xchg_rclass(st, b, name, unit, higher, id);
+	if (!ret && !*cache && !(*cache = json_object()))
+		ret = -ENOMEM;
+	if (!ret && json_object_set_new(*cache, key, json_integer(*id)))
+		ret = -ENOMEM;
+	return ret;
 }
 
 /* The result class of the line, remembered with the fields it was found for. */
 static int import_rclass(struct import_ctx *c, const struct import_row *r, int64_t *rclass)
 {
-	char key[4096];
-	int ret;
-
-	snprintf(key, sizeof(key), "%s\n%s\n%s\n%d", r->field[COL_BENCHMARK], r->field[COL_RESULTCLASS],
-		 r->field[COL_UNIT], r->higher);
-	if ((*rclass = import_cached(c, CACHE_RCLASS, key)))
-		return 0;
-	ret = import_rclass_find(c, r, rclass);
-	return ret ? ret : import_remember(c, CACHE_RCLASS, key, *rclass);
+	return store_xchg_rclass_cached(c->st, &c->cache.ids[CACHE_RCLASS], &c->bench, r->field[COL_BENCHMARK],
+					r->field[COL_RESULTCLASS], r->field[COL_UNIT], r->higher, rclass);
 }
 
 static int import_row(struct import_ctx *c)
@@ -623,7 +647,9 @@ static int import_samples(struct import_ctx *c, struct csv_reader *r, struct csv
 
 	while (!ret && (got = csv_read_record(r, rec, &err)) == 1)
 		ret = import_row(c);
-	return ret ? ret : store_xchg_csv_end(c->name, got, &err);
+	if (!ret)
+		ret = store_xchg_csv_end(c->name, got, &err);
+	return ret ? ret : store_batch_flush(c->batch);
 }
 
 int store_xchg_csv_end(const char *name, int got, const struct csv_error *err)
@@ -659,7 +685,10 @@ int store_import_csv(struct store *st, FILE *in, const char *name)
 		/* the whole-sessions form (export --whole) */
 		ret = store_xchg_whole_csv(st, &r, &rec, name);
 	} else {
-		ret = store_tx_begin(st);
+		static const struct store_batch_ops ops = { import_sample_one, import_differs };
+
+		c.batch = store_batch_new(st, STORE_BATCH_SAME, &ops, &c);
+		ret = c.batch ? store_tx_begin(st) : -ENOMEM;
 		if (!ret)
 			ret = store_tx_end(st, import_samples(&c, &r, &rec));
 	}

@@ -1,5 +1,5 @@
 /* merge: copying the sessions one store lacks from another, row by row, between any two backends. */
-#include "store/db.h"
+#include "store/xchg.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -51,11 +51,9 @@ static int64_t map_get(const struct id_map *m, int64_t src)
 	return -1;
 }
 
-struct sample_batch;
-
 struct merge {
 	struct store *dst, *src;
-	struct sample_batch *batch;
+	struct store_batch *batch;	/* samples, a multi-row insert at a time */
 	struct id_map sut, swprofile, bench, rclass;
 	struct bench_identity *ident;
 };
@@ -186,95 +184,25 @@ static int merge_benchmarks(struct merge *m)
 	return ret;
 }
 
-/* Samples go in multi-row inserts of this many rows: a server gets one round trip per batch, not per row. */
-#define MERGE_ROWS 200
-#define SAMPLE_COLS 6
-
-/* Samples read and not yet written. */
-struct sample_batch {
-	struct store_arg arg[MERGE_ROWS * SAMPLE_COLS];
-	char *time[MERGE_ROWS];
-	int n;
-	struct store_stmt *full;	/* the insert of MERGE_ROWS rows, prepared once */
-};
-
-/* "INSERT INTO sample (...) VALUES (?1, ..., ?6), (?7, ...)" for @rows rows, prepared into *@out. */
-static int batch_prepare(struct store *st, int rows, struct store_stmt **out)
-{
-	char *sql = malloc(128 + (size_t)rows * SAMPLE_COLS * 8), *q;
-	int ret;
-
-	if (!sql)
-		return -ENOMEM;
-	q = sql + sprintf(sql, "INSERT INTO sample (session_id, resultclass_id, iteration, warmup, value, time) VALUES");
-	for (int r = 0; r < rows; r++) {
-		for (int c = 0; c < SAMPLE_COLS; c++)
-			q += sprintf(q, "%s?%d", c ? ", " : r ? ", (" : " (", r * SAMPLE_COLS + c + 1);
-		*q++ = ')';
-	}
-	*q = '\0';
-	ret = store_prepare(st, out, sql, NULL);
-	free(sql);
-	return ret;
-}
-
-/* Write the samples @b holds.  0 or a store error. */
-static int batch_flush(struct merge *m, struct sample_batch *b)
-{
-	struct store_stmt *stmt = b->full;
-	int ret = 0, rc;
-
-	if (!b->n)
-		return 0;
-	if (b->n < MERGE_ROWS || !stmt)
-		ret = batch_prepare(m->dst, b->n, &stmt);
-	if (!ret && b->n == MERGE_ROWS)
-		b->full = stmt;
-	if (!ret)
-		ret = store_bind_array(stmt, b->arg, b->n * SAMPLE_COLS);
-	if (!ret && (rc = store_step(stmt)) < 0)
-		ret = store_sql_fail(m->dst, rc, "merging samples");
-	if (stmt != b->full)
-		store_finalize(stmt);
-	for (int i = 0; i < b->n; i++)
-		free(b->time[i]);
-	b->n = 0;
-	return ret;
-}
-
-/* Add the sample at @src's row (of source session, into destination session @to) to @b. */
-static int batch_add(struct merge *m, struct sample_batch *b, struct store_stmt *src, int64_t to)
-{
-	struct store_arg *a = &b->arg[b->n * SAMPLE_COLS];
-	char *time = strdup(store_col_text(src, 4));
-
-	if (!time)
-		return -ENOMEM;
-	b->time[b->n++] = time;
-	a[0] = (struct store_arg){ .type = 'i', .kind = 'i', .i = to };
-	a[1] = (struct store_arg){ .type = 'i', .kind = 'i', .i = map_get(&m->rclass, store_col_int64(src, 0)) };
-	a[2] = (struct store_arg){ .type = 'i', .kind = 'i', .i = store_col_int64(src, 1) };
-	a[3] = (struct store_arg){ .type = 'i', .kind = 'i', .i = store_col_int64(src, 2) };
-	a[4] = (struct store_arg){ .type = 'd', .kind = 'd', .d = store_col_double(src, 3) };
-	a[5] = (struct store_arg){ .type = 't', .kind = 't', .text = time };
-	return b->n == MERGE_ROWS ? batch_flush(m, b) : 0;
-}
-
-/* The samples of source session @from into destination session @to, through @b. */
-static int merge_samples(struct merge *m, struct sample_batch *b, int64_t from, int64_t to)
+/* The samples of source session @from into destination session @to, through the batch. */
+static int merge_samples(struct merge *m, int64_t from, int64_t to)
 {
 	struct store_stmt *stmt;
 	int ret, rc;
 
 	ret = store_prepare(m->src, &stmt, "SELECT resultclass_id, iteration, warmup, value, time FROM sample"
 			    " WHERE session_id = ?1 ORDER BY id", "i", from);
-	while (!ret && (rc = store_step(stmt)) == STORE_ROW)
-		ret = batch_add(m, b, stmt, to);
+	while (!ret && (rc = store_step(stmt)) == STORE_ROW) {
+		const struct store_xchg_sample x = { to, map_get(&m->rclass, store_col_int64(stmt, 0)),
+						     store_col_int(stmt, 1), store_col_int(stmt, 2),
+						     store_col_double(stmt, 3), store_col_text(stmt, 4) };
+
+		ret = store_batch_add(m->batch, &x, 0, NULL);
+	}
 	if (!ret && rc < 0)
 		ret = store_sql_fail(m->src, rc, "reading the samples to merge");
 	store_finalize(stmt);
-	/* before the session's errors, which the schema checks against its samples */
-	return ret ? ret : batch_flush(m, b);
+	return ret;
 }
 
 /* The errors of source session @from into destination session @to. */
@@ -288,11 +216,14 @@ static int merge_errors(struct merge *m, int64_t from, int64_t to)
 	while (!ret && (rc = store_step(stmt)) == STORE_ROW) {
 		bool whole = store_col_type(stmt, 1) == STORE_COL_NULL;
 
-		ret = store_exec(m->dst, "INSERT INTO error (session_id, benchmark_id, iteration, warmup, message,"
-				 " time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "iinitt", to,
-				 map_get(&m->bench, store_col_int64(stmt, 0)),
-				 whole ? (int64_t)-1 : store_col_int64(stmt, 1), store_col_int64(stmt, 2),
-				 store_col_text(stmt, 3), store_col_text(stmt, 4));
+		/* the schema checks an error against its session's samples: they go in first */
+		ret = store_batch_flush(m->batch);
+		if (!ret)
+			ret = store_exec(m->dst, "INSERT INTO error (session_id, benchmark_id, iteration, warmup,"
+					 " message, time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "iinitt", to,
+					 map_get(&m->bench, store_col_int64(stmt, 0)),
+					 whole ? (int64_t)-1 : store_col_int64(stmt, 1), store_col_int64(stmt, 2),
+					 store_col_text(stmt, 3), store_col_text(stmt, 4));
 	}
 	if (!ret && rc < 0)
 		ret = store_sql_fail(m->src, rc, "reading the errors to merge");
@@ -313,7 +244,7 @@ static int merge_session(struct merge *m, struct store_stmt *s)
 			      store_col_int64(s, 7), store_col_text(s, 8));
 
 	if (!ret)
-		ret = merge_samples(m, m->batch, store_col_int64(s, 0), to);
+		ret = merge_samples(m, store_col_int64(s, 0), to);
 	if (!ret)
 		ret = merge_errors(m, store_col_int64(s, 0), to);
 	return ret;
@@ -354,6 +285,8 @@ static int merge_sessions(struct merge *m, int *added)
 	}
 	if (!ret && rc < 0)
 		ret = store_sql_fail(m->src, rc, "reading the sessions to merge");
+	if (!ret)
+		ret = store_batch_flush(m->batch);
 	store_finalize(stmt);
 	json_decref(have);
 	return ret;
@@ -362,7 +295,7 @@ static int merge_sessions(struct merge *m, int *added)
 int store_merge_rows(struct store *dst, struct store *src, int *added)
 {
 	struct merge m = { .dst = dst, .src = src, .ident = malloc(sizeof(*m.ident)),
-			   .batch = calloc(1, sizeof(*m.batch)) };
+			   .batch = store_batch_new(dst, STORE_BATCH_PLAIN, NULL, NULL) };
 	int n = 0, ret = m.ident && m.batch ? store_tx_begin(dst) : -ENOMEM;
 
 	if (ret)
@@ -385,8 +318,6 @@ out:
 	free(m.bench.p);
 	free(m.rclass.p);
 	free(m.ident);
-	if (m.batch)
-		store_finalize(m.batch->full);
-	free(m.batch);
+	store_batch_free(m.batch);
 	return ret;
 }

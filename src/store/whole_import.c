@@ -31,7 +31,10 @@ struct xw_in {
 	struct store_xchg_bench bench;
 	struct xw_sess *sess;	/* open-addressing table of cap slots */
 	size_t nsess, cap;
-	struct store_stmt *insert;	/* the sample insert, prepared once */
+	json_t *rclasses;	/* result class ids by their fields */
+	struct store_batch *batch;	/* samples of new sessions, written a batch at a time */
+	struct store_batch *check;	/* samples of sessions stored before, checked a batch at a time */
+	struct store_stmt *insert;	/* the sample insert, prepared once, for a refused batch row by row */
 };
 
 static int xw_bad(const struct xw_in *in, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -313,37 +316,35 @@ static int xw_owner(struct xw_in *in, struct xw_sess **s)
 	return 0;
 }
 
-/* A sample of a session stored already: it must be there, with the same value and time. */
-static int xw_sample_existing(struct xw_in *in, const struct xw_sess *s, int64_t rclass, int iteration,
-			      bool warmup, double value)
+/* A sample of a session stored already that the store does not hold as the file says (batch ops.differs()). */
+static int xw_sample_differs(void *arg, const struct store_batch_row *row, bool found, double value)
 {
-	struct store_stmt *stmt;
-	int ret, rc;
+	struct xw_in *in = arg;
+	long where = in->where;
+	int ret;
 
-	ret = store_prepare(in->st, &stmt, "SELECT value = ?5 AND time = ?6 FROM sample WHERE session_id = ?1"
-			    " AND resultclass_id = ?2 AND iteration = ?3 AND warmup = ?4", "iiibdt", s->id, rclass,
-			    (int64_t)iteration, (int)warmup, value, in->f[XW_TIME]);
-	if (ret)
-		return ret;
-	rc = store_step(stmt);
-	if (rc == STORE_DONE)
-		ret = xw_conflict(in, s->uuid, "the store lacks this sample");
-	else if (rc != STORE_ROW)
-		ret = store_sql_fail(in->st, rc, "looking up a sample");
-	else if (!store_col_int(stmt, 0))
-		ret = xw_conflict(in, s->uuid, "this sample's value or time differs");
-	store_finalize(stmt);
+	(void)value;
+	in->where = row->line;
+	ret = xw_conflict(in, row->uuid, found ? "this sample's value or time differs" : "the store lacks this sample");
+	in->where = where;
 	return ret;
 }
 
-static int xw_sample_insert(struct xw_in *in, const struct store_xchg_sample *x)
+/* A sample of a new session alone, after its batch was refused (batch ops.one()): it must go in. */
+static int xw_sample_one(void *arg, const struct store_batch_row *row)
 {
+	struct xw_in *in = arg;
+	long where = in->where;
 	bool inserted = false;
-	int ret = store_xchg_sample_insert(in->st, &in->insert, x, &inserted);
+	int ret = store_xchg_sample_insert(in->st, &in->insert, &row->x, &inserted);
 
+	in->where = row->line;
 	if (ret)
-		return xw_bad(in, -1, "this sample cannot be stored");
-	return inserted ? 0 : xw_bad(in, -1, "this sample appears twice in session %s", in->f[XW_SESSION]);
+		ret = xw_bad(in, -1, "this sample cannot be stored");
+	else if (!inserted)
+		ret = xw_bad(in, -1, "this sample appears twice in session %s", row->uuid);
+	in->where = where;
+	return ret;
 }
 
 static int xw_sample(struct xw_in *in)
@@ -357,19 +358,17 @@ static int xw_sample(struct xw_in *in)
 	int ret = xw_owner(in, &s);
 
 	if (!ret)
-		ret = store_xchg_bench_parse(&in->bench, f[XW_BENCHMARK]);
-	if (!ret)
-		ret = store_xchg_rclass(in->st, &in->bench, f[XW_RESULTCLASS], f[XW_UNIT], f[XW_HIGHER][0] == '1',
-					&rclass);
+		ret = store_xchg_rclass_cached(in->st, &in->rclasses, &in->bench, f[XW_BENCHMARK], f[XW_RESULTCLASS],
+					       f[XW_UNIT], f[XW_HIGHER][0] == '1', &rclass);
 	if (ret)
 		return ret;
 	store_xchg_iteration(f[XW_ITERATION], &iteration);
 	store_xchg_value(f[XW_VALUE], &value);
 	s->samples++;
-	if (s->existing)
-		return xw_sample_existing(in, s, rclass, iteration, warmup, value);
-	return xw_sample_insert(in, &(struct store_xchg_sample){ s->id, rclass, iteration, warmup, value,
-								 f[XW_TIME] });
+	/* a session stored before must hold it, value and time; a new one gets it */
+	return store_batch_add(s->existing ? in->check : in->batch,
+			       &(struct store_xchg_sample){ s->id, rclass, iteration, warmup, value, f[XW_TIME] },
+			       in->where, s->uuid);
 }
 
 static int xw_error(struct xw_in *in)
@@ -389,10 +388,13 @@ static int xw_error(struct xw_in *in)
 		iteration = it;
 	s->errors++;
 	if (!s->existing) {
-		ret = store_exec(in->st, "INSERT INTO error (session_id, benchmark_id, iteration, warmup, message, time)"
-				 " VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "iinbtt", s->id, bench, iteration,
-				 f[XW_WARMUP][0] == '1', f[XW_MESSAGE], f[XW_TIME]);
-		return ret ? xw_bad(in, -1, "this error cannot be stored") : 0;
+		/* the schema checks an error against its session's samples: they go in first */
+		ret = store_batch_flush(in->batch);
+		if (!ret && store_exec(in->st, "INSERT INTO error (session_id, benchmark_id, iteration, warmup, message,"
+				       " time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "iinbtt", s->id, bench, iteration,
+				       f[XW_WARMUP][0] == '1', f[XW_MESSAGE], f[XW_TIME]))
+			ret = xw_bad(in, -1, "this error cannot be stored");
+		return ret;
 	}
 	ret = store_int64(in->st, &found, "SELECT count(*) FROM error WHERE session_id = ?1 AND benchmark_id = ?2"
 			  " AND (iteration = ?3 OR (iteration IS NULL AND ?3 IS NULL)) AND warmup = ?4 AND message = ?5"
@@ -455,6 +457,9 @@ static void xw_in_free(struct xw_in *in)
 {
 	xw_record_free(in);
 	store_xchg_bench_free(&in->bench);
+	json_decref(in->rclasses);
+	store_batch_free(in->batch);
+	store_batch_free(in->check);
 	store_finalize(in->insert);
 	free(in->sess);
 }
@@ -462,8 +467,12 @@ static void xw_in_free(struct xw_in *in)
 /* Run @read (which calls xw_record() per record) in one transaction, then the checks of the end. */
 static int xw_import(struct xw_in *in, int (*read)(struct xw_in *in, void *arg), void *arg)
 {
-	int ret = store_tx_begin(in->st);
+	static const struct store_batch_ops ops = { xw_sample_one, xw_sample_differs };
+	int ret;
 
+	in->batch = store_batch_new(in->st, STORE_BATCH_NEW, &ops, in);
+	in->check = store_batch_new(in->st, STORE_BATCH_CHECK, &ops, in);
+	ret = in->batch && in->check ? store_tx_begin(in->st) : -ENOMEM;
 	if (ret)
 		return ret;
 	ret = read(in, arg);
@@ -471,6 +480,10 @@ static int xw_import(struct xw_in *in, int (*read)(struct xw_in *in, void *arg),
 		log_err("%s ends without its end record: the file was cut short", in->name);
 		ret = -EINVAL;
 	}
+	if (!ret)
+		ret = store_batch_flush(in->batch);
+	if (!ret)
+		ret = store_batch_flush(in->check);
 	if (!ret)
 		ret = xw_finish(in);
 	return store_tx_end(in->st, ret);

@@ -48,6 +48,14 @@ int store_xchg_bench_id(struct store *st, const struct store_xchg_bench *b, int6
 int store_xchg_rclass(struct store *st, const struct store_xchg_bench *b, const char *name, const char *unit,
 		      bool higher, int64_t *id);
 
+/*
+ * store_xchg_rclass() of benchmark text @bench (parsed into @b), remembered
+ * in *@cache (a JSON object made on first use; json_decref() it) by all its
+ * fields: a file names a few result classes over and over.
+ */
+int store_xchg_rclass_cached(struct store *st, json_t **cache, struct store_xchg_bench *b, const char *bench,
+			     const char *name, const char *unit, bool higher, int64_t *id);
+
 void store_xchg_bench_free(struct store_xchg_bench *b);
 
 /* One sample to import. */
@@ -66,6 +74,55 @@ struct store_xchg_sample {
  */
 int store_xchg_sample_insert(struct store *st, struct store_stmt **insert, const struct store_xchg_sample *x,
 			     bool *inserted);
+
+/*
+ * Samples gathered into multi-row INSERTs of up to STORE_BATCH_ROWS rows,
+ * so a server store pays a round trip per batch, not per sample, and the
+ * same guarantees as writing them one by one: the schema's constraints and
+ * triggers still judge every sample, and a refused batch is written again
+ * row by row (in a savepoint) so the message names the sample at fault.
+ * Only inside a transaction (store_tx_begin()).  Whatever a later write
+ * depends on (an error's trigger reads the session's samples) needs a
+ * store_batch_flush() first.
+ */
+#define STORE_BATCH_ROWS 500
+
+enum store_batch_mode {
+	STORE_BATCH_PLAIN,	/* plain INSERT, one message for a refused batch (merge: sessions new to the store) */
+	STORE_BATCH_NEW,	/* every sample must go in: one stored already is refused by ops.one() */
+	STORE_BATCH_SAME,	/* a sample stored already must have the same value, else ops.differs() */
+	STORE_BATCH_CHECK,	/* nothing written: each must be stored, value and time the same, else ops.differs() */
+};
+
+/* A sample gathered, with what the caller's messages about it need. */
+struct store_batch_row {
+	struct store_xchg_sample x;
+	char *time;			/* x.time's copy */
+	long line;			/* where the caller read it */
+	char uuid[STORE_UUID_LEN + 1];	/* its session's, or "" */
+};
+
+struct store_batch_ops {
+	/* Write @row alone (NEW, SAME after a refused batch): 0, or the error it logged naming @row. */
+	int (*one)(void *arg, const struct store_batch_row *row);
+	/* @row is not stored as it says (@found: its key is, with @value): log it, return the error. */
+	int (*differs)(void *arg, const struct store_batch_row *row, bool found, double value);
+};
+
+struct store_batch;
+
+/* A new batch writing to @st, calling @ops with @arg; NULL when out of memory. */
+struct store_batch *store_batch_new(struct store *st, enum store_batch_mode mode, const struct store_batch_ops *ops,
+				    void *arg);
+
+/* Gather @x (read at @line, of session @uuid, may be NULL); a full batch is flushed.  0 or a logged error. */
+int store_batch_add(struct store_batch *b, const struct store_xchg_sample *x, long line, const char *uuid);
+
+/* Write (or check) what @b gathered.  0 or a logged error; either way @b is empty after. */
+int store_batch_flush(struct store_batch *b);
+
+/* NULL is fine; rows not flushed are dropped. */
+void store_batch_free(struct store_batch *b);
 
 /* The end of an export to @out that ended with @ret: flushed, and a failure said.  Returns @ret or -EIO. */
 int store_xchg_export_end(struct store *st, FILE *out, int ret);

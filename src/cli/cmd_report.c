@@ -6,6 +6,7 @@
 #include "cli/show.h"
 #include "report/header.h"
 #include "report/html.h"
+#include "report/profile.h"
 #include "report/study.h"
 #include "store/store.h"
 #include "store/url.h"
@@ -45,10 +46,13 @@ static void report_usage(FILE *out)
 		"The comparison `show` prints, as one self-contained HTML page to attach to a mail\n"
 		"or a CI run: per SUT class the table with its legend and a plot per result class\n"
 		"(every sample coloured by session, each column's mean, the interval of the change),\n"
-		"the sessions, and the machine and software fingerprints.  With --format svg or png,\n"
-		"the plots alone, one file per result class in DIR.  When the store holds\n"
-		"`mem clear -f all --then read` samples, the page opens with the clearing-strategy\n"
-		"study (rates per extent and the answer in words).\n\n"
+		"the sessions, and the machine and software fingerprints.  A benchmark run with\n"
+		"--profile gets where its time goes: per column the clearing share, the bound it\n"
+		"sets, the top symbols (show --profile's numbers) and a bar plot.  With --format\n"
+		"svg or png, the plots alone, one file per result class (and per profiled\n"
+		"benchmark) in DIR.  When the store holds `mem clear -f all --then read` samples,\n"
+		"the page opens with the clearing-strategy study (rates per extent and the answer\n"
+		"in words).\n\n"
 		"    -o, --output PATH      the page (html) or the directory of plots (svg, png)\n"
 		"    --format FMT           html (default), svg or png\n"
 		"    --answer               print the clearing-strategy study's answer in words\n"
@@ -129,11 +133,11 @@ static int report_failed(int err, const char *what)
 }
 
 static int report_html(const struct report_cli *o, const struct rpt_result *r, const struct report_store *st,
-		       const struct rpt_study *study)
+		       const struct rpt_study *study, const struct cmp_set *prof)
 {
 	char source[4200];
 	struct rpt_page p = { r, json_object_get(st->inputs, "suts"), json_object_get(st->inputs, "swprofiles"),
-			      json_object_get(st->inputs, "sessions"), study, source };
+			      json_object_get(st->inputs, "sessions"), study, source, prof };
 	struct stat sb;
 	bool regular;
 	FILE *out;
@@ -161,15 +165,18 @@ static int report_html(const struct report_cli *o, const struct rpt_result *r, c
 	return 0;
 }
 
-static int report_plots(const struct report_cli *o, const struct rpt_result *r)
+static int report_plots(const struct report_cli *o, const struct rpt_result *r, const struct cmp_set *prof)
 {
+	enum plot_kind kind = strcmp(o->format, "svg") ? PLOT_PNG : PLOT_SVG;
 	int ret;
 
 	if (mkdir(o->output, 0777) && errno != EEXIST) {
 		log_err("cannot create the directory %s: %s", o->output, strerror(errno));
 		return EXIT_RESOURCE;
 	}
-	ret = rpt_plots_write(r, strcmp(o->format, "svg") ? PLOT_PNG : PLOT_SVG, o->output, stdout);
+	ret = rpt_plots_write(r, kind, o->output, stdout);
+	if (!ret)
+		ret = rpt_profile_plots_write(r->set, prof, kind, o->output, stdout);
 	/* a file that could not be written was named by rpt_plots_write */
 	return ret == -ENOTSUP ? report_failed(ret, o->output) : ret ? EXIT_RESOURCE : 0;
 }
@@ -212,7 +219,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_cli o = { .format = "html" };
 	struct report_store st = { 0 };
-	struct cmp_set *set = NULL, *study_set = NULL;
+	struct cmp_set *set = NULL, *study_set = NULL, *prof = NULL;
 	struct rpt_study *study = NULL;
 	struct rpt_header *header = NULL;
 	json_t **diffs = NULL, **thp = NULL;
@@ -226,7 +233,8 @@ int cmd_report(int argc, char **argv)
 	if (!ret && o.answer)
 		ret = report_answer(study);
 	if (!ret && o.output)
-		ret = cli_cmp_load(o.sel.store_url, &o.sel.cmp, &set);
+		/* the --profile shares are drawn as profiles, not as result classes */
+		ret = cli_cmp_load_apart(o.sel.store_url, &o.sel.cmp, rpt_profile_class, &set, &prof);
 	if (!ret && o.output)
 		ret = report_read_store(o.sel.store_url, &st);
 	if (!ret && o.output &&
@@ -237,13 +245,14 @@ int cmd_report(int argc, char **argv)
 		/* the header above every table: the page always carries it */
 		struct rpt_result r = { set, &o.sel.cmp, diffs, header, thp };
 
-		ret = strcmp(o.format, "html") ? report_plots(&o, &r) : report_html(&o, &r, &st, study);
+		ret = strcmp(o.format, "html") ? report_plots(&o, &r, prof) : report_html(&o, &r, &st, study, prof);
 	}
 	show_settings_free(diffs, set ? set->nblocks : 0);
 	show_settings_free(thp, set ? set->nblocks : 0);
 	rpt_header_free(header);
 	rpt_study_free(study);
 	cmp_free(study_set);
+	cmp_free(prof);
 	cmp_free(set);
 	report_store_free(&st);
 	return ret;

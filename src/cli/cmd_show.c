@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "cli/show.h"
 #include "report/header.h"
+#include "report/profile.h"
 #include "report/report.h"
 #include "store/url.h"
 #include "store/store.h"
@@ -150,7 +151,7 @@ static int show_collect(const struct store_row *row, void *arg)
 	int ret;
 
 	/* --profile shows the profile classes and only them */
-	if (show_profile_class(row->resultclass) != *(const bool *)ctx[4])
+	if (rpt_profile_class(row->resultclass) != *(const bool *)ctx[4])
 		return 0;
 	ret = cmp_add(ctx[0], ctx[1], &x);
 
@@ -327,8 +328,10 @@ int cmd_show(int argc, char **argv)
 		cmp_attach_floor(set, cal, &o.sel.cmp);
 	if (!ret)
 		ret = show_render(&o, set, envs, hdr_in);
-	if (!ret && o.profile && strcmp(o.format, "json") && strcmp(o.format, "csv"))
-		show_profile_render(set, stdout);
+	if (!ret && o.profile && strcmp(o.format, "json") && strcmp(o.format, "csv") && show_profile_render(set, stdout)) {
+		log_err("out of memory rendering the profile");
+		ret = EXIT_INTERNAL;
+	}
 	if (!ret && o.fail_on_regression && cmp_count_verdicts(set, STATS_REGRESSION))
 		ret = EXIT_REGRESSION;
 	cmp_free(set);

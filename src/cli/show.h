@@ -57,14 +57,12 @@ json_t **show_settings(const struct cmp_set *set, const json_t *envs,
 /* Free what show_settings() returned for a set of @n blocks; NULL is fine. */
 void show_settings_free(json_t **diffs, size_t n);
 
-/* Whether result class @rclass holds --profile shares ("<benchmark> :profile:<name>"). */
-bool show_profile_class(const char *rclass);
-
 /*
- * `show --profile`: per block and benchmark of @s (profile classes only),
- * each column's clearing share and top symbols with their change from the
- * base column in percentage points, and the bound the base's share sets.
+ * `show --profile`: per block and benchmark of @s (profile classes only,
+ * report/profile.h), each column's clearing share and top symbols with
+ * their change from the base column in percentage points, and the bound
+ * each column's share sets.  0 or -ENOMEM.
  */
-void show_profile_render(const struct cmp_set *s, FILE *out);
+int show_profile_render(const struct cmp_set *s, FILE *out);
 
 #endif

@@ -94,4 +94,33 @@ bool plot_available(void);
  */
 int plot_write(const struct plot_figure *f, enum plot_kind kind, FILE *out);
 
+/*
+ * A bar figure: one benchmark's --profile shares, a group of bars per row
+ * (the clearing category, then the top symbols), a bar per column in the
+ * column's colour (plot_session_color(column)), the range across sessions
+ * as a whisker on it, the value written at its end.  Like the figure above,
+ * filled by the caller; drawn PLOT_WIDTH wide, plot_bars_height() high.
+ */
+struct plot_bar_row {
+	const char *label;
+	bool emphasis;		/* drawn bold, on a tinted band: the clearing category */
+	const double *value;	/* ncols values; NAN: no bar (the column has none) */
+	const double *lo, *hi;	/* ncols; NAN: no whisker */
+};
+
+struct plot_bars {
+	const char *title;
+	const char *unit;		/* the x axis: "% of samples" */
+	const char *const *cols;	/* column names, the legend */
+	size_t ncols;
+	const struct plot_bar_row *rows;
+	size_t nrows;
+};
+
+/* The height in points (pixels) plot_bars_write() draws @f at. */
+int plot_bars_height(const struct plot_bars *f);
+
+/* Draw @f as @kind to @out: as plot_write(); -EINVAL without columns or rows. */
+int plot_bars_write(const struct plot_bars *f, enum plot_kind kind, FILE *out);
+
 #endif

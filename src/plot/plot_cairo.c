@@ -4,7 +4,8 @@
 #include <errno.h>
 
 #ifdef CLEARPATH_HAVE_CAIRO
-#include <cairo.h>
+#include "plot/cairo_impl.h"
+
 #include <cairo-svg.h>
 #include <math.h>
 #include <string.h>
@@ -14,7 +15,6 @@
 #define PLOT_RIGHT 16.0
 #define PLOT_TOP 40.0
 #define PLOT_BOTTOM 64.0
-#define PLOT_FONT "DejaVu Sans"
 
 struct plot_area {
 	double x0, x1, y0, y1;	/* y0 the top in pixels */
@@ -22,7 +22,7 @@ struct plot_area {
 	double band;		/* width of one column */
 };
 
-static void plot_rgb(cairo_t *cr, const char *hex)
+void plot_rgb(cairo_t *cr, const char *hex)
 {
 	unsigned v = 0;
 
@@ -35,8 +35,7 @@ static double plot_y(const struct plot_area *a, double v)
 	return plot_map(v, a->ticks.lo, a->ticks.hi, a->y1, a->y0);
 }
 
-/* @s centred on @x (anchor 0.5), right-aligned (1) or left (0), its baseline at @y. */
-static void plot_text(cairo_t *cr, const char *s, double x, double y, double anchor)
+void plot_text(cairo_t *cr, const char *s, double x, double y, double anchor)
 {
 	cairo_text_extents_t e;
 
@@ -153,8 +152,9 @@ static void plot_means(cairo_t *cr, const struct plot_figure *f, const struct pl
 	cairo_restore(cr);
 }
 
-static int plot_draw(cairo_t *cr, const struct plot_figure *f)
+static int plot_draw(cairo_t *cr, const void *fig)
 {
+	const struct plot_figure *f = fig;
 	struct plot_area a = { .x0 = PLOT_LEFT, .x1 = PLOT_WIDTH - PLOT_RIGHT, .y0 = PLOT_TOP,
 			       .y1 = PLOT_HEIGHT - PLOT_BOTTOM };
 	double lo = 0, hi = 1;
@@ -198,22 +198,21 @@ bool plot_available(void)
 	return true;
 }
 
-int plot_write(const struct plot_figure *f, enum plot_kind kind, FILE *out)
+int plot_surface_write(enum plot_kind kind, int width, int height, int (*draw)(cairo_t *cr, const void *fig),
+		       const void *fig, FILE *out)
 {
 	cairo_surface_t *s;
 	cairo_t *cr;
 	int ret;
 
-	if (!f->ncols)
-		return -EINVAL;
-	s = kind == PLOT_SVG ? cairo_svg_surface_create_for_stream(plot_sink, out, PLOT_WIDTH, PLOT_HEIGHT)
-			     : cairo_image_surface_create(CAIRO_FORMAT_RGB24, PLOT_WIDTH, PLOT_HEIGHT);
+	s = kind == PLOT_SVG ? cairo_svg_surface_create_for_stream(plot_sink, out, width, height)
+			     : cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
 	if ((ret = plot_status(cairo_surface_status(s)))) {
 		cairo_surface_destroy(s);
 		return ret;
 	}
 	cr = cairo_create(s);
-	ret = plot_draw(cr, f);
+	ret = draw(cr, fig);
 	cairo_destroy(cr);
 	if (!ret && kind == PLOT_PNG)
 		ret = plot_status(cairo_surface_write_to_png_stream(s, plot_sink, out));
@@ -223,6 +222,13 @@ int plot_write(const struct plot_figure *f, enum plot_kind kind, FILE *out)
 		ret = plot_status(cairo_surface_status(s));
 	cairo_surface_destroy(s);
 	return ret;
+}
+
+int plot_write(const struct plot_figure *f, enum plot_kind kind, FILE *out)
+{
+	if (!f->ncols)
+		return -EINVAL;
+	return plot_surface_write(kind, PLOT_WIDTH, PLOT_HEIGHT, plot_draw, f, out);
 }
 
 #else

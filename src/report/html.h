@@ -23,6 +23,7 @@ struct rpt_page {
 	const json_t *sessions;		/* [{uuid, sut, swprofile, started, environment, ...}] */
 	const struct rpt_study *study;	/* report/study.h: the clearing-strategy study; NULL: none */
 	const char *source;		/* what the page was made from, for its first line ("store X") */
+	const struct cmp_set *profile;	/* the --profile classes, kept out of @result (report/profile.h); NULL: none */
 };
 
 /*
@@ -40,6 +41,27 @@ int rpt_html_write(const struct rpt_page *p, FILE *out);
  * for a file that cannot be written.
  */
 int rpt_plots_write(const struct rpt_result *r, enum plot_kind kind, const char *dir, FILE *names);
+
+/* How a figure is drawn: plot_write() or plot_bars_write() behind one signature. */
+typedef int rpt_draw_fn(const void *fig, enum plot_kind kind, FILE *out);
+
+/*
+ * The figure @fig, drawn as SVG by @draw, as <figure class="@cls"
+ * data-@attr="@title"> holding an <img> with a data: URI, captioned @title.
+ * 0, or @draw's error (then nothing is written).
+ */
+int rpt_html_plot(const char *cls, const char *attr, const char *title, rpt_draw_fn *draw, const void *fig,
+		  FILE *out);
+
+/*
+ * The figure @fig drawn as @kind by @draw into the file @dir/@name, the
+ * path printed to @names.  0 or a negative errno, after log_err().
+ */
+int rpt_plot_file(const char *dir, const char *name, enum plot_kind kind, rpt_draw_fn *draw, const void *fig,
+		  FILE *names);
+
+/* "aws-m7g-metal": lower-case letters and digits, every other run one '-', at most @len - 1 bytes. */
+void rpt_slug(const char *s, char *buf, size_t len);
 
 /* The table @t as an HTML <table> with its title and footers around it: 0 or -EIO. */
 int rpt_html_table(const struct rpt_table *t, FILE *out);

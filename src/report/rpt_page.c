@@ -2,6 +2,7 @@
 #define _GNU_SOURCE	/* open_memstream is POSIX, asprintf is not */
 #include "report/html.h"
 #include "report/impl.h"
+#include "report/profile.h"
 #include "report/study.h"
 #include "util/log.h"
 
@@ -22,31 +23,45 @@ static const char rpt_css[] =
 	"figure.plot img{width:100%;height:auto;border:1px solid #ddd}figcaption{font-size:.8em;color:#444}"
 	".swatch{display:inline-block;width:.9em;height:.9em;border-radius:50%;vertical-align:middle}"
 	"p.how,p.meta{font-size:.9em;color:#333}code{font-size:.95em}"
-	".header p{margin:.1em 0;font-size:.9em}.header p.more{margin-left:2em;color:#444;overflow-wrap:anywhere}";
+	".header p{margin:.1em 0;font-size:.9em}.header p.more{margin-left:2em;color:#444;overflow-wrap:anywhere}"
+	"section.profile{margin-top:1.5em}table.profile td{white-space:nowrap}tr.clearing td{background:#fff1dc;"
+	"font-weight:600}span.spread{display:block;font-size:.8em;font-weight:400;color:#555}td.none{color:#999;"
+	"text-align:center}ul.bound{font-size:.9em}span.bound{font-weight:600}figure.profile{width:720px}";
 
-/* One figure as an <img> with a data: URI, so the page carries it. */
-static int rpt_page_plot(const struct rpt_figure *f, FILE *out)
+int rpt_html_plot(const char *cls, const char *attr, const char *title, rpt_draw_fn *draw, const void *fig,
+		  FILE *out)
 {
 	char *svg = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&svg, &len);
-	int ret = m ? plot_write(&f->fig, PLOT_SVG, m) : -ENOMEM;
+	int ret = m ? draw(fig, PLOT_SVG, m) : -ENOMEM;
 
 	if (m && fclose(m) && !ret)
 		ret = -ENOMEM;
 	if (!ret) {
-		fputs("<figure class=\"plot\" data-resultclass=\"", out);
-		rpt_html_escape(f->title, out);
+		fprintf(out, "<figure class=\"%s\" data-%s=\"", cls, attr);
+		rpt_html_escape(title, out);
 		fputs("\"><img alt=\"", out);
-		rpt_html_escape(f->title, out);
+		rpt_html_escape(title, out);
 		fputs("\" src=\"data:image/svg+xml;base64,", out);
 		rpt_base64((const unsigned char *)svg, len, out);
 		fputs("\"><figcaption>", out);
-		rpt_html_escape(f->title, out);
+		rpt_html_escape(title, out);
 		fputs("</figcaption></figure>\n", out);
 	}
 	free(svg);
 	return ret;
+}
+
+static int rpt_page_draw(const void *fig, enum plot_kind kind, FILE *out)
+{
+	return plot_write(fig, kind, out);
+}
+
+/* One figure as an <img> with a data: URI, so the page carries it. */
+static int rpt_page_plot(const struct rpt_figure *f, FILE *out)
+{
+	return rpt_html_plot("plot", "resultclass", f->title, rpt_page_draw, &f->fig, out);
 }
 
 static int rpt_page_plots(const struct rpt_result *r, size_t b, const struct rpt_sessions *ss, FILE *out)
@@ -147,6 +162,8 @@ static int rpt_page_block(const struct rpt_page *p, size_t b, const json_t *by_u
 	if (ret)
 		return ret;
 	ret = rpt_page_plots(r, b, &ss, out);
+	if (!ret)
+		ret = rpt_profile_html(p->profile, r->set->blocks[b].name, out);
 	if (!ret) {
 		fputs("<h3>Sessions</h3>\n", out);
 		rpt_page_sessions(p, &ss, by_uuid, out);
@@ -263,8 +280,7 @@ int rpt_html_write(const struct rpt_page *p, FILE *out)
 	return ret ? ret : rpt_stream_status(out);
 }
 
-/* "aws-m7g-metal": lower-case letters and digits, every other run one '-', at most @len - 1 bytes. */
-static void rpt_slug(const char *s, char *buf, size_t len)
+void rpt_slug(const char *s, char *buf, size_t len)
 {
 	size_t n = 0;
 
@@ -279,29 +295,39 @@ static void rpt_slug(const char *s, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
-static int rpt_plot_file(const struct rpt_result *r, size_t b, size_t row, const struct rpt_sessions *ss,
-			 enum plot_kind kind, const char *dir, FILE *names)
+int rpt_plot_file(const char *dir, const char *name, enum plot_kind kind, rpt_draw_fn *draw, const void *fig,
+		  FILE *names)
 {
-	char block[64], rc[96], path[4096];
-	struct rpt_figure f;
+	char path[4096];
 	FILE *out;
 	int ret;
 
-	rpt_slug(r->set->blocks[b].name, block, sizeof(block));
-	rpt_slug(r->set->blocks[b].rows[row].rclass, rc, sizeof(rc));
-	snprintf(path, sizeof(path), "%s/%zu-%s-%zu-%s.%s", dir, b + 1, block, row + 1, rc,
-		 kind == PLOT_SVG ? "svg" : "png");
-	if ((ret = rpt_figure_build(r, b, row, ss, &f)))
-		return ret;
+	snprintf(path, sizeof(path), "%s/%s.%s", dir, name, kind == PLOT_SVG ? "svg" : "png");
 	out = fopen(path, "wb");
-	ret = out ? plot_write(&f.fig, kind, out) : -errno;
+	ret = out ? draw(fig, kind, out) : -errno;
 	if (out && fclose(out) && !ret)
 		ret = -EIO;
-	rpt_figure_free(&f);
 	if (ret)
 		log_err("cannot write %s: %s", path, strerror(-ret));
 	else
 		fprintf(names, "%s\n", path);
+	return ret;
+}
+
+static int rpt_plot_row_file(const struct rpt_result *r, size_t b, size_t row, const struct rpt_sessions *ss,
+			     enum plot_kind kind, const char *dir, FILE *names)
+{
+	char block[64], rc[96], name[200];
+	struct rpt_figure f;
+	int ret;
+
+	rpt_slug(r->set->blocks[b].name, block, sizeof(block));
+	rpt_slug(r->set->blocks[b].rows[row].rclass, rc, sizeof(rc));
+	snprintf(name, sizeof(name), "%zu-%s-%zu-%s", b + 1, block, row + 1, rc);
+	if ((ret = rpt_figure_build(r, b, row, ss, &f)))
+		return ret;
+	ret = rpt_plot_file(dir, name, kind, rpt_page_draw, &f.fig, names);
+	rpt_figure_free(&f);
 	return ret;
 }
 
@@ -315,7 +341,7 @@ int rpt_plots_write(const struct rpt_result *r, enum plot_kind kind, const char 
 		if ((ret = rpt_sessions_of(r->set, b, &ss)))
 			break;
 		for (size_t row = 0; !ret && row < r->set->blocks[b].nrows; row++)
-			ret = rpt_plot_file(r, b, row, &ss, kind, dir, names);
+			ret = rpt_plot_row_file(r, b, row, &ss, kind, dir, names);
 		rpt_sessions_free(&ss);
 	}
 	return ret;

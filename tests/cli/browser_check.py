@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """browser_check: render a clearpath report in headless Chromium and check what a reader sees.
 
-usage: browser_check.py REPORT.html SHOW.json SCREENSHOT.png
+usage: browser_check.py REPORT.html SHOW.json SCREENSHOT.png [PROFILE.json]
 
 Drives Chromium over the DevTools protocol on a pipe (--remote-debugging-pipe: file
 descriptors 3 and 4, no port, no network), python3's standard library only.  Checks:
@@ -10,7 +10,12 @@ descriptors 3 and 4, no port, no network), python3's standard library only.  Che
   - every image decoded (naturalWidth > 0): the plots render;
   - the tables' cells hold the numbers and verdicts of `show --format json`, as show
     prints them (base mean %.2f, "(I) +1.92%" for a change);
-  - a full-page screenshot that is not blank (many distinct colours, ink on most rows).
+  - a full-page screenshot that is not blank (many distinct colours, ink on most rows);
+  - with PROFILE.json (`show --profile --format json`), the profile sections: one per
+    benchmark with profile classes, each cell's share the mean show has (the same double,
+    and "%.1f%%" as show --profile prints it), "-" where a column has none, the symbols
+    in show --profile's order (largest share in any column first), and each column's
+    bound ("0.22 × X%") from its clearing share.
 Exit 0 when all hold, 1 with the reasons otherwise.
 """
 import base64
@@ -187,8 +192,58 @@ def expected_cells(show):
     return want
 
 
+def expected_profiles(prof):
+    """Per benchmark ("mem mmap ..."): {symbol: {column: mean}} from show --profile's JSON."""
+    want = {}
+    for blk in prof["blocks"]:
+        for res in blk["results"]:
+            name, sym = res["resultclass"].split(" :profile:", 1)
+            cells = want.setdefault(f"{res['benchmark']} {name}", {}).setdefault(sym, {})
+            for col in res["columns"]:
+                if col.get("n"):
+                    cells[col[prof["columns"]]] = col["mean"]
+    return want
+
+
+def check_profiles(chrome, prof, problems):
+    """The page's profile sections against show --profile's numbers; the number of cells checked."""
+    shown = chrome.evaluate("""[...document.querySelectorAll('section.profile')].map(s => ({
+        bench: s.dataset.benchmark,
+        head: [...s.querySelector('table.profile').tHead.rows[0].cells].slice(1).map(c => c.textContent.trim()),
+        bounds: [...s.querySelectorAll('ul.bound li')].map(l => l.textContent),
+        rows: [...s.querySelector('table.profile').tBodies[0].rows].map(r => ({sym: r.dataset.symbol,
+            cells: [...r.cells].slice(1).map(c => [c.dataset.share || null, c.textContent])}))}))""")
+    want, checked = expected_profiles(prof), 0
+    if sorted(s["bench"] for s in shown) != sorted(want):
+        problems.append(f"profile sections {[s['bench'] for s in shown]}, show --profile has {sorted(want)}")
+    for sec in shown:
+        syms = want.get(sec["bench"], {})
+        head = [h[:-len(" (base)")] if h.endswith(" (base)") else h for h in sec["head"]]
+        order = sorted((s for s in syms if s != "clearing"), key=lambda s: -max(syms[s].values()))[:10]
+        if [r["sym"] for r in sec["rows"]] != ["clearing"] * ("clearing" in syms) + order:
+            problems.append(f"{sec['bench']}: symbols {[r['sym'] for r in sec['rows']]}, want {order}")
+        for row in sec["rows"]:
+            for col, (share, text) in zip(head, row["cells"]):
+                mean = syms.get(row["sym"], {}).get(col)
+                checked += 1
+                if mean is None and (share is not None or text != "-"):
+                    problems.append(f"{sec['bench']} {row['sym']} {col}: {text!r} where show has none")
+                elif mean is not None and (share is None or float(share) != mean
+                                           or not text.startswith(f"{mean:.1f}%")):
+                    problems.append(f"{sec['bench']} {row['sym']} {col}: {share} {text!r}, show has {mean!r}")
+        for col, line in zip(head, sec["bounds"]):
+            mean = syms.get("clearing", {}).get(col)
+            if mean is not None and f"at most {mean / 100:.2f} \u00d7 X%" not in line:
+                problems.append(f"{sec['bench']} {col}: bound {line!r} does not follow from {mean!r}%")
+    return checked
+
+
 def main():
     report, show_json, shot = sys.argv[1:4]
+    prof = None
+    if len(sys.argv) > 4:
+        with open(sys.argv[4]) as f:
+            prof = json.load(f)
     with open(show_json) as f:
         show = json.load(f)
     problems = []
@@ -230,6 +285,8 @@ def main():
                 problems.append(f"the page lacks {text!r} for {rclass} in column {col}")
         if not want:
             problems.append("show --format json has no cells to look for")
+        if prof is not None:
+            pchecked = check_profiles(chrome, prof, problems)
         metrics = chrome.send("Page.getLayoutMetrics")
         size = metrics.get("cssContentSize") or metrics["contentSize"]
         png = base64.b64decode(chrome.send("Page.captureScreenshot", {
@@ -239,6 +296,8 @@ def main():
             f.write(png)
         not_blank(png, problems)
         print(f"{len(images)} plots, {len(tables)} tables, {len(want)} cells checked, screenshot {shot}")
+        if prof is not None:
+            print(f"{pchecked} profile cells checked")
     finally:
         chrome.close()
         shutil.rmtree(profile, ignore_errors=True)

@@ -87,3 +87,19 @@ pg_test_db() {
 	tests/pg-server createdb "$PGDIR" "$DB"
 	PG=$PGBASE/$DB
 }
+
+# Skip where the binary was built without cairo (the arm64 cross build): `clearpath report` must say
+# so and exit 3.  Needs $CP, $D and a store with samples ($CLEARPATH_STORE).
+need_cairo() {
+	run --separate-stderr "$CP" report -o "$D/probe.html"
+	if [[ $status -eq 3 && $stderr == *"built without cairo support"* ]]; then
+		skip "this clearpath is built without cairo (WITH_CAIRO=0)"
+	fi
+}
+
+# report_normalised PAGE STOREDIR: a report page as its golden files hold it: each plot's data: URI
+# cut (cairo's bytes vary with its version), STOREDIR/ as STORE/, the clearpath version as VERSION.
+report_normalised() {
+	sed -e 's|src="data:image/svg+xml;base64,[A-Za-z0-9+/=]*"|src="data:image/svg+xml;base64,..."|g' \
+		-e "s|$2/|STORE/|g" -e 's|clearpath [^ <]*</p>|clearpath VERSION</p>|' "$1"
+}

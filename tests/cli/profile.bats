@@ -210,3 +210,18 @@ YAML
 	CLEARPATH_SYSROOT="$root" run "$CP" doctor
 	unwrapped "$output" | grep -q '^WARN  perf.profile *no kernel symbols: .*kptr_restrict is 2'
 }
+
+@test "a refused profile stores no profile classes: the report draws no profile section, never zeros" {
+	setup_store
+	root=$(refusing_root paranoid)
+	CLEARPATH_SYSROOT="$root" run --separate-stderr "$CP" run --quiet --warmups 0 --repeats 1 -- \
+		mem memset -s 1MB --profile
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	[[ "$stderr" == *"no profile: kernel.perf_event_paranoid is "* ]] || { echo "$stderr"; return 1; }
+	[ "$(store_sql "SELECT count(*) FROM resultclass WHERE name LIKE '%:profile:%'")" = 0 ]
+	need_cairo
+	run --separate-stderr "$CP" report -o "$D/r.html"
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	grep -q 'data-resultclass="memset ' "$D/r.html"
+	! grep -q -e 'class="profile"' -e ':profile:' -e 'Where the time goes' "$D/r.html"
+}

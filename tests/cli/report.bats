@@ -25,18 +25,9 @@ setup() {
 	export CLEARPATH_STORE="$S/seed.db"
 }
 
-# Skip where the binary was built without cairo (the arm64 cross build): it must say so, exit 3.
-need_cairo() {
-	run --separate-stderr "$CP" report -o "$D/probe.html"
-	if [[ $status -eq 3 && $stderr == *"built without cairo support"* ]]; then
-		skip "this clearpath is built without cairo (WITH_CAIRO=0)"
-	fi
-}
-
 # The page with the plot bytes, the store path and the version normalised (see the header).
 normalised() {
-	sed -e 's|src="data:image/svg+xml;base64,[A-Za-z0-9+/=]*"|src="data:image/svg+xml;base64,..."|g' \
-		-e "s|$S/|STORE/|g" -e 's|clearpath [^ <]*</p>|clearpath VERSION</p>|' "$1"
+	report_normalised "$1" "$S"
 }
 
 @test "report -o writes the seed's page: golden structure, tables as show prints them" {

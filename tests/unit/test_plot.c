@@ -1,4 +1,4 @@
-/* test_plot: the plot module's ticks, scale, tick labels and data range, and that cairo draws a figure as SVG and PNG. */
+/* test_plot: the plot module's ticks, scale, tick labels and data range, and that cairo draws a figure and a profile's bars as SVG and PNG. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -219,6 +219,61 @@ static void test_draw_write_error(void **state)
 	fclose(full);
 }
 
+/* A profile's bars: a row per symbol, a bar per column; a column without a share has no bar, never a zero. */
+static const double bar_v[] = { 21.8, 17.4, 21.3, NAN, 18.0, 19.1 };
+static const double bar_lo[] = { 21.7, 17.3, NAN, NAN, 17.7, 19.0 };
+static const double bar_hi[] = { 21.9, 17.4, NAN, NAN, 18.4, 19.3 };
+static const char *const bar_cols[] = { "base", "nt-clear" };
+static const struct plot_bar_row bar_rows[] = {
+	{ "clearing (page-clearing functions)", true, bar_v, bar_lo, bar_hi },
+	{ "clear_page_erms (in clearing)", false, bar_v + 2, bar_lo + 2, bar_hi + 2 },
+	{ "exc_page_fault", false, bar_v + 4, bar_lo + 4, bar_hi + 4 },
+};
+static const struct plot_bars bars = { "mem mmap -p 4KB -f demand -s 64MB", "% of samples", bar_cols, 2, bar_rows, 3 };
+
+static int draw_bars(const struct plot_bars *f, enum plot_kind kind, char **buf, size_t *len)
+{
+	FILE *m = open_memstream(buf, len);
+	int ret;
+
+	assert_non_null(m);
+	ret = plot_bars_write(f, kind, m);
+	assert_int_equal(fclose(m), 0);
+	return ret;
+}
+
+static void test_bars(void **state)
+{
+	struct plot_bars more = bars, none = bars;
+	char *buf = NULL, want[64];
+	size_t len = 0;
+
+	(void)state;
+	/* the figure grows with its rows and columns, never below its frame */
+	more.nrows = 2;
+	assert_true(plot_bars_height(&bars) > plot_bars_height(&more));
+	more.ncols = 1;
+	assert_true(plot_bars_height(&bars) > plot_bars_height(&more) && plot_bars_height(&more) > 100);
+	if (!plot_available()) {
+		assert_int_equal(draw_bars(&bars, PLOT_SVG, &buf, &len), -ENOTSUP);
+		free(buf);
+		skip();
+	}
+	assert_int_equal(draw_bars(&bars, PLOT_SVG, &buf, &len), 0);
+	snprintf(want, sizeof(want), "height=\"%d\"", plot_bars_height(&bars));
+	assert_non_null(strstr(buf, "<svg"));
+	assert_non_null(strstr(buf, want));
+	free(buf);
+	buf = NULL;
+	assert_int_equal(draw_bars(&bars, PLOT_PNG, &buf, &len), 0);
+	assert_true(len > 8 && !memcmp(buf + 1, "PNG", 3));
+	free(buf);
+	buf = NULL;
+	none.nrows = 0;
+	assert_int_equal(draw_bars(&none, PLOT_SVG, &buf, &len), -EINVAL);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_data_range),
 		cmocka_unit_test(test_draw),
 		cmocka_unit_test(test_draw_write_error),
+		cmocka_unit_test(test_bars),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

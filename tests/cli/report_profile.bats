@@ -1,0 +1,176 @@
+#!/usr/bin/env bats
+# report_profile.bats: `clearpath report` draws --profile shares: per benchmark a section (clearing share with
+# its range across sessions, the bound, top symbols, a bar plot) with show --profile's numbers, the profile
+# plots as files, and nothing at all where there is no profile.
+#
+# The fixture is stored shares (tests/fixtures/show/profile.csv, by make-profile-csv), imported, so no
+# real profile run is needed.  The golden file is normalised as report.bats's (report_normalised).
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup_file() {
+	local cp=${CLEARPATH:-./clearpath} fix="$BATS_TEST_DIRNAME/../fixtures/show"
+	"$cp" import --store "$BATS_FILE_TMPDIR/profile.db" "$fix/profile.csv" >/dev/null
+	"$cp" import --store "$BATS_FILE_TMPDIR/seed.db" "$fix/seed.csv" >/dev/null
+}
+
+setup() {
+	CP=${CLEARPATH:-./clearpath}
+	GOLDEN="$BATS_TEST_DIRNAME/../golden/html"
+	S=$BATS_FILE_TMPDIR
+	D=$BATS_TEST_TMPDIR
+	export CLEARPATH_STORE="$S/profile.db"
+}
+
+@test "report draws the profile: golden structure of the page of a store with profile classes" {
+	need_cairo
+	run --separate-stderr "$CP" report -o "$D/p.html"
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	report_normalised "$D/p.html" "$S" >"$D/p.norm"
+	if [ -n "${UPDATE_GOLDEN:-}" ]; then
+		cp "$D/p.norm" "$GOLDEN/profile.html"
+	fi
+	diff -u "$GOLDEN/profile.html" "$D/p.norm"
+}
+
+@test "profile classes are no result classes on the page: no row, no plot; a section per profiled benchmark" {
+	need_cairo
+	"$CP" report -o "$D/p.html" >/dev/null
+	"$CP" show --format json >"$D/show.json"
+	python3 - "$D/p.html" "$D/show.json" <<'EOF'
+import json, re, sys
+page, show = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+assert ":profile:" not in page, "a profile class shown as a result class"
+rows = [f"{r['resultclass']} ({r['unit']})" for r in show["blocks"][0]["results"]]
+assert re.findall(r'<figure class="plot" data-resultclass="([^"]*)"', page) == rows, rows
+assert re.findall(r'<section class="profile" id="([^"]*)" data-benchmark="([^"]*)"', page) == [
+    ("profile-profile-box-1", "mem mmap -p 4KB --thp always -f demand -s 64MB"),
+    ("profile-profile-box-2", "mem mmap -p 4KB -f demand -s 64MB")]
+assert len(re.findall(r'<figure class="plot profile" data-profile=', page)) == 2
+# memset ran without --profile: no section, and no zero anywhere for it
+assert "memset" not in "".join(re.findall(r'<section class="profile".*?</section>', page, re.S))
+# the profile sits in its block, before the block's sessions
+blk = page.split('<section class="block" id="block-1">')[1]
+assert blk.index('class="profile"') < blk.index("<h3>Sessions</h3>")
+EOF
+}
+
+@test "the profile sections hold show --profile's numbers: shares, changes, symbol order and the bound" {
+	need_cairo
+	"$CP" report -o "$D/p.html" >/dev/null
+	"$CP" show --profile --format json >"$D/prof.json"
+	"$CP" show --profile --format grid >"$D/prof.txt"
+	python3 - "$D/p.html" "$D/prof.json" "$D/prof.txt" <<'EOF'
+import html, json, re, sys
+page, prof, text = open(sys.argv[1]).read(), json.load(open(sys.argv[2])), open(sys.argv[3]).read()
+cols = prof["columns"]
+# show --profile's text: per benchmark the symbols in order, each line's cells, and the bound line
+bench, lines = None, {}
+for line in text.split("\n"):
+    if line.startswith("mem "):
+        bench = line
+        lines[bench] = []
+    elif bench and line.startswith("  ") and not line.startswith("   ") and not line.startswith("  ("):
+        lines[bench].append(line)
+means = {}
+for res in prof["blocks"][0]["results"]:
+    name, sym = res["resultclass"].split(" :profile:")
+    for c in res["columns"]:
+        means[(f"mem {name}", sym, c[cols])] = c["mean"] if c.get("n") else None
+secs = re.findall(r'<section class="profile" id="[^"]*" data-benchmark="([^"]*)">(.*?)</section>', page, re.S)
+assert [b for b, _ in secs] == list(lines), ([b for b, _ in secs], list(lines))
+checked = 0
+for b, sec in secs:
+    heads = [html.unescape(re.sub(r"<[^>]*>", "", h)).strip().removesuffix(" (base)")
+             for h in re.findall(r"<th>(.*?)</th>", sec.split("<tbody>")[0])[1:]]
+    rows = re.findall(r'<tr[^>]*data-symbol="([^"]*)"><td>[^<]*</td>(.*?)</tr>', sec)
+    tsyms = [l[2:38].strip() for l in lines[b] if not l.startswith("  bound:")]
+    assert [s for s, _ in rows] == ["clearing"] + tsyms[1:], ([s for s, _ in rows], tsyms)
+    for (sym, cells), tline in zip(rows, [l for l in lines[b] if not l.startswith("  bound:")]):
+        tcells = re.findall(r"\S+%(?: \([+-][0-9.]+ pp\))?|-(?=\s|$)", tline[38:])
+        for col, cell, tcell in zip(heads, re.findall(r"<td[^>]*>.*?</td>", cells), tcells):
+            m, share = means[(b, sym, col)], re.search(r'data-share="([^"]*)"', cell)
+            shown = re.sub(r"<span.*", "", re.sub(r"^<td[^>]*>", "", cell)).removesuffix("</td>")
+            assert shown == tcell, (b, sym, col, shown, tcell)
+            assert (m is None and share is None) or float(share.group(1)) == m, (b, sym, col, share, m)
+            checked += 1
+    bound = [l for l in lines[b] if l.startswith("  bound:")][0]
+    factors = re.findall(r"([0-9.]+) x X%", bound)
+    assert re.findall(r'<span class="bound">([0-9.]+) &times; X%</span>', sec) == factors, (factors, b)
+    assert "a change of X% in the clearing routine moves this result by at most" in sec
+assert checked == 30, checked
+EOF
+}
+
+@test "no profile, no section: a store without profile classes, and a selection without them" {
+	need_cairo
+	"$CP" report --store "$S/seed.db" -o "$D/seed.html" >/dev/null
+	! grep -q -e 'class="profile"' -e 'Where the time goes' -e 'class="plot profile"' "$D/seed.html"
+	"$CP" report --benchmark 'memset*' -o "$D/m.html" >/dev/null
+	! grep -q -e 'class="profile"' -e ':profile:' -e 'clearing' "$D/m.html"
+	run --separate-stderr "$CP" report --benchmark 'memset*' --format svg -o "$D/svg"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$D/svg/1-profile-box-1-memset-s-1mb.svg" ]
+}
+
+@test "report --format svg and png write the profile plots too, one per profiled benchmark" {
+	need_cairo
+	run --separate-stderr "$CP" report --format svg -o "$D/svg"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 5 ]
+	[ "${lines[3]}" = "$D/svg/1-profile-box-profile-1-mmap-p-4kb-thp-always-f-demand-s-64mb.svg" ]
+	[ "${lines[4]}" = "$D/svg/1-profile-box-profile-2-mmap-p-4kb-f-demand-s-64mb.svg" ]
+	for f in "${lines[@]}"; do grep -q '<svg' "$f"; done
+	run --separate-stderr "$CP" report --format png -o "$D/png"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 5 ]
+	for f in "${lines[@]}"; do [ "$(head -c 4 "$f" | tail -c 3)" = PNG ]; done
+	# the profile plot is as tall as its rows: 8 for the THP benchmark's clearing and 7 symbols
+	python3 - "${lines[3]}" "${lines[4]}" <<'EOF'
+import struct, sys
+h = [struct.unpack(">II", open(p, "rb").read()[16:24]) for p in sys.argv[1:]]
+assert h[0][0] == h[1][0] == 720 and h[0][1] > h[1][1] > 200, h
+EOF
+}
+
+@test "a --base or --swprofile without profile data keeps the page and leaves that column out of the profile" {
+	need_cairo
+	# a third kernel measured without --profile: its memset samples only
+	sed -n '1p; /,base,9f0f0000-0000-4000-8000-000000000001,mem\/memset/p' \
+		"$BATS_TEST_DIRNAME/../fixtures/show/profile.csv" |
+		sed 's/,base,9f0f0000-0000-4000-8000-000000000001,/,noprof,9f0f0000-0000-4000-8000-000000000009,/' \
+		>"$D/noprof.csv"
+	cp "$S/profile.db" "$D/p.db"
+	"$CP" import --store "$D/p.db" "$D/noprof.csv" >/dev/null
+	run --separate-stderr "$CP" report --store "$D/p.db" --base noprof -o "$D/p.html"
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	grep -q '<th>noprof (base)</th>' "$D/p.html"
+	[ "$(grep -c '<section class="profile"' "$D/p.html")" -eq 2 ]
+	! grep -q 'noprof</th>' <(sed -n '/<section class="profile"/,/<\/section>/p' "$D/p.html")
+	run --separate-stderr "$CP" report --store "$D/p.db" --swprofile nt-clear --swprofile noprof -o "$D/q.html"
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	sed -n '/<section class="profile"/,/<\/section>/p' "$D/q.html" >"$D/q.prof"
+	grep -q 'nt-clear (base)</th>' "$D/q.prof"
+	! grep -q -e '> base' -e 'noprof' "$D/q.prof"
+}
+
+@test "headless Chromium: the profile sections render and hold show --profile's numbers; a wrong one fails" {
+	need_cairo
+	skip_emulated "Chromium renders the page, not the emulated binary"
+	"$CP" report -o "$D/p.html" >/dev/null
+	"$CP" show --format json >"$D/show.json"
+	"$CP" show --profile --format json >"$D/prof.json"
+	run python3 "$BATS_TEST_DIRNAME/browser_check.py" "$D/p.html" "$D/show.json" "$D/shot.png" "$D/prof.json"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == "5 plots, 1 tables, 6 cells checked"* ]]
+	[[ $output == *"30 profile cells checked"* ]]
+	# a share that is not show's, shown or stored, and a bound that does not follow from the share
+	sed -e 's|>21.8%<span|>21.9%<span|' -e 's|0.17 &times; X%|0.18 \&times; X%|' "$D/p.html" >"$D/bad.html"
+	run python3 "$BATS_TEST_DIRNAME/browser_check.py" "$D/bad.html" "$D/show.json" "$D/shot.png" "$D/prof.json"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ $output == *"FAIL: mem mmap -p 4KB -f demand -s 64MB clearing base:"*"'21.9%"* ]]
+	[[ $output == *"FAIL: mem mmap -p 4KB -f demand -s 64MB nt-clear: bound"*"does not follow"* ]]
+}

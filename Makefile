@@ -126,7 +126,7 @@ run: deps
 
 check: deps
 	@$(MAKE) --no-print-directory clearpath $(UNIT_BIN) cross
-	@tests/run-all $(BIN) $(UNIT_BIN) $$(ls $(BUILD)/cross/run-* 2>/dev/null)
+	@CLEARPATH_TEST_PG_START=$(WITH_LIBPQ) tests/run-all $(BIN) $(UNIT_BIN) $$(ls $(BUILD)/cross/run-* 2>/dev/null)
 
 # arm64: the kernels' TAP test under make check, the whole binary under make check-arm64.
 include mk/arm64.mk
@@ -180,4 +180,4 @@ install: clearpath
 clean:
 	rm -rf build clearpath
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d) $(FUZZ_LIB_OBJ:.o=.d)

@@ -1,32 +1,13 @@
-/* test_store: opening, identifying, writing and querying the SQLite result store, also under concurrency and kill -9. */
+/* test_store: opening, identifying, writing and querying the result store on every backend, also under concurrency and kill -9. */
 #include "store_fixture.h"
 
 #include <errno.h>
 #include <math.h>
-#include <setjmp.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <sys/wait.h>
-
-#include <cmocka.h>
-#include <sqlite3.h>
 
 #include "store/db.h"
 #include "store/url.h"
-
-static int setup_dir(void **state)
-{
-	*state = fixture_mkdtemp();
-	return *state ? 0 : -1;
-}
-
-static int teardown_dir(void **state)
-{
-	fixture_rmdir(*state);
-	return 0;
-}
 
 /* Run one SQL statement on a file directly, behind the store's back; returns column 0 of row 1 or -1. */
 static int64_t raw_sql(const char *path, const char *sql)
@@ -44,29 +25,20 @@ static int64_t raw_sql(const char *path, const char *sql)
 	return v;
 }
 
-static void test_open_create_reopen(void **state)
+static void test_open_creates_its_directory_only(void **state)
 {
 	char path[512];
 	struct store *st;
-	int64_t id1, id2;
 
 	/* the store's own directory is created, but not a missing parent (a typo makes no tree) */
-	fixture_path(path, sizeof(path), *state, "a/b/results.db");
+	fixture_path(path, sizeof(path), fixture_dir(state), "a/b/results.db");
 	assert_int_equal(store_open(path, &st), -ENOENT);
 	assert_null(st);
-	fixture_path(path, sizeof(path), *state, "a/results.db");
+	fixture_path(path, sizeof(path), fixture_dir(state), "a/results.db");
 	assert_int_equal(store_open(path, &st), 0);
-	assert_int_equal(store_sut_get(st, "aws-m7g.metal", NULL, &id1), 0);
 	store_close(st);
-
-	assert_int_equal(store_open(path, &st), 0);
-	assert_int_equal(store_sut_get(st, "aws-m7g.metal", NULL, &id2), 0);
-	assert_int_equal(id1, id2);
-	store_close(st);
-
 	assert_int_equal(raw_sql(path, "PRAGMA user_version"), store_schema_version());
 	assert_int_equal(raw_sql(path, "PRAGMA application_id"), 0x436c5061);
-	assert_int_equal(raw_sql(path, "SELECT count(*) FROM sut"), 1);
 }
 
 static void test_url_forms(void **state)
@@ -74,7 +46,7 @@ static void test_url_forms(void **state)
 	char url[600], path[512];
 	struct store *st;
 
-	fixture_path(path, sizeof(path), *state, "url.db");
+	fixture_path(path, sizeof(path), fixture_dir(state), "url.db");
 	snprintf(url, sizeof(url), "sqlite://%s", path);
 	assert_int_equal(store_open(url, &st), 0);
 	store_close(st);
@@ -139,7 +111,7 @@ static void test_unwritable_directory(void **state)
 	FILE *f;
 
 	/* A regular file where a directory should be: fails even for root. */
-	fixture_path(file, sizeof(file), *state, "plainfile");
+	fixture_path(file, sizeof(file), fixture_dir(state), "plainfile");
 	f = fopen(file, "w");
 	assert_non_null(f);
 	fclose(f);
@@ -155,7 +127,7 @@ static void test_empty_file_is_initialised(void **state)
 	struct store *st;
 	FILE *f;
 
-	fixture_path(path, sizeof(path), *state, "empty.db");
+	fixture_path(path, sizeof(path), fixture_dir(state), "empty.db");
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fclose(f);
@@ -170,7 +142,7 @@ static void test_refuses_other_sqlite_db(void **state)
 	struct capture cap;
 	struct store *st;
 
-	fixture_path(path, sizeof(path), *state, "other.db");
+	fixture_path(path, sizeof(path), fixture_dir(state), "other.db");
 	raw_sql(path, "CREATE TABLE photos (id INTEGER PRIMARY KEY, blob BLOB)");
 	capture_begin(&cap);
 	assert_int_equal(store_open(path, &st), -EINVAL);
@@ -189,7 +161,7 @@ static void test_refuses_non_sqlite_file(void **state)
 	struct store *st;
 	FILE *f;
 
-	fixture_path(path, sizeof(path), *state, "notes.txt");
+	fixture_path(path, sizeof(path), fixture_dir(state), "notes.txt");
 	f = fopen(path, "w");
 	assert_non_null(f);
 	for (int i = 0; i < 100; i++)
@@ -200,29 +172,43 @@ static void test_refuses_non_sqlite_file(void **state)
 	assert_non_null(strstr(capture_end(&cap), "not an SQLite database"));
 }
 
-static void test_refuses_newer_schema(void **state)
+/* The schema version a store at @name says it has, read behind the store's back. */
+static int64_t raw_version(void **state, const char *name)
 {
-	char path[512];
-	struct capture cap;
-	struct store *st;
-
-	fixture_path(path, sizeof(path), *state, "future.db");
-	assert_int_equal(store_open(path, &st), 0);
-	store_close(st);
-	raw_sql(path, "PRAGMA user_version = 99");
-	capture_begin(&cap);
-	assert_int_equal(store_open(path, &st), -EPROTO);
-	assert_non_null(strstr(capture_end(&cap), "upgrade clearpath"));
+	return fixture_raw(state, name, fixture_pg(state) ?
+			   "SELECT version FROM clearpath_schema WHERE application = 'clearpath'" :
+			   "PRAGMA user_version");
 }
 
-/* Open a fresh store named @name in the test directory. */
-static struct store *fresh(void **state, const char *name)
+static void test_reopen_keeps_ids(void **state)
 {
-	char path[512];
-	struct store *st;
+	struct store *st = fixture_open(state, "reopen.db");
+	int64_t id1, id2;
 
-	assert_int_equal(store_open(fixture_path(path, sizeof(path), *state, name), &st), 0);
-	return st;
+	assert_int_equal(store_sut_get(st, "aws-m7g.metal", NULL, &id1), 0);
+	store_close(st);
+	st = fixture_open(state, "reopen.db");
+	assert_int_equal(store_sut_get(st, "aws-m7g.metal", NULL, &id2), 0);
+	assert_int_equal(id1, id2);
+	store_close(st);
+	assert_int_equal(raw_version(state, "reopen.db"), store_schema_version());
+	assert_int_equal(fixture_raw(state, "reopen.db", "SELECT count(*) FROM sut"), 1);
+}
+
+static void test_refuses_newer_schema(void **state)
+{
+	struct capture cap;
+	struct store *st = fixture_open(state, "future.db");
+
+	store_close(st);
+	fixture_raw(state, "future.db", fixture_pg(state) ? "UPDATE clearpath_schema SET version = 99" :
+		    "PRAGMA user_version = 99");
+	capture_begin(&cap);
+	assert_int_equal(store_open(fixture_url(state, "future.db"), &st), -EPROTO);
+	assert_non_null(strstr(capture_end(&cap), "upgrade clearpath"));
+	assert_null(st);
+	assert_int_equal(store_open_readonly(fixture_url(state, "future.db"), &st), -EPROTO);
+	assert_int_equal(raw_version(state, "future.db"), 99);
 }
 
 static void test_fingerprint_diff(void **state)
@@ -242,7 +228,7 @@ static void test_fingerprint_diff(void **state)
 
 static void test_swprofile_conflict_and_force(void **state)
 {
-	struct store *st = fresh(state, "swp.db");
+	struct store *st = fixture_open(state, "swp.db");
 	const char *fp = "{\"kernel\":\"6.9.0\",\"thp\":\"always\"}";
 	struct capture cap;
 	int64_t id, again;
@@ -276,7 +262,7 @@ static void test_swprofile_conflict_and_force(void **state)
 
 static void test_sut_upserts_fingerprint(void **state)
 {
-	struct store *st = fresh(state, "sut.db");
+	struct store *st = fixture_open(state, "sut.db");
 	int64_t a, b;
 	json_t *list;
 
@@ -315,7 +301,7 @@ static int collect(const struct store_row *row, void *arg)
 
 static void test_samples_insert_and_query(void **state)
 {
-	struct store *st = fresh(state, "samples.db");
+	struct store *st = fixture_open(state, "samples.db");
 	struct fixture_ids base, patched;
 	char u1[STORE_UUID_LEN + 1], u2[STORE_UUID_LEN + 1];
 	struct store_filter f = { .swprofile = "6.9.0-patched" };
@@ -353,7 +339,7 @@ static void test_samples_insert_and_query(void **state)
 
 static void test_sample_rules(void **state)
 {
-	struct store *st = fresh(state, "rules.db");
+	struct store *st = fixture_open(state, "rules.db");
 	struct store_session s = { 0 };
 	struct fixture_ids ids;
 	int64_t sess;
@@ -399,14 +385,13 @@ static void check_counts_and_environment(struct store *st, const char *bare, con
 
 static void test_incomplete_session_stays(void **state)
 {
-	char path[512];
+	const char *path = fixture_url(state, "incomplete.db");
 	struct store *st;
 	struct store_session s = { .environment = "{\"governor\":\"performance\"}" };
 	struct fixture_ids ids;
 	int64_t sess;
 	json_t *list, *row;
 
-	fixture_path(path, sizeof(path), *state, "incomplete.db");
 	assert_int_equal(store_open(path, &st), 0);
 	assert_int_equal(fixture_objects(st, "m7g", "6.9.0", &ids), 0);
 	assert_int_equal(fixture_session(st, &ids, 2, 10.0, NULL), 0);
@@ -437,12 +422,11 @@ static void test_incomplete_session_stays(void **state)
 /* The progress of a resumable run: set, mark units done, read back, start over, clear. */
 static void test_resume_state(void **state)
 {
-	char path[512];
+	const char *path = fixture_url(state, "resume.db");
 	struct store *st;
 	struct store_resume r = { .seed = 0xfedcba9876543210ULL, .session = 1, .scale = 4 }, got;
 	json_t *done;
 
-	fixture_path(path, sizeof(path), *state, "resume.db");
 	assert_int_equal(store_open(path, &st), 0);
 	assert_int_equal(store_resume_get(st, "seed", &got, &done), -ENOENT);
 	assert_null(done);
@@ -479,7 +463,7 @@ static void test_resume_state(void **state)
 	assert_int_equal(store_resume_get(st, "seed", &got, &done), -ENOENT);
 	assert_int_equal(store_resume_clear(st, "seed"), 0);
 	store_close(st);
-	assert_int_equal(raw_sql(path, "SELECT count(*) FROM resume_done"), 0);
+	assert_int_equal(fixture_raw(state, "resume.db", "SELECT count(*) FROM resume_done"), 0);
 }
 
 /* Copy file @from to @to.  0 or -1. */
@@ -509,7 +493,7 @@ static void test_migrates_v1_store(void **state)
 	struct store *st;
 	struct store_resume r = { .seed = 7, .session = 0, .scale = 1 };
 
-	fixture_path(path, sizeof(path), *state, "v1.db");
+	fixture_path(path, sizeof(path), fixture_dir(state), "v1.db");
 	assert_int_equal(copy_file("tests/fixtures/store-v1/results.db", path), 0);
 	assert_int_equal(raw_sql(path, "PRAGMA user_version"), 1);
 	assert_int_equal(store_open(path, &st), 0);
@@ -524,7 +508,7 @@ static void test_migrates_v1_store(void **state)
 
 static void test_listings(void **state)
 {
-	struct store *st = fresh(state, "list.db");
+	struct store *st = fixture_open(state, "list.db");
 	struct fixture_ids ids;
 	json_t *list;
 
@@ -572,12 +556,11 @@ static int writer(const char *path, int n)
 
 static void test_concurrent_writers(void **state)
 {
-	char path[512];
+	const char *path = fixture_url(state, "concurrent.db");
 	struct store *st;
 	pid_t pid[WRITERS];
 	json_t *list;
 
-	fixture_path(path, sizeof(path), *state, "concurrent.db");
 	for (int i = 0; i < WRITERS; i++) {
 		pid[i] = fork();
 		assert_true(pid[i] >= 0);
@@ -626,13 +609,12 @@ static void endless_writer(const char *path, int fd)
 
 static void test_kill9_keeps_committed_samples(void **state)
 {
-	char path[512];
+	const char *path = fixture_url(state, "killed.db");
 	struct store *st;
 	int fds[2], got = 0, n;
 	pid_t pid;
 	json_t *list;
 
-	fixture_path(path, sizeof(path), *state, "killed.db");
 	assert_int_equal(pipe(fds), 0);
 	pid = fork();
 	assert_true(pid >= 0);
@@ -663,7 +645,7 @@ static void test_kill9_keeps_committed_samples(void **state)
 
 static void test_disk_full_keeps_earlier_samples(void **state)
 {
-	struct store *st = fresh(state, "full.db");
+	struct store *st = fixture_open(state, "full.db");
 	struct store_session s = { 0 };
 	struct fixture_ids ids;
 	int64_t sess, pages;
@@ -695,7 +677,7 @@ static void test_check_reports_corruption(void **state)
 	char junk[4096];
 	FILE *f;
 
-	fixture_path(path, sizeof(path), *state, "corrupt.db");
+	fixture_path(path, sizeof(path), fixture_dir(state), "corrupt.db");
 	assert_int_equal(store_open(path, &st), 0);
 	assert_int_equal(fixture_objects(st, "m7g", "6.9.0", &ids), 0);
 	for (int i = 0; i < 20; i++)
@@ -718,30 +700,41 @@ static void test_check_reports_corruption(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_open_create_reopen, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_url_forms, setup_dir, teardown_dir),
+	const struct CMUnitTest plain[] = {
 		cmocka_unit_test(test_default_url),
 		cmocka_unit_test(test_url_display_hides_password),
-		cmocka_unit_test_setup_teardown(test_unwritable_directory, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_empty_file_is_initialised, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_refuses_other_sqlite_db, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_refuses_non_sqlite_file, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_refuses_newer_schema, setup_dir, teardown_dir),
 		cmocka_unit_test(test_fingerprint_diff),
-		cmocka_unit_test_setup_teardown(test_swprofile_conflict_and_force, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_sut_upserts_fingerprint, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_samples_insert_and_query, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_sample_rules, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_incomplete_session_stays, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_resume_state, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_migrates_v1_store, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_listings, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_concurrent_writers, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_kill9_keeps_committed_samples, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_disk_full_keeps_earlier_samples, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_check_reports_corruption, setup_dir, teardown_dir),
 	};
+	/* what every backend must do alike */
+	const struct CMUnitTest every[] = {
+		cmocka_unit_test(test_reopen_keeps_ids),
+		cmocka_unit_test(test_refuses_newer_schema),
+		cmocka_unit_test(test_swprofile_conflict_and_force),
+		cmocka_unit_test(test_sut_upserts_fingerprint),
+		cmocka_unit_test(test_samples_insert_and_query),
+		cmocka_unit_test(test_sample_rules),
+		cmocka_unit_test(test_incomplete_session_stays),
+		cmocka_unit_test(test_resume_state),
+		cmocka_unit_test(test_listings),
+		cmocka_unit_test(test_concurrent_writers),
+		cmocka_unit_test(test_kill9_keeps_committed_samples),
+	};
+	/* files: paths, directories, what SQLite finds in them */
+	const struct CMUnitTest files[] = {
+		cmocka_unit_test(test_open_creates_its_directory_only),
+		cmocka_unit_test(test_url_forms),
+		cmocka_unit_test(test_unwritable_directory),
+		cmocka_unit_test(test_empty_file_is_initialised),
+		cmocka_unit_test(test_refuses_other_sqlite_db),
+		cmocka_unit_test(test_refuses_non_sqlite_file),
+		cmocka_unit_test(test_migrates_v1_store),
+		cmocka_unit_test(test_disk_full_keeps_earlier_samples),
+		cmocka_unit_test(test_check_reports_corruption),
+	};
+	int failed = cmocka_run_group_tests_name("store", plain, NULL, NULL);
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	failed += FIXTURE_RUN("store", every, FIXTURE_SQLITE);
+	failed += FIXTURE_RUN("store", every, FIXTURE_POSTGRESQL);
+	failed += FIXTURE_RUN("store files", files, FIXTURE_SQLITE);
+	return failed;
 }

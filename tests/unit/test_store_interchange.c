@@ -1,27 +1,9 @@
-/* test_store_interchange: RFC 4180 reading/writing, export -> import -> export round trips, all-or-nothing import, merge. */
+/* test_store_interchange: RFC 4180 reading/writing, export -> import -> export round trips, all-or-nothing import, merge, on every backend. */
 #include "store_fixture.h"
 
 #include <errno.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#include <cmocka.h>
 
 #include "store/csv.h"
-
-static int setup_dir(void **state)
-{
-	*state = fixture_mkdtemp();
-	return *state ? 0 : -1;
-}
-
-static int teardown_dir(void **state)
-{
-	fixture_rmdir(*state);
-	return 0;
-}
 
 /* A read-only stream over @text. */
 static FILE *text_stream(const char *text)
@@ -132,15 +114,6 @@ static void test_csv_writer_quotes_only_when_needed(void **state)
 	fclose(f);
 }
 
-static struct store *open_in(void **state, const char *name)
-{
-	char path[512];
-	struct store *st;
-
-	assert_int_equal(store_open(fixture_path(path, sizeof(path), *state, name), &st), 0);
-	return st;
-}
-
 /* Two profiles, awkward names (comma, quote, newline), values that need all 17 digits. */
 static void populate(struct store *st)
 {
@@ -185,7 +158,7 @@ static int import_text(struct store *st, const char *text)
 
 static void test_export_import_export_identical(void **state)
 {
-	struct store *src = open_in(state, "src.db"), *dst = open_in(state, "dst.db");
+	struct store *src = fixture_open(state, "src.db"), *dst = fixture_open(state, "dst.db");
 	char *csv1, *csv2, *json1, *json2;
 
 	populate(src);
@@ -216,7 +189,7 @@ static void test_export_import_export_identical(void **state)
 
 static void test_json_export_parses(void **state)
 {
-	struct store *st = open_in(state, "json.db");
+	struct store *st = fixture_open(state, "json.db");
 	char *text;
 	json_t *j;
 
@@ -245,7 +218,7 @@ static void expect_rejected(void **state, const char *text, const char *where)
 	json_t *suts;
 
 	snprintf(name, sizeof(name), "reject%d.db", calls++);
-	st = open_in(state, name);
+	st = fixture_open(state, name);
 	capture_begin(&cap);
 	assert_int_equal(import_text(st, text), -EINVAL);
 	assert_non_null(strstr(capture_end(&cap), where));
@@ -306,7 +279,7 @@ static void test_import_cache_checks_every_line(void **state)
 			"c7g,6.9,0b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 1GB,bw,bytes/sec,1,1,0,1.5,"
 			"2026-04-08T08:47:00.000000Z,2026-04-08T08:47:01.000000Z\n",
 			"line 3, column 3 (session)");
-	st = open_in(state, "alternating.db");
+	st = fixture_open(state, "alternating.db");
 	assert_int_equal(import_text(st, HEADER GOOD
 			"m7g,6.9,1b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 2MB,bw,bytes/sec,1,0,0,2.5,"
 			"2026-04-08T09:47:00.000000Z,2026-04-08T09:47:01.000000Z\n"
@@ -333,8 +306,7 @@ static void test_import_cache_checks_every_line(void **state)
 
 static void test_merge_without_duplicates(void **state)
 {
-	char path_a[512];
-	struct store *a = open_in(state, "a.db"), *b = open_in(state, "b.db");
+	struct store *a = fixture_open(state, "a.db"), *b = fixture_open(state, "b.db");
 	struct fixture_ids ids;
 	json_t *list;
 	int added;
@@ -343,11 +315,10 @@ static void test_merge_without_duplicates(void **state)
 	assert_int_equal(fixture_objects(b, "other-box", "6.10", &ids), 0);
 	assert_int_equal(fixture_session(b, &ids, 2, 5.0, NULL), 0);
 	store_close(a);
-	fixture_path(path_a, sizeof(path_a), *state, "a.db");
 
-	assert_int_equal(store_merge(b, path_a, &added), 0);
+	assert_int_equal(store_merge(b, fixture_url(state, "a.db"), &added), 0);
 	assert_int_equal(added, 3);
-	assert_int_equal(store_merge(b, path_a, &added), 0);
+	assert_int_equal(store_merge(b, fixture_url(state, "a.db"), &added), 0);
 	assert_int_equal(added, 0);
 	assert_int_equal(store_list_sessions(b, &list), 0);
 	assert_int_equal(json_array_size(list), 4);
@@ -356,7 +327,7 @@ static void test_merge_without_duplicates(void **state)
 	assert_int_equal(fixture_count(b, true), 4 + 4 + 1 + 3);
 
 	/* the merged part exports exactly as the source did */
-	a = open_in(state, "a.db");
+	a = fixture_open(state, "a.db");
 	{
 		char *ea = export_text(a, STORE_CSV), *eb = export_text(b, STORE_CSV);
 
@@ -364,41 +335,56 @@ static void test_merge_without_duplicates(void **state)
 		free(ea);
 		free(eb);
 	}
-	/* a missing source is not created; a file that is not a store is refused */
-	fixture_path(path_a, sizeof(path_a), *state, "missing.db");
-	assert_int_equal(store_merge(b, path_a, &added), -ENOENT);
-	assert_int_equal(access(path_a, F_OK), -1);
-	fixture_path(path_a, sizeof(path_a), *state, "notes.txt");
+	store_close(a);
+	store_close(b);
+}
+
+/* A missing source file is not created; a file that is not a store is refused. */
+static void test_merge_refuses_missing_and_foreign_files(void **state)
+{
+	char path[512];
+	struct store *b = fixture_open(state, "b.db");
+	int added;
+
+	fixture_path(path, sizeof(path), fixture_dir(state), "missing.db");
+	assert_int_equal(store_merge(b, path, &added), -ENOENT);
+	assert_int_equal(access(path, F_OK), -1);
+	fixture_path(path, sizeof(path), fixture_dir(state), "notes.txt");
 	{
-		FILE *f = fopen(path_a, "w");
+		FILE *f = fopen(path, "w");
 
 		assert_non_null(f);
 		for (int i = 0; i < 50; i++)
 			fputs("not a store, just notes\n", f);
 		fclose(f);
 	}
-	assert_int_equal(store_merge(b, path_a, &added), -EINVAL);
-	store_close(a);
+	assert_int_equal(store_merge(b, path, &added), -EINVAL);
 	store_close(b);
 }
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
+	const struct CMUnitTest plain[] = {
 		cmocka_unit_test(test_csv_reader_rfc4180),
 		cmocka_unit_test(test_csv_reader_empty_first_field),
 		cmocka_unit_test(test_csv_reader_errors),
 		cmocka_unit_test(test_csv_writer_quotes_only_when_needed),
-		cmocka_unit_test_setup_teardown(test_export_import_export_identical, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_json_export_parses, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_import_rejects_bad_column_count, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_import_rejects_non_numeric_value, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_import_rejects_unterminated_quote, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_import_rejects_bad_header_and_conflicts, setup_dir,
-						teardown_dir),
-		cmocka_unit_test_setup_teardown(test_import_cache_checks_every_line, setup_dir, teardown_dir),
-		cmocka_unit_test_setup_teardown(test_merge_without_duplicates, setup_dir, teardown_dir),
 	};
+	const struct CMUnitTest every[] = {
+		cmocka_unit_test(test_export_import_export_identical),
+		cmocka_unit_test(test_json_export_parses),
+		cmocka_unit_test(test_import_rejects_bad_column_count),
+		cmocka_unit_test(test_import_rejects_non_numeric_value),
+		cmocka_unit_test(test_import_rejects_unterminated_quote),
+		cmocka_unit_test(test_import_rejects_bad_header_and_conflicts),
+		cmocka_unit_test(test_import_cache_checks_every_line),
+		cmocka_unit_test(test_merge_without_duplicates),
+		/* every backend merges from a file */
+		cmocka_unit_test(test_merge_refuses_missing_and_foreign_files),
+	};
+	int failed = cmocka_run_group_tests_name("interchange", plain, NULL, NULL);
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	failed += FIXTURE_RUN("interchange", every, FIXTURE_SQLITE);
+	failed += FIXTURE_RUN("interchange", every, FIXTURE_POSTGRESQL);
+	return failed;
 }

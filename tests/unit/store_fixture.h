@@ -165,7 +165,7 @@ struct fixture_store {
 	int n;
 	char *name[FIXTURE_STORES];	/* as the test calls them */
 	char *url[FIXTURE_STORES];	/* what store_open() takes */
-	bool db[FIXTURE_STORES];	/* a database this test created (dropped after it) */
+	char *db[FIXTURE_STORES];	/* the database created for it (PostgreSQL), dropped after the test */
 };
 
 /* The backend of the group running now (fixture_run() sets it, fixture_setup() reads it). */
@@ -178,18 +178,33 @@ static char fixture_pg_why[512];	/* why PostgreSQL tests do not run, "" when the
 static PGconn *fixture_pg_admin;	/* to $CLEARPATH_TEST_PG_URL: creates and drops the databases */
 static const char *fixture_pg_base;
 
-/* $CLEARPATH_TEST_PG_URL with database @db instead of its own, as a new string. */
-static inline char *fixture_pg_url(const char *db)
+/*
+ * $CLEARPATH_TEST_PG_URL (a postgresql:// URL) with database @db instead of
+ * its own and, unless NULL, @userinfo ("role:password") instead of its
+ * role, as a new string.
+ */
+static inline char *fixture_pg_url_as(const char *db, const char *userinfo)
 {
 	const char *base = fixture_pg_base, *auth = strstr(base, "://");
-	const char *path = auth ? strchr(auth + 3, '/') : NULL;
-	const char *query;
+	const char *host = auth ? auth + 3 : base, *path = strchr(host, '/'), *at, *query;
 	char *url;
+	int n;
 
 	if (!path)
-		path = strchr(base, '?') ? strchr(base, '?') : base + strlen(base);
+		path = strchr(host, '?') ? strchr(host, '?') : host + strlen(host);
 	query = strchr(path, '?') ? strchr(path, '?') : "";
-	return asprintf(&url, "%.*s/%s%s", (int)(path - base), base, db, query) < 0 ? NULL : url;
+	at = memrchr(host, '@', (size_t)(path - host));
+	if (!userinfo)
+		n = asprintf(&url, "%.*s/%s%s", (int)(path - base), base, db, query);
+	else
+		n = asprintf(&url, "%.*s%s@%.*s/%s%s", (int)(host - base), base, userinfo,
+			     (int)(path - (at ? at + 1 : host)), at ? at + 1 : host, db, query);
+	return n < 0 ? NULL : url;
+}
+
+static inline char *fixture_pg_url(const char *db)
+{
+	return fixture_pg_url_as(db, NULL);
 }
 
 /* Run @sql as the administrator; whether it succeeded (the server's message on stderr if not). */
@@ -202,6 +217,19 @@ static inline bool fixture_pg_admin_sql(const char *sql)
 		fprintf(stderr, "# %s: %s", sql, PQerrorMessage(fixture_pg_admin));
 	PQclear(res);
 	return ok;
+}
+#else
+/* The server tests' helpers in a build without libpq, where those tests are skipped. */
+static inline char *fixture_pg_url_as(const char *db, const char *userinfo)
+{
+	fail_msg("no PostgreSQL in this build: %s %s", db, userinfo);
+	return NULL;
+}
+
+static inline bool fixture_pg_admin_sql(const char *sql)
+{
+	fail_msg("no PostgreSQL in this build: %s", sql);
+	return false;
 }
 #endif
 
@@ -228,16 +256,29 @@ static inline int fixture_teardown(void **state)
 			char sql[128];
 
 			/* FORCE: a connection a failed test left open must not keep it */
-			snprintf(sql, sizeof(sql), "DROP DATABASE IF EXISTS %s WITH (FORCE)", strrchr(fs->url[i], '/') + 1);
+			snprintf(sql, sizeof(sql), "DROP DATABASE IF EXISTS %s WITH (FORCE)", fs->db[i]);
 			fixture_pg_admin_sql(sql);
 		}
 #endif
+		free(fs->db[i]);
 		free(fs->name[i]);
 		free(fs->url[i]);
 	}
 	fixture_rmdir(fs->dir);
 	free(fs);
 	return 0;
+}
+
+/* The database of the test's store @name (PostgreSQL; it must have been named by fixture_url()). */
+static inline const char *fixture_db(void **state, const char *name)
+{
+	struct fixture_store *fs = *state;
+
+	for (int i = 0; i < fs->n; i++)
+		if (!strcmp(fs->name[i], name) && fs->db[i])
+			return fs->db[i];
+	fail_msg("no database for store %s", name);
+	return NULL;
 }
 
 static inline const char *fixture_dir(void **state)
@@ -278,8 +319,9 @@ static inline const char *fixture_url(void **state, const char *name)
 		snprintf(db, sizeof(db), "cptest_%ld_%u", (long)getpid(), serial++);
 		snprintf(sql, sizeof(sql), "CREATE DATABASE %s", db);
 		assert_true(fixture_pg_admin_sql(sql));
-		fs->db[i] = true;
+		fs->db[i] = strdup(db);
 		fs->url[i] = fixture_pg_url(db);
+		assert_non_null(fs->db[i]);
 		assert_non_null(fs->url[i]);
 #else
 		fail_msg("no PostgreSQL in this build");

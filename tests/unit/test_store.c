@@ -3,9 +3,13 @@
 
 #include <errno.h>
 #include <math.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 
+#include "store/campaign.h"
 #include "store/db.h"
 #include "store/url.h"
 
@@ -698,6 +702,269 @@ static void test_check_reports_corruption(void **state)
 	store_close(st);
 }
 
+/* A campaign's state (store/campaign.c): created, advanced boot by boot, read back by another controller, finished once. */
+static void test_campaign_state(void **state)
+{
+	struct store_campaign_boot boots[3] = {
+		{ .target = "local", .pos = 0, .swprofile = "base" },
+		{ .target = "local", .pos = 1, .swprofile = "nohz" },
+		{ .target = "host-b", .pos = 0, .swprofile = "base" },
+	};
+	struct store *st = fixture_open(state, "campaign.db");
+	struct store_session s1 = { .boot_id = "b1" }, s2 = { .boot_id = "b1" };
+	struct store_campaign_boot *got;
+	struct store_campaign c;
+	struct fixture_ids ids;
+	char uuid[STORE_UUID_LEN + 1];
+	int64_t id, newer, running, sess;
+	bool interrupted;
+	size_t n;
+
+	assert_int_equal(store_campaign_get(st, 0, &c, &got, &n), -ENOENT);
+	assert_int_equal(store_campaign_running(st, &running), -ENOENT);
+	assert_int_equal(store_campaign_create(st, "/plans/a.yaml", "{\"seed\":42}", boots, 3, &id), 0);
+	snprintf(boots[1].status, sizeof(boots[1].status), STORE_BOOT_BOOTING);
+	snprintf(boots[1].boot_before, sizeof(boots[1].boot_before), "b0");
+	assert_int_equal(store_campaign_boot_set(st, id, &boots[1]), 0);
+	boots[1].pos = 7;
+	assert_int_equal(store_campaign_boot_set(st, id, &boots[1]), -ENOENT);
+	store_close(st);
+
+	/* the next controller reads it back, boots ordered by target then position */
+	st = fixture_open(state, "campaign.db");
+	assert_int_equal(store_campaign_running(st, &running), 0);
+	assert_int_equal(running, id);
+	assert_int_equal(store_campaign_get(st, 0, &c, &got, &n), 0);
+	assert_int_equal(c.id, id);
+	assert_string_equal(c.status, STORE_CAMPAIGN_RUNNING);
+	assert_string_equal(c.plan, "/plans/a.yaml");
+	assert_string_equal(c.spec, "{\"seed\":42}");
+	assert_null(c.message);
+	assert_int_equal(n, 3);
+	assert_string_equal(got[0].target, "host-b");
+	assert_string_equal(got[1].status, STORE_BOOT_PENDING);
+	assert_int_equal(got[2].pos, 1);
+	assert_string_equal(got[2].status, STORE_BOOT_BOOTING);
+	assert_string_equal(got[2].boot_before, "b0");
+	assert_string_equal(got[2].boot_id, "");
+	free(got);
+	store_campaign_free(&c);
+
+	/* the boot's session: the newest complete one, and an interrupted one seen */
+	assert_int_equal(fixture_objects(st, "m7g", "base", &ids), 0);
+	s1.sut_id = s2.sut_id = ids.sut;
+	s1.swprofile_id = s2.swprofile_id = ids.swprofile;
+	assert_int_equal(store_session_begin(st, &s1, &sess), 0);
+	assert_int_equal(store_campaign_session_of_boot(st, "b1", "base", uuid, &interrupted), -ENOENT);
+	assert_true(interrupted);
+	assert_int_equal(store_session_begin(st, &s2, &sess), 0);
+	assert_int_equal(store_session_end(st, sess), 0);
+	assert_int_equal(store_campaign_session_of_boot(st, "b1", "base", uuid, &interrupted), 0);
+	assert_string_equal(uuid, s2.uuid);
+	assert_true(interrupted);
+	assert_int_equal(store_campaign_session_of_boot(st, "b1", "nohz", uuid, &interrupted), -ENOENT);
+
+	/* finished once; the newest campaign is the one read by default */
+	assert_int_equal(store_campaign_finish(st, id, STORE_CAMPAIGN_FAILED, "boot 2 never came back"), 0);
+	assert_int_equal(store_campaign_finish(st, id, STORE_CAMPAIGN_DONE, NULL), -ESTALE);
+	assert_int_equal(store_campaign_running(st, &running), -ENOENT);
+	assert_int_equal(store_campaign_create(st, "/plans/b.yaml", "{}", boots, 1, &newer), 0);
+	assert_true(newer > id);
+	assert_int_equal(store_campaign_get(st, id, &c, &got, &n), 0);
+	assert_string_equal(c.status, STORE_CAMPAIGN_FAILED);
+	assert_string_equal(c.message, "boot 2 never came back");
+	free(got);
+	store_campaign_free(&c);
+	assert_int_equal(store_campaign_get(st, 0, &c, &got, &n), 0);
+	assert_int_equal(c.id, newer);
+	assert_int_equal(n, 1);
+	free(got);
+	store_campaign_free(&c);
+	store_close(st);
+}
+
+/*
+ * PostgreSQL: a database holding something else is refused untouched
+ * (-EMEDIUMTYPE); an empty one is not made a store by a reader.
+ */
+static void test_pg_foreign_and_empty_database(void **state)
+{
+	struct capture cap;
+	struct store *st;
+
+	fixture_raw(state, "photos", "CREATE TABLE photos (id BIGINT PRIMARY KEY, data BYTEA)");
+	capture_begin(&cap);
+	assert_int_equal(store_open(fixture_url(state, "photos"), &st), -EMEDIUMTYPE);
+	assert_non_null(strstr(capture_end(&cap), "not a clearpath store"));
+	assert_null(st);
+	assert_int_equal(store_open_readonly(fixture_url(state, "photos"), &st), -EMEDIUMTYPE);
+	assert_int_equal(fixture_raw(state, "photos", "SELECT count(*) FROM pg_catalog.pg_tables"
+				     " WHERE schemaname = 'public'"), 1);
+
+	capture_begin(&cap);
+	assert_int_equal(store_open_readonly(fixture_url(state, "empty"), &st), -EINVAL);
+	assert_non_null(strstr(capture_end(&cap), "holds no clearpath store yet"));
+	assert_int_equal(fixture_raw(state, "empty", "SELECT count(*) FROM pg_catalog.pg_tables"
+				     " WHERE schemaname = 'public'"), 0);
+}
+
+/* A port nothing listens on, on 127.0.0.1. */
+static int closed_port(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	close(fd);	/* bound, never listened: connecting is refused */
+	return ntohs(a.sin_port);
+}
+
+/* Open @url, which must fail with @err saying @text; nothing is left open. */
+static void expect_open_fails(const char *url, int err, const char *text)
+{
+	struct capture cap;
+	struct store *st;
+
+	capture_begin(&cap);
+	assert_int_equal(store_open(url, &st), err);
+	assert_non_null(strstr(capture_end(&cap), text));
+	assert_null(st);
+}
+
+/* No server, a wrong password, a missing database: each a resource error with libpq's message and a hint. */
+static void test_pg_cannot_connect(void **state)
+{
+	char url[128], db[64], *u;
+
+	snprintf(url, sizeof(url), "postgresql://u:p@127.0.0.1:%d/x?connect_timeout=5", closed_port());
+	expect_open_fails(url, -ECONNREFUSED, "is the PostgreSQL server running");
+	u = fixture_pg_url_as(fixture_db(state, (fixture_url(state, "db"), "db")), "postgres:wrong-password");
+	expect_open_fails(u, -EACCES, "password");
+	free(u);
+	snprintf(db, sizeof(db), "%s_missing", fixture_db(state, "db"));
+	u = fixture_pg_url(db);
+	expect_open_fails(u, -ECONNREFUSED, "createdb");
+	free(u);
+}
+
+/* PostgreSQL: the server's process behind @st (the test's store @name), killed from another connection. */
+static void kill_backend(void **state, const char *name, struct store *st)
+{
+	char sql[96];
+	int64_t pid;
+
+	assert_int_equal(store_int64(st, &pid, "SELECT pg_backend_pid()", NULL), 0);
+	/* waits until it is gone: the next statement finds the connection lost, deterministically */
+	snprintf(sql, sizeof(sql), "SELECT pg_terminate_backend(%lld, 30000)::int", (long long)pid);
+	assert_int_equal(fixture_raw(state, name, sql), 1);
+}
+
+/*
+ * A connection lost in the middle of a batch: the batch fails with
+ * -ENOTCONN and leaves nothing; after store_reconnect() the whole batch is
+ * written again, and a sample committed before the loss is taken as the
+ * same one (its commit may have gone through unanswered), once.
+ */
+static void test_pg_lost_connection_retried_once(void **state)
+{
+	struct store *st = fixture_open(state, "lost");
+	struct store_session s = { 0 };
+	struct fixture_ids ids;
+	int64_t sess;
+	int ret;
+	json_t *list;
+
+	assert_int_equal(fixture_objects(st, "m7g", "6.9.0", &ids), 0);
+	s.sut_id = ids.sut;
+	s.swprofile_id = ids.swprofile;
+	assert_int_equal(store_session_begin(st, &s, &sess), 0);
+	assert_int_equal(store_sample_add(st, sess, ids.resultclass, 0, false, 10.0), 0);
+
+	assert_int_equal(store_batch_begin(st), 0);
+	assert_int_equal(store_sample_add(st, sess, ids.resultclass, 1, false, 11.0), 0);
+	kill_backend(state, "lost", st);
+	ret = store_sample_add(st, sess, ids.resultclass, 2, false, 12.0);
+	assert_int_equal(ret, -ENOTCONN);
+	assert_int_equal(store_batch_end(st, ret), -ENOTCONN);
+	/* a reader hears of it too, and nothing crashes */
+	assert_int_equal(store_list_sessions(st, &list), -ENOTCONN);
+	assert_null(list);
+
+	assert_int_equal(store_reconnect(st), 0);
+	assert_int_equal(fixture_count(st, false), 1);	/* the batch left nothing */
+	assert_int_equal(store_batch_begin(st), 0);
+	assert_int_equal(store_sample_add(st, sess, ids.resultclass, 0, false, 10.0), 0);
+	assert_int_equal(store_sample_add(st, sess, ids.resultclass, 0, false, 99.0), -EINVAL);
+	assert_int_equal(store_batch_end(st, -EINVAL), -EINVAL);
+	assert_int_equal(store_batch_begin(st), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(store_sample_add(st, sess, ids.resultclass, i, false, 10.0 + i), 0);
+	assert_int_equal(store_batch_end(st, 0), 0);
+	/* replaying ends with the commit: a duplicate is refused again */
+	assert_int_equal(store_sample_add(st, sess, ids.resultclass, 2, false, 12.0), -EINVAL);
+
+	/* the session's end reconnects by itself */
+	kill_backend(state, "lost", st);
+	assert_int_equal(store_session_end(st, sess), 0);
+	assert_int_equal(fixture_count(st, false), 3);
+	assert_int_equal(store_list_sessions(st, &list), 0);
+	assert_true(json_is_true(json_object_get(json_array_get(list, 0), "complete")));
+	json_decref(list);
+	store_close(st);
+}
+
+/* Reading through a read-only connection: writes are refused (-EROFS), nothing changes. */
+static void test_pg_reader_never_writes(void **state)
+{
+	struct store *st = fixture_open(state, "ro"), *ro;
+	struct fixture_ids ids;
+	int64_t id;
+
+	assert_int_equal(fixture_objects(st, "m7g", "6.9.0", &ids), 0);
+	assert_int_equal(fixture_session(st, &ids, 2, 1.0, NULL), 0);
+	store_close(st);
+	assert_int_equal(store_open_readonly(fixture_url(state, "ro"), &ro), 0);
+	assert_int_equal(fixture_count(ro, true), 3);
+	assert_int_equal(store_sut_get(ro, "another", NULL, &id), -EROFS);
+	store_close(ro);
+	assert_int_equal(fixture_raw(state, "ro", "SELECT count(*) FROM sut"), 1);
+}
+
+/* A role that may only read: opening to write works on a current store, writing is -EACCES with a hint. */
+static void test_pg_role_without_privilege(void **state)
+{
+	struct store *st = fixture_open(state, "lab"), *rd;
+	struct fixture_ids ids;
+	struct capture cap;
+	char role[64], sql[256], userinfo[96], *u;
+	int64_t id;
+
+	assert_int_equal(fixture_objects(st, "m7g", "6.9.0", &ids), 0);
+	store_close(st);
+	snprintf(role, sizeof(role), "%s_reader", fixture_db(state, "lab"));
+	snprintf(sql, sizeof(sql), "CREATE ROLE %s LOGIN PASSWORD 'r'", role);
+	assert_true(fixture_pg_admin_sql(sql));
+	snprintf(sql, sizeof(sql), "GRANT SELECT ON ALL TABLES IN SCHEMA public TO %s", role);
+	fixture_raw(state, "lab", sql);
+	snprintf(userinfo, sizeof(userinfo), "%s:r", role);
+	u = fixture_pg_url_as(fixture_db(state, "lab"), userinfo);
+	assert_int_equal(store_open(u, &rd), 0);
+	capture_begin(&cap);
+	assert_int_equal(store_sut_get(rd, "another", NULL, &id), -EACCES);
+	assert_non_null(strstr(capture_end(&cap), "privilege"));
+	assert_int_equal(fixture_count(rd, true), 0);
+	store_close(rd);
+	free(u);
+	/* the grants go with the database: drop both */
+	snprintf(sql, sizeof(sql), "DROP DATABASE %s WITH (FORCE)", fixture_db(state, "lab"));
+	assert_true(fixture_pg_admin_sql(sql));
+	snprintf(sql, sizeof(sql), "DROP ROLE %s", role);
+	assert_true(fixture_pg_admin_sql(sql));
+}
+
 int main(void)
 {
 	const struct CMUnitTest plain[] = {
@@ -718,6 +985,7 @@ int main(void)
 		cmocka_unit_test(test_listings),
 		cmocka_unit_test(test_concurrent_writers),
 		cmocka_unit_test(test_kill9_keeps_committed_samples),
+		cmocka_unit_test(test_campaign_state),
 	};
 	/* files: paths, directories, what SQLite finds in them */
 	const struct CMUnitTest files[] = {
@@ -731,10 +999,19 @@ int main(void)
 		cmocka_unit_test(test_disk_full_keeps_earlier_samples),
 		cmocka_unit_test(test_check_reports_corruption),
 	};
+	/* a server: connections, databases, roles */
+	const struct CMUnitTest server[] = {
+		cmocka_unit_test(test_pg_foreign_and_empty_database),
+		cmocka_unit_test(test_pg_cannot_connect),
+		cmocka_unit_test(test_pg_lost_connection_retried_once),
+		cmocka_unit_test(test_pg_reader_never_writes),
+		cmocka_unit_test(test_pg_role_without_privilege),
+	};
 	int failed = cmocka_run_group_tests_name("store", plain, NULL, NULL);
 
 	failed += FIXTURE_RUN("store", every, FIXTURE_SQLITE);
 	failed += FIXTURE_RUN("store", every, FIXTURE_POSTGRESQL);
 	failed += FIXTURE_RUN("store files", files, FIXTURE_SQLITE);
+	failed += FIXTURE_RUN("store server", server, FIXTURE_POSTGRESQL);
 	return failed;
 }

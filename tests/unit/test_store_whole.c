@@ -1,0 +1,406 @@
+/* test_store_whole: sessions exported and imported whole, idempotent and all or nothing, and moved between backends. */
+#include "store_fixture.h"
+
+#include <errno.h>
+
+/* Two sessions: a complete one, and an interrupted one with an environment and two errors. */
+struct whole_set {
+	char done[STORE_UUID_LEN + 1];	/* complete, 1 warmup + 3 samples */
+	char cut[STORE_UUID_LEN + 1];	/* incomplete, 1 sample, 2 errors, an environment */
+};
+
+static void populate(struct store *st, struct whole_set *w)
+{
+	struct store_session s = { .boot_id = "b00t-2", .environment = "{\"thp\":\"always\",\"governor\":\"performance\"}" };
+	struct fixture_ids a, b;
+	int64_t sess, bench;
+
+	assert_int_equal(fixture_objects(st, "aws-m7g.metal", "next-20260821", &a), 0);
+	assert_int_equal(fixture_objects(st, "ampere-one", "next-20260821 \"patched\", v2", &b), 0);
+	assert_int_equal(fixture_session(st, &a, 3, 63932542232.12, w->done), 0);
+	s.sut_id = b.sut;
+	s.swprofile_id = b.swprofile;
+	assert_int_equal(store_session_begin(st, &s, &sess), 0);
+	memcpy(w->cut, s.uuid, sizeof(s.uuid));
+	assert_int_equal(store_sample_add(st, sess, b.resultclass, 0, false, 0.1 + 0.2), 0);
+	assert_int_equal(store_error_add(st, sess, b.benchmark, 1, false, "needs hugepages, \"1GB\"\nsee dmesg"), 0);
+	assert_int_equal(fixture_benchmark(st, "mem/memset", "-s 1MB", &bench), 0);
+	assert_int_equal(store_error_add(st, sess, bench, -1, false, "the whole benchmark failed"), 0);
+}
+
+/* store_export_whole() of @st (the @n sessions @uuids, or all) as a new string. */
+static char *whole_text(struct store *st, enum store_format fmt, const char *const *uuids, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(store_export_whole(st, f, fmt, uuids, n), 0);
+	fclose(f);
+	return buf;
+}
+
+/* store_export() of @st as a new string. */
+static char *samples_text(struct store *st, enum store_format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(store_export(st, f, fmt), 0);
+	fclose(f);
+	return buf;
+}
+
+static int import_text(struct store *st, const char *text, enum store_format *fmt)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int ret;
+
+	assert_non_null(f);
+	ret = store_import(st, f, "whole.txt", fmt);
+	fclose(f);
+	return ret;
+}
+
+/* @a and @b hold the same: every export of one is byte for byte the other's. */
+static void assert_same_exports(struct store *a, struct store *b)
+{
+	for (int fmt = STORE_CSV; fmt <= STORE_JSON; fmt++) {
+		char *ta = whole_text(a, fmt, NULL, 0), *tb = whole_text(b, fmt, NULL, 0);
+
+		assert_string_equal(ta, tb);
+		free(ta);
+		free(tb);
+		ta = samples_text(a, fmt);
+		tb = samples_text(b, fmt);
+		assert_string_equal(ta, tb);
+		free(ta);
+		free(tb);
+	}
+}
+
+static void assert_counts(struct store *st, int64_t sessions, int64_t samples, int64_t errors, int64_t envs)
+{
+	struct store_counts c;
+
+	assert_int_equal(store_count(st, &c), 0);
+	assert_int_equal(c.sessions, sessions);
+	assert_int_equal(c.samples, samples);
+	assert_int_equal(c.errors, errors);
+	assert_int_equal(c.environments, envs);
+}
+
+/* export -> import -> export gives the same bytes in either format; importing again adds nothing. */
+static void test_whole_round_trip_and_again(void **state)
+{
+	struct store *src = fixture_open(state, "src.db");
+	struct whole_set w;
+	json_t *list;
+
+	populate(src, &w);
+	for (int fmt = STORE_CSV; fmt <= STORE_JSON; fmt++) {
+		struct store *dst = fixture_open(state, fmt == STORE_CSV ? "csv.db" : "json.db");
+		char *t1 = whole_text(src, fmt, NULL, 0), *t2;
+		enum store_format seen;
+
+		assert_int_equal(import_text(dst, t1, &seen), 0);
+		assert_int_equal(seen, fmt);
+		t2 = whole_text(dst, fmt, NULL, 0);
+		assert_string_equal(t1, t2);
+		free(t2);
+		assert_int_equal(import_text(dst, t1, NULL), 0);
+		assert_counts(dst, 2, 5, 2, 1);
+		assert_same_exports(src, dst);
+		/* the interrupted session stays interrupted, with its environment */
+		assert_int_equal(store_list_sessions(dst, &list), 0);
+		for (size_t i = 0; i < json_array_size(list); i++) {
+			json_t *row = json_array_get(list, i);
+			bool cut = !strcmp(json_string_value(json_object_get(row, "uuid")), w.cut);
+
+			assert_true(json_is_boolean(json_object_get(row, "complete")));
+			assert_true(json_is_true(json_object_get(row, "complete")) == !cut);
+			if (cut)
+				assert_string_equal(json_string_value(json_object_get(json_object_get(row, "environment"),
+										      "thp")), "always");
+		}
+		json_decref(list);
+		free(t1);
+		store_close(dst);
+	}
+	store_close(src);
+}
+
+/* Whole import and merge give the same store. */
+static void test_whole_import_equals_merge(void **state)
+{
+	struct store *src = fixture_open(state, "src.db"), *imp = fixture_open(state, "imp.db");
+	struct store *mrg = fixture_open(state, "mrg.db");
+	struct whole_set w;
+	char *text;
+	int added;
+
+	populate(src, &w);
+	store_close(src);
+	src = fixture_open(state, "src.db");
+	text = whole_text(src, STORE_JSON, NULL, 0);
+	assert_int_equal(import_text(imp, text, NULL), 0);
+	assert_int_equal(store_merge(mrg, fixture_url(state, "src.db"), &added), 0);
+	assert_int_equal(added, 2);
+	assert_same_exports(imp, mrg);
+	assert_same_exports(src, mrg);
+	free(text);
+	store_close(src);
+	store_close(imp);
+	store_close(mrg);
+}
+
+/* Only the sessions asked for, with the sut and swprofile they use; an unknown one is refused. */
+static void test_whole_subset(void **state)
+{
+	struct store *st = fixture_open(state, "src.db");
+	const char *unknown[] = { "00000000-0000-4000-8000-000000000000" };
+	struct whole_set w;
+	const char *one[1];
+	char *text;
+	FILE *f;
+
+	populate(st, &w);
+	one[0] = w.cut;
+	text = whole_text(st, STORE_CSV, one, 1);
+	assert_non_null(strstr(text, w.cut));
+	assert_null(strstr(text, w.done));
+	assert_null(strstr(text, "aws-m7g.metal"));
+	free(text);
+	f = fopen("/dev/null", "w");
+	assert_non_null(f);
+	assert_int_equal(store_export_whole(st, f, STORE_CSV, unknown, 1), -EINVAL);
+	fclose(f);
+	store_close(st);
+}
+
+/* A copy of @text with the first @from replaced by @to. */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	char *out;
+
+	assert_non_null(at);
+	assert_true(asprintf(&out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from)) > 0);
+	return out;
+}
+
+/*
+ * A session the store holds with other content refuses the whole file,
+ * naming the session, and nothing of the file is added (not the new
+ * session beside it either).
+ */
+static void test_whole_conflict_refused_all_or_nothing(void **state)
+{
+	struct store *src = fixture_open(state, "src.db"), *dst = fixture_open(state, "dst.db");
+	struct capture cap;
+	struct whole_set w;
+	const char *one[1];
+	char *part, *before, *all;
+
+	populate(src, &w);
+	one[0] = w.done;
+	part = whole_text(src, STORE_CSV, one, 1);
+	assert_int_equal(import_text(dst, part, NULL), 0);
+	assert_counts(dst, 1, 4, 0, 0);
+	before = whole_text(dst, STORE_CSV, NULL, 0);
+	for (int fmt = STORE_CSV; fmt <= STORE_JSON; fmt++) {
+		char *bad, *after;
+
+		all = whole_text(src, fmt, NULL, 0);
+		bad = replaced(all, "63932542233.120003", "63932542233.5");
+		capture_begin(&cap);
+		assert_int_equal(import_text(dst, bad, NULL), -EINVAL);
+		assert_non_null(strstr(capture_end(&cap), w.done));
+		after = whole_text(dst, STORE_CSV, NULL, 0);
+		assert_string_equal(before, after);
+		free(after);
+		free(bad);
+		free(all);
+	}
+	/* the file as it was goes in: the stored session matches, the other one is added */
+	all = whole_text(src, STORE_JSON, NULL, 0);
+	assert_int_equal(import_text(dst, all, NULL), 0);
+	assert_counts(dst, 2, 5, 2, 1);
+	free(all);
+	free(part);
+	free(before);
+	store_close(src);
+	store_close(dst);
+}
+
+#define BIG_SESSIONS 3
+#define BIG_REPEATS 420
+
+/*
+ * More rows than one batch of a bulk path holds, of uneven sizes: import,
+ * merge and the exports keep every one, in order.
+ */
+static void test_whole_many_samples(void **state)
+{
+	struct store *src = fixture_open(state, "src.db"), *imp = fixture_open(state, "imp.db");
+	struct store *mrg = fixture_open(state, "mrg.db");
+	struct fixture_ids ids;
+	char *text;
+	int added;
+
+	assert_int_equal(fixture_objects(src, "m7g", "6.9.0", &ids), 0);
+	assert_int_equal(store_batch_begin(src), 0);
+	for (int i = 0; i < BIG_SESSIONS; i++)
+		assert_int_equal(fixture_session(src, &ids, BIG_REPEATS - i * 7, 1.0 / 3 + i, NULL), 0);
+	assert_int_equal(store_batch_end(src, 0), 0);
+	text = whole_text(src, STORE_CSV, NULL, 0);
+	assert_int_equal(import_text(imp, text, NULL), 0);
+	assert_int_equal(store_merge(mrg, fixture_url(state, "src.db"), &added), 0);
+	assert_int_equal(added, BIG_SESSIONS);
+	assert_int_equal(fixture_count(imp, true), BIG_SESSIONS * (BIG_REPEATS + 1) - 7 * 3);
+	assert_same_exports(src, imp);
+	assert_same_exports(src, mrg);
+	free(text);
+	store_close(src);
+	store_close(imp);
+	store_close(mrg);
+}
+
+/* Doubles at the edges of the format: what comes back is the same double, bit for bit. */
+static const double edge_values[] = {
+	5e-324, 2.2250738585072014e-308, 1e-300, 0.1 + 0.2, -1.5, 123456789012345678.0,
+	1.7976931348623157e308, 63932542232.12, 0.0,
+};
+#define N_EDGE (sizeof(edge_values) / sizeof(edge_values[0]))
+
+static int collect_value(const struct store_row *row, void *arg)
+{
+	double *v = arg;
+
+	assert_true(row->iteration >= 0 && row->iteration < (int)N_EDGE);
+	v[row->iteration] = row->value;
+	return 0;
+}
+
+static void put_edge_values(struct store *st)
+{
+	struct fixture_ids ids;
+	struct store_session s = { 0 };
+	int64_t sess;
+
+	assert_int_equal(fixture_objects(st, "m7g", "6.9.0", &ids), 0);
+	s.sut_id = ids.sut;
+	s.swprofile_id = ids.swprofile;
+	assert_int_equal(store_session_begin(st, &s, &sess), 0);
+	for (size_t i = 0; i < N_EDGE; i++)
+		assert_int_equal(store_sample_add(st, sess, ids.resultclass, (int)i, false, edge_values[i]), 0);
+	assert_int_equal(store_session_end(st, sess), 0);
+}
+
+static void assert_edge_values(struct store *st)
+{
+	struct store_filter f = { .include_warmup = true };
+	double got[N_EDGE];
+
+	memset(got, 0xff, sizeof(got));
+	assert_int_equal(store_query(st, &f, collect_value, got), 0);
+	assert_memory_equal(got, edge_values, sizeof(got));
+}
+
+static void test_edge_values_round_trip(void **state)
+{
+	struct store *st = fixture_open(state, "edge.db"), *imp = fixture_open(state, "imp.db");
+	char *text;
+
+	put_edge_values(st);
+	assert_edge_values(st);
+	text = whole_text(st, STORE_CSV, NULL, 0);
+	assert_int_equal(import_text(imp, text, NULL), 0);
+	assert_edge_values(imp);
+	assert_same_exports(st, imp);
+	free(text);
+	store_close(st);
+	store_close(imp);
+}
+
+/* A store of the other backend: an SQLite file beside the test's PostgreSQL databases. */
+static struct store *open_file(void **state, const char *name, char *path, size_t len)
+{
+	struct store *st;
+
+	fixture_path(path, len, fixture_dir(state), name);
+	assert_int_equal(store_open(path, &st), 0);
+	return st;
+}
+
+/*
+ * SQLite -> PostgreSQL -> SQLite by merge, and by whole export and import:
+ * every sample, session and error arrives, and all three stores give the
+ * same bytes for every export.
+ */
+static void test_across_backends(void **state)
+{
+	char a_path[512], c_path[512], d_path[512];
+	struct store *a = open_file(state, "a.db", a_path, sizeof(a_path));
+	struct store *pg = fixture_open(state, "pg"), *c, *d;
+	struct whole_set w;
+	char *text;
+	int added;
+
+	populate(a, &w);
+	put_edge_values(a);
+	assert_int_equal(store_merge(pg, a_path, &added), 0);
+	assert_int_equal(added, 3);
+	assert_edge_values(pg);
+	assert_int_equal(store_merge(pg, a_path, &added), 0);
+	assert_int_equal(added, 0);
+	assert_same_exports(a, pg);
+
+	c = open_file(state, "c.db", c_path, sizeof(c_path));
+	assert_int_equal(store_merge(c, fixture_url(state, "pg"), &added), 0);
+	assert_int_equal(added, 3);
+	assert_same_exports(a, c);
+
+	/* PostgreSQL's whole export into a new file, and a file's into a new database */
+	d = open_file(state, "d.db", d_path, sizeof(d_path));
+	text = whole_text(pg, STORE_CSV, NULL, 0);
+	assert_int_equal(import_text(d, text, NULL), 0);
+	assert_same_exports(pg, d);
+	free(text);
+	store_close(pg);
+	pg = fixture_open(state, "pg2");
+	text = whole_text(d, STORE_JSON, NULL, 0);
+	assert_int_equal(import_text(pg, text, NULL), 0);
+	assert_int_equal(import_text(pg, text, NULL), 0);
+	assert_same_exports(a, pg);
+	assert_counts(pg, 3, 5 + (int64_t)N_EDGE, 2, 1);
+	free(text);
+	store_close(a);
+	store_close(c);
+	store_close(d);
+	store_close(pg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest every[] = {
+		cmocka_unit_test(test_whole_round_trip_and_again),
+		cmocka_unit_test(test_whole_import_equals_merge),
+		cmocka_unit_test(test_whole_subset),
+		cmocka_unit_test(test_whole_conflict_refused_all_or_nothing),
+		cmocka_unit_test(test_whole_many_samples),
+		cmocka_unit_test(test_edge_values_round_trip),
+	};
+	/* PostgreSQL with SQLite files beside it */
+	const struct CMUnitTest across[] = {
+		cmocka_unit_test(test_across_backends),
+	};
+	int failed = FIXTURE_RUN("whole", every, FIXTURE_SQLITE);
+
+	failed += FIXTURE_RUN("whole", every, FIXTURE_POSTGRESQL);
+	failed += FIXTURE_RUN("whole across backends", across, FIXTURE_POSTGRESQL);
+	return failed;
+}

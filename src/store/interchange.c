@@ -250,6 +250,9 @@ bool store_xchg_value(const char *s, double *out)
 	 */
 	errno = 0;
 	*out = strtod(s, &end);
+	/* -0 is 0, as store_sample_add() stores it */
+	if (*out == 0)
+		*out = 0;
 	return store_xchg_decimal(s) && !*end && isfinite(*out) && !(errno == ERANGE && fabs(*out) > 1);
 }
 

@@ -328,6 +328,9 @@ int store_sample_add(struct store *st, int64_t session_id, int64_t resultclass_i
 		log_err("refusing to store a non-finite sample (%g)", value);
 		return -EINVAL;
 	}
+	/* SQLite keeps no sign on a zero: -0 is 0 in every backend, which all export the same bytes */
+	if (value == 0)
+		value = 0;
 	store_now(now);
 	if (st->replaying)
 		return sample_add_again(st, session_id, resultclass_id, iteration, warmup, value, now);

@@ -2,6 +2,7 @@
 #include "store_fixture.h"
 
 #include <errno.h>
+#include <math.h>
 
 /* Two sessions: a complete one, and an interrupted one with an environment and two errors. */
 struct whole_set {
@@ -326,6 +327,45 @@ static void test_edge_values_round_trip(void **state)
 	store_close(imp);
 }
 
+static int collect_zero(const struct store_row *row, void *arg)
+{
+	int *n = arg;
+
+	assert_true(row->value == 0 && !signbit(row->value));
+	(*n)++;
+	return 0;
+}
+
+/*
+ * SQLite keeps no sign on a zero, so no backend does: -0 written or
+ * imported is stored as 0, and both give the same bytes for it.
+ */
+static void test_negative_zero_is_zero(void **state)
+{
+	struct store *st = fixture_open(state, "zero.db");
+	struct store_filter f = { .include_warmup = true };
+	struct fixture_ids ids;
+	struct store_session s = { 0 };
+	int64_t sess;
+	int n = 0;
+	char *text;
+
+	assert_int_equal(fixture_objects(st, "m7g", "6.9.0", &ids), 0);
+	s.sut_id = ids.sut;
+	s.swprofile_id = ids.swprofile;
+	assert_int_equal(store_session_begin(st, &s, &sess), 0);
+	assert_int_equal(store_sample_add(st, sess, ids.resultclass, 0, false, -0.0), 0);
+	assert_int_equal(import_text(st, STORE_EXPORT_COLUMNS "\n"
+				     "m7g,6.9,0b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 1GB,bw,bytes/sec,1,0,0,-0,"
+				     "2026-04-08T08:47:00.000000Z,2026-04-08T08:47:01.000000Z\n", NULL), 0);
+	assert_int_equal(store_query(st, &f, collect_zero, &n), 0);
+	assert_int_equal(n, 2);
+	text = samples_text(st, STORE_CSV);
+	assert_null(strstr(text, ",-0,"));
+	free(text);
+	store_close(st);
+}
+
 /* A store of the other backend: an SQLite file beside the test's PostgreSQL databases. */
 static struct store *open_file(void **state, const char *name, char *path, size_t len)
 {
@@ -393,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_whole_conflict_refused_all_or_nothing),
 		cmocka_unit_test(test_whole_many_samples),
 		cmocka_unit_test(test_edge_values_round_trip),
+		cmocka_unit_test(test_negative_zero_is_zero),
 	};
 	/* PostgreSQL with SQLite files beside it */
 	const struct CMUnitTest across[] = {

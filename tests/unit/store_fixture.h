@@ -145,6 +145,19 @@ static int fixture_count(struct store *st, bool warmup)
 	return store_query(st, &f, count_row, &n) ? -1 : n;
 }
 
+/* store_export() of @st in @fmt as a new string; the test fails unless it works. */
+static inline char *fixture_export(struct store *st, enum store_format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(store_export(st, f, fmt), 0);
+	fclose(f);
+	return buf;
+}
+
 /*
  * Running the store's tests against every backend.  A test of the
  * parameterized groups gets a struct fixture_store as its state: a fresh
@@ -340,6 +353,22 @@ static inline struct store *fixture_open(void **state, const char *name)
 	return st;
 }
 
+/* Run @sql on the SQLite file @path directly, behind the store's back: column 0 of row 1, or -1. */
+static inline int64_t fixture_sqlite_raw(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *stmt;
+	int64_t v = -1;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		v = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+	return v;
+}
+
 /*
  * Run @sql on the test's store @name behind the store's back (sqlite3 or
  * libpq, not clearpath's code): column 0 of its first row as an integer,
@@ -350,18 +379,8 @@ static inline int64_t fixture_raw(void **state, const char *name, const char *sq
 	const char *url = fixture_url(state, name);
 	int64_t v = -1;
 
-	if (!fixture_pg(state)) {
-		sqlite3 *db;
-		sqlite3_stmt *stmt;
-
-		assert_int_equal(sqlite3_open(url, &db), SQLITE_OK);
-		assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
-		if (sqlite3_step(stmt) == SQLITE_ROW)
-			v = sqlite3_column_int64(stmt, 0);
-		sqlite3_finalize(stmt);
-		sqlite3_close(db);
-		return v;
-	}
+	if (!fixture_pg(state))
+		return fixture_sqlite_raw(url, sql);
 #ifdef CLEARPATH_HAVE_LIBPQ
 	PGconn *conn = PQconnectdb(url);
 	PGresult *res;

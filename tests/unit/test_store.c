@@ -13,22 +13,6 @@
 #include "store/db.h"
 #include "store/url.h"
 
-/* Run one SQL statement on a file directly, behind the store's back; returns column 0 of row 1 or -1. */
-static int64_t raw_sql(const char *path, const char *sql)
-{
-	sqlite3 *db;
-	sqlite3_stmt *stmt;
-	int64_t v = -1;
-
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		v = sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	sqlite3_close(db);
-	return v;
-}
-
 static void test_open_creates_its_directory_only(void **state)
 {
 	char path[512];
@@ -41,8 +25,8 @@ static void test_open_creates_its_directory_only(void **state)
 	fixture_path(path, sizeof(path), fixture_dir(state), "a/results.db");
 	assert_int_equal(store_open(path, &st), 0);
 	store_close(st);
-	assert_int_equal(raw_sql(path, "PRAGMA user_version"), store_schema_version());
-	assert_int_equal(raw_sql(path, "PRAGMA application_id"), 0x436c5061);
+	assert_int_equal(fixture_sqlite_raw(path, "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(fixture_sqlite_raw(path, "PRAGMA application_id"), 0x436c5061);
 }
 
 static void test_url_forms(void **state)
@@ -137,7 +121,7 @@ static void test_empty_file_is_initialised(void **state)
 	fclose(f);
 	assert_int_equal(store_open(path, &st), 0);
 	store_close(st);
-	assert_int_equal(raw_sql(path, "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(fixture_sqlite_raw(path, "PRAGMA user_version"), store_schema_version());
 }
 
 static void test_refuses_other_sqlite_db(void **state)
@@ -147,14 +131,14 @@ static void test_refuses_other_sqlite_db(void **state)
 	struct store *st;
 
 	fixture_path(path, sizeof(path), fixture_dir(state), "other.db");
-	raw_sql(path, "CREATE TABLE photos (id INTEGER PRIMARY KEY, blob BLOB)");
+	fixture_sqlite_raw(path, "CREATE TABLE photos (id INTEGER PRIMARY KEY, blob BLOB)");
 	capture_begin(&cap);
 	assert_int_equal(store_open(path, &st), -EINVAL);
 	assert_non_null(strstr(capture_end(&cap), "another application"));
 	assert_null(st);
 	/* refused before touching it: still one table, still not WAL, no version stamp */
-	assert_int_equal(raw_sql(path, "SELECT count(*) FROM sqlite_schema"), 1);
-	assert_int_equal(raw_sql(path, "PRAGMA user_version"), 0);
+	assert_int_equal(fixture_sqlite_raw(path, "SELECT count(*) FROM sqlite_schema"), 1);
+	assert_int_equal(fixture_sqlite_raw(path, "PRAGMA user_version"), 0);
 	assert_int_equal(access(strcat(path, "-wal"), F_OK), -1);
 }
 
@@ -499,15 +483,15 @@ static void test_migrates_v1_store(void **state)
 
 	fixture_path(path, sizeof(path), fixture_dir(state), "v1.db");
 	assert_int_equal(copy_file("tests/fixtures/store-v1/results.db", path), 0);
-	assert_int_equal(raw_sql(path, "PRAGMA user_version"), 1);
+	assert_int_equal(fixture_sqlite_raw(path, "PRAGMA user_version"), 1);
 	assert_int_equal(store_open(path, &st), 0);
 	assert_int_equal(store_resume_set(st, "p", &r), 0);
 	store_close(st);
-	assert_int_equal(raw_sql(path, "PRAGMA user_version"), store_schema_version());
-	assert_int_equal(raw_sql(path, "SELECT count(*) FROM sut"), 1);
-	assert_int_equal(raw_sql(path, "SELECT count(*) FROM sample"), 25);
-	assert_int_equal(raw_sql(path, "SELECT count(*) FROM error"), 3);
-	assert_int_equal(raw_sql(path, "SELECT count(*) FROM resume"), 1);
+	assert_int_equal(fixture_sqlite_raw(path, "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(fixture_sqlite_raw(path, "SELECT count(*) FROM sut"), 1);
+	assert_int_equal(fixture_sqlite_raw(path, "SELECT count(*) FROM sample"), 25);
+	assert_int_equal(fixture_sqlite_raw(path, "SELECT count(*) FROM error"), 3);
+	assert_int_equal(fixture_sqlite_raw(path, "SELECT count(*) FROM resume"), 1);
 }
 
 static void test_listings(void **state)

@@ -134,19 +134,6 @@ static void populate(struct store *st)
 	assert_int_equal(store_sample_add(st, sess, rc, 0, false, 1e-300), 0);
 }
 
-/* The whole export of @st as a new string. */
-static char *export_text(struct store *st, enum store_format fmt)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	assert_int_equal(store_export(st, f, fmt), 0);
-	fclose(f);
-	return buf;
-}
-
 static int import_text(struct store *st, const char *text)
 {
 	FILE *f = text_stream(text);
@@ -162,17 +149,17 @@ static void test_export_import_export_identical(void **state)
 	char *csv1, *csv2, *json1, *json2;
 
 	populate(src);
-	csv1 = export_text(src, STORE_CSV);
+	csv1 = fixture_export(src, STORE_CSV);
 	assert_int_equal(strncmp(csv1, STORE_EXPORT_COLUMNS "\n", strlen(STORE_EXPORT_COLUMNS) + 1), 0);
 	/* %.17g of 63932542232.12 (the seed's base value), as Python's '%.17g' % 63932542232.12 prints it */
 	assert_non_null(strstr(csv1, ",63932542232.120003,"));
 	assert_non_null(strstr(csv1, ",0.30000000000000004,"));
 	assert_non_null(strstr(csv1, "\"next-20260821 \"\"patched\"\", v2\""));
 	assert_int_equal(import_text(dst, csv1), 0);
-	csv2 = export_text(dst, STORE_CSV);
+	csv2 = fixture_export(dst, STORE_CSV);
 	assert_string_equal(csv1, csv2);
-	json1 = export_text(src, STORE_JSON);
-	json2 = export_text(dst, STORE_JSON);
+	json1 = fixture_export(src, STORE_JSON);
+	json2 = fixture_export(dst, STORE_JSON);
 	assert_string_equal(json1, json2);
 	assert_non_null(strstr(json1, "\"warmup\":true"));
 
@@ -194,7 +181,7 @@ static void test_json_export_parses(void **state)
 	json_t *j;
 
 	populate(st);
-	text = export_text(st, STORE_JSON);
+	text = fixture_export(st, STORE_JSON);
 	j = json_loads(text, 0, NULL);
 	assert_non_null(j);
 	assert_int_equal(json_array_size(j), (size_t)fixture_count(st, true));
@@ -296,7 +283,7 @@ static void test_import_cache_checks_every_line(void **state)
 	assert_int_equal(store_list_benchmarks(st, &list), 0);
 	assert_int_equal(json_array_size(list), 2);
 	json_decref(list);
-	text = export_text(st, STORE_CSV);
+	text = fixture_export(st, STORE_CSV);
 	assert_non_null(strstr(text, "\nm7g,6.9,1b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 1GB,bw,bytes/sec,1,0,0,3.5,"));
 	assert_non_null(strstr(text, "\nm7g,6.9,0b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 1GB,bw,bytes/sec,1,1,0,1.5,"));
 	assert_non_null(strstr(text, "\nc7g,6.10,2b7e4c36-7a0e-4c1e-9f5e-2b9d0c8a1f00,mem/mmap -p 2MB,bw,bytes/sec,1,0,0,4.5,"));
@@ -329,7 +316,7 @@ static void test_merge_without_duplicates(void **state)
 	/* the merged part exports exactly as the source did */
 	a = fixture_open(state, "a.db");
 	{
-		char *ea = export_text(a, STORE_CSV), *eb = export_text(b, STORE_CSV);
+		char *ea = fixture_export(a, STORE_CSV), *eb = fixture_export(b, STORE_CSV);
 
 		assert_non_null(strstr(eb, ea + strlen(STORE_EXPORT_COLUMNS) + 1));
 		free(ea);

@@ -42,19 +42,6 @@ static char *whole_text(struct store *st, enum store_format fmt, const char *con
 	return buf;
 }
 
-/* store_export() of @st as a new string. */
-static char *samples_text(struct store *st, enum store_format fmt)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	assert_int_equal(store_export(st, f, fmt), 0);
-	fclose(f);
-	return buf;
-}
-
 static int import_text(struct store *st, const char *text, enum store_format *fmt)
 {
 	FILE *f = fmemopen((void *)text, strlen(text), "r");
@@ -75,8 +62,8 @@ static void assert_same_exports(struct store *a, struct store *b)
 		assert_string_equal(ta, tb);
 		free(ta);
 		free(tb);
-		ta = samples_text(a, fmt);
-		tb = samples_text(b, fmt);
+		ta = fixture_export(a, fmt);
+		tb = fixture_export(b, fmt);
 		assert_string_equal(ta, tb);
 		free(ta);
 		free(tb);
@@ -360,7 +347,7 @@ static void test_negative_zero_is_zero(void **state)
 				     "2026-04-08T08:47:00.000000Z,2026-04-08T08:47:01.000000Z\n", NULL), 0);
 	assert_int_equal(store_query(st, &f, collect_zero, &n), 0);
 	assert_int_equal(n, 2);
-	text = samples_text(st, STORE_CSV);
+	text = fixture_export(st, STORE_CSV);
 	assert_null(strstr(text, ",-0,"));
 	free(text);
 	store_close(st);

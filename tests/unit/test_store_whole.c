@@ -226,17 +226,41 @@ static void test_whole_conflict_refused_all_or_nothing(void **state)
 
 #define BIG_SESSIONS 3
 #define BIG_REPEATS 420
+#define BIG_ROWS (BIG_SESSIONS * (BIG_REPEATS + 1) - 7 * 3)
+
+/* A copy of @text with field @field of line @line (1-based; plain fields, no quotes) set to @value. */
+static char *with_field(const char *text, int line, int field, const char *value)
+{
+	const char *p = text, *end;
+	char *out;
+
+	for (int l = 1; l < line; l++) {
+		p = strchr(p, '\n');
+		assert_non_null(p);
+		p++;
+	}
+	for (int f = 0; f < field; f++) {
+		p = strchr(p, ',');
+		assert_non_null(p);
+		p++;
+	}
+	end = p + strcspn(p, ",\n");
+	assert_true(asprintf(&out, "%.*s%s%s", (int)(p - text), text, value, end) > 0);
+	return out;
+}
 
 /*
- * More rows than one batch of a bulk path holds, of uneven sizes: import,
- * merge and the exports keep every one, in order.
+ * More rows than one batch of a bulk path holds, of uneven sizes: import
+ * (whole and sample form), importing again, merge and the exports keep
+ * every one, in order; one value changed deep inside refuses the file.
  */
 static void test_whole_many_samples(void **state)
 {
 	struct store *src = fixture_open(state, "src.db"), *imp = fixture_open(state, "imp.db");
-	struct store *mrg = fixture_open(state, "mrg.db");
+	struct store *mrg = fixture_open(state, "mrg.db"), *csv = fixture_open(state, "csv.db");
 	struct fixture_ids ids;
-	char *text;
+	struct capture cap;
+	char *text, *bad;
 	int added;
 
 	assert_int_equal(fixture_objects(src, "m7g", "6.9.0", &ids), 0);
@@ -246,15 +270,40 @@ static void test_whole_many_samples(void **state)
 	assert_int_equal(store_batch_end(src, 0), 0);
 	text = whole_text(src, STORE_CSV, NULL, 0);
 	assert_int_equal(import_text(imp, text, NULL), 0);
+	assert_int_equal(import_text(imp, text, NULL), 0);
+	/* line 700 is a sample: record, ..., its value is column 17 */
+	bad = with_field(text, 700, 16, "12345.5");
+	capture_begin(&cap);
+	assert_int_equal(import_text(imp, bad, NULL), -EINVAL);
+	assert_non_null(strstr(capture_end(&cap), "whole.txt: line 700: session "));
+	free(bad);
 	assert_int_equal(store_merge(mrg, fixture_url(state, "src.db"), &added), 0);
 	assert_int_equal(added, BIG_SESSIONS);
-	assert_int_equal(fixture_count(imp, true), BIG_SESSIONS * (BIG_REPEATS + 1) - 7 * 3);
+	assert_int_equal(fixture_count(imp, true), BIG_ROWS);
 	assert_same_exports(src, imp);
 	assert_same_exports(src, mrg);
 	free(text);
+
+	/* the sample form: a new store, again, and a changed value at line 900 (column 10) */
+	text = fixture_export(src, STORE_CSV);
+	assert_int_equal(import_text(csv, text, NULL), 0);
+	assert_int_equal(import_text(csv, text, NULL), 0);
+	bad = with_field(text, 900, 9, "12345.5");
+	capture_begin(&cap);
+	assert_int_equal(import_text(csv, bad, NULL), -EINVAL);
+	assert_non_null(strstr(capture_end(&cap), "whole.txt: line 900, column 10 (value): this sample is already"));
+	free(bad);
+	assert_int_equal(fixture_count(csv, true), BIG_ROWS);
+	free(text);
+	text = fixture_export(csv, STORE_CSV);
+	bad = fixture_export(src, STORE_CSV);
+	assert_string_equal(text, bad);
+	free(text);
+	free(bad);
 	store_close(src);
 	store_close(imp);
 	store_close(mrg);
+	store_close(csv);
 }
 
 /* Doubles at the edges of the format: what comes back is the same double, bit for bit. */

@@ -50,6 +50,12 @@ static bool compact_is_value(const struct compact *c, size_t col)
 	return col != c->group && col != c->label;
 }
 
+/* @a - @b columns, at least 1: --width can be narrower than the indents (show --width 1). */
+static size_t compact_less(size_t a, size_t b)
+{
+	return a > b ? a - b : 1;
+}
+
 /* Bijective base 26: A..Z, AA, AB, ... for the @j-th value column. */
 static void compact_letter(size_t j, char buf[16])
 {
@@ -276,7 +282,7 @@ static int compact_header(const struct compact *c)
 		compact_values(c, SIZE_MAX, done);
 	else
 		fputc('\n', c->out);
-	compact_more(c->out, rest, COMPACT_GAP, width - COMPACT_GAP);
+	compact_more(c->out, rest, COMPACT_GAP, compact_less(width, COMPACT_GAP));
 	free(text);
 	return 0;
 }
@@ -288,7 +294,7 @@ static int compact_header(const struct compact *c)
 static void compact_row(const struct compact *c, size_t r)
 {
 	const struct rpt_row *row = &c->t->rows[r];
-	size_t done = c->indent, max = c->lw ? c->lw : c->width - c->indent;
+	size_t done = c->indent, max = c->lw ? c->lw : compact_less(c->width, c->indent);
 	const char *rest = "";
 
 	if (c->group != SIZE_MAX && !rpt_cell_hidden(c->t, r, c->group) && *row->cells[c->group])
@@ -300,7 +306,7 @@ static void compact_row(const struct compact *c, size_t r)
 		compact_values(c, r, done);
 	else
 		fputc('\n', c->out);
-	compact_more(c->out, rest, c->indent + COMPACT_GAP, max - COMPACT_GAP);
+	compact_more(c->out, rest, c->indent + COMPACT_GAP, compact_less(max, COMPACT_GAP));
 	if (!c->lw)
 		compact_stacked(c, r);
 }

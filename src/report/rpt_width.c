@@ -127,9 +127,13 @@ void rpt_wrap(FILE *out, const char *lead, size_t indent, const char *text, size
 			fputc(' ', out);
 			col++;
 		}
-		while (ww > width - col) {
-			size_t n = rpt_prefix_fit(p, width - col);
+		while (col < width ? ww > width - col : ww > 0) {
+			size_t n = rpt_prefix_fit(p, col < width ? width - col : 0), cw;
 
+			/* at least one character a line, or a width narrower than the indent (or than one
+			 * double-width character) would write blank lines forever */
+			if (!n)
+				n = rpt_char_next(p, &cw);
 			fwrite(p, 1, n, out);
 			p += n;
 			len -= n;

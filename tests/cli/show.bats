@@ -758,6 +758,19 @@ fits_and_whole() {
 	done
 }
 
+@test "show --width narrower than the indents ends: every width from 1 to 12, every text format, bounded output" {
+	# --width 2, 5 and 6 once wrote blank lines forever (rpt_wrap made no progress when the
+	# continuation indent left no column): a file limit and a timeout stop such a loop
+	for f in box grid compact markdown; do
+		for w in 1 2 3 4 5 6 7 8 9 10 11 12; do
+			run --separate-stderr bash -c 'ulimit -f 2000; exec timeout 60 "$@" >"$0"' "$D/out" \
+				"$CP" show --store "$S/header.db" --header --stats --format "$f" --width "$w"
+			[ "$status" -eq 0 ] || { echo "--format $f --width $w: exit $status $stderr"; return 1; }
+			[ "$(wc -c <"$D/out")" -lt 200000 ] || { echo "--format $f --width $w: $(wc -c <"$D/out") bytes"; return 1; }
+		done
+	done
+}
+
 @test "show: golden --width per format on the 9-column comparison" {
 	for f in box grid markdown; do
 		golden "wide-$f-120" --store "$S/wide.db" --format "$f" --width 120

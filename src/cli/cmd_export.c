@@ -4,6 +4,7 @@
 #include "store/store.h"
 #include "store/url.h"
 #include "util/log.h"
+#include "util/replace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -91,45 +92,6 @@ static int export_failed(const char *path, int err, const char *outcome)
 }
 
 /*
- * The file @path finally names, following symbolic links even when the last
- * one dangles (the export then creates it).  A new string, or NULL with errno.
- */
-static char *export_target(const char *path)
-{
-	char *p = strdup(path);
-
-	for (int hops = 0; p && hops < 40; hops++) {
-		char link[PATH_MAX], *next;
-		const char *slash;
-		struct stat sb;
-		ssize_t n;
-
-		if (lstat(p, &sb) || !S_ISLNK(sb.st_mode))
-			return p;
-		n = readlink(p, link, sizeof(link) - 1);
-		if (n < 0) {
-			free(p);
-			return NULL;
-		}
-		link[n] = '\0';
-		/* A relative link is relative to the directory holding it. */
-		slash = strrchr(p, '/');
-		next = malloc(strlen(p) + strlen(link) + 3);
-		if (next && link[0] == '/')
-			strcpy(next, link);
-		else if (next)
-			sprintf(next, "%.*s/%s", slash ? (int)(slash - p) : 1, slash ? p : ".", link);
-		free(p);
-		p = next;
-	}
-	if (p) {
-		free(p);
-		errno = ELOOP;
-	}
-	return NULL;
-}
-
-/*
  * Write the export into a temporary file beside @target and rename() it over
  * @target only once it is complete and on disk: a failure (disk full, a store
  * error, a kill) leaves whatever was there before, never half an export.
@@ -207,7 +169,7 @@ static int export_file(struct store *st, const struct export_req *req, const cha
 			" device nor a FIFO)", path);
 		return EXIT_USAGE;
 	}
-	target = export_target(path);
+	target = replace_target(path);
 	if (!target) {
 		log_err("cannot export to %s: %s", path, strerror(errno));
 		return errno == ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;

@@ -11,6 +11,7 @@
 #include "store/store.h"
 #include "store/url.h"
 #include "util/log.h"
+#include "util/replace.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -129,6 +130,8 @@ static int report_failed(int err, const char *what)
 		return EXIT_RESOURCE;
 	}
 	log_err("cannot write %s: %s", what, strerror(-err));
+	if (err == -EIO || err == -ENOSPC)
+		log_hint("is its disk full? a file that was there is left as it was");
 	return err == -EIO || err == -ENOSPC || err == -EACCES ? EXIT_RESOURCE : EXIT_INTERNAL;
 }
 
@@ -138,29 +141,23 @@ static int report_html(const struct report_cli *o, const struct rpt_result *r, c
 	char source[4200];
 	struct rpt_page p = { r, json_object_get(st->inputs, "suts"), json_object_get(st->inputs, "swprofiles"),
 			      json_object_get(st->inputs, "sessions"), study, source, prof };
-	struct stat sb;
-	bool regular;
-	FILE *out;
+	struct replace out;
 	int ret;
 
 	if (!plot_available())
 		return report_failed(-ENOTSUP, o->output);
 	snprintf(source, sizeof(source), "store %s", o->sel.store_url ? o->sel.store_url : "(default)");
-	out = fopen(o->output, "w");
-	if (!out) {
-		log_err("cannot create %s: %s", o->output, strerror(errno));
+	/* written beside and renamed over: a failed write (disk full) leaves the page that was there */
+	ret = replace_open(&out, o->output);
+	if (ret) {
+		log_err("cannot create %s: %s", o->output, strerror(-ret));
+		if (ret == -EISDIR)
+			log_hint("-o names the page's file; a directory is for the plots alone (--format svg|png)");
 		return EXIT_RESOURCE;
 	}
-	/* a partial page is removed, but never a device or pipe named as the output (-o /dev/stdout) */
-	regular = !fstat(fileno(out), &sb) && S_ISREG(sb.st_mode);
-	ret = rpt_html_write(&p, out);
-	if (fclose(out) && !ret)
-		ret = -EIO;
-	if (ret) {
-		if (regular)
-			unlink(o->output);
+	ret = replace_commit(&out, rpt_html_write(&p, out.f));
+	if (ret)
 		return report_failed(ret, o->output);
-	}
 	printf("wrote %s\n", o->output);
 	return 0;
 }

@@ -134,6 +134,30 @@ EOF
 	[ ! -e "$D/small.html" ]
 }
 
+@test "report -o over an existing page: a failed write leaves it as it was, a good one replaces it whole" {
+	need_cairo
+	D=$D/o
+	mkdir "$D"
+	# the page was written in place: a failed write truncated the old page, then removed it
+	echo "the page from before" >"$D/old.html"
+	run --separate-stderr bash -c 'trap "" XFSZ; ulimit -f 64; exec "$0" report -o "$1"' "$CP" "$D/old.html"
+	[ "$status" -eq 3 ]
+	[[ $stderr == *"cannot write $D/old.html"* ]]
+	[ "$(cat "$D/old.html")" = "the page from before" ]
+	# no temporary file is left beside it
+	[ "$(ls "$D")" = "old.html" ]
+	# through a symbolic link, the file it points to is replaced and the link stays a link
+	ln -s old.html "$D/link.html"
+	run --separate-stderr "$CP" report -o "$D/link.html"
+	[ "$status" -eq 0 ]
+	[ -L "$D/link.html" ]
+	grep -q '^<!DOCTYPE html>' "$D/old.html"
+	# a directory is refused with what -o wants
+	mkdir "$D/dir"
+	run --separate-stderr "$CP" report -o "$D/dir"
+	refused 3 "cannot create $D/dir: Is a directory" "--format svg|png"
+}
+
 @test "headless Chromium renders the page: plots load, cells match show --format json, no console error" {
 	need_cairo
 	skip_emulated "Chromium renders the page, not the emulated binary"

@@ -1,0 +1,104 @@
+/* replace: write a file whole or not at all, through a temporary file beside it renamed over it once complete. */
+#include "util/replace.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+char *replace_target(const char *path)
+{
+	char *p = strdup(path);
+
+	for (int hops = 0; p && hops < 40; hops++) {
+		char link[PATH_MAX], *next;
+		const char *slash;
+		struct stat sb;
+		ssize_t n;
+
+		if (lstat(p, &sb) || !S_ISLNK(sb.st_mode))
+			return p;
+		n = readlink(p, link, sizeof(link) - 1);
+		if (n < 0) {
+			free(p);
+			return NULL;
+		}
+		link[n] = '\0';
+		/* A relative link is relative to the directory holding it. */
+		slash = strrchr(p, '/');
+		next = malloc(strlen(p) + strlen(link) + 3);
+		if (next && link[0] == '/')
+			strcpy(next, link);
+		else if (next)
+			sprintf(next, "%.*s/%s", slash ? (int)(slash - p) : 1, slash ? p : ".", link);
+		free(p);
+		p = next;
+	}
+	if (p) {
+		free(p);
+		errno = ELOOP;
+	}
+	return NULL;
+}
+
+int replace_open(struct replace *r, const char *path)
+{
+	mode_t mask = umask(0);
+	struct stat sb;
+	int fd, err;
+
+	umask(mask);
+	memset(r, 0, sizeof(*r));
+	if (!stat(path, &sb) && (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode))) {
+		r->f = fopen(path, "w");
+		return r->f ? 0 : -errno;
+	}
+	if (!stat(path, &sb) && !S_ISREG(sb.st_mode))
+		return S_ISDIR(sb.st_mode) ? -EISDIR : -EINVAL;
+	if (!(r->target = replace_target(path)))
+		return -errno;
+	if (snprintf(r->tmp, sizeof(r->tmp), "%s.tmp-XXXXXX", r->target) >= (int)sizeof(r->tmp)) {
+		err = -ENAMETOOLONG;
+		goto fail;
+	}
+	if ((fd = mkstemp(r->tmp)) < 0) {
+		err = -errno;
+		goto fail;
+	}
+	/* mkstemp() makes it 0600; the file is an ordinary one the user's umask governs */
+	fchmod(fd, 0666 & ~mask);
+	if (!(r->f = fdopen(fd, "w"))) {
+		err = -errno;
+		close(fd);
+		unlink(r->tmp);
+		goto fail;
+	}
+	return 0;
+fail:
+	free(r->target);
+	r->target = NULL;
+	return err;
+}
+
+int replace_commit(struct replace *r, int err)
+{
+	/* synced before the rename, so a crash right after cannot leave the file empty */
+	if (!err && fflush(r->f))
+		err = -errno;
+	if (!err && r->target && fsync(fileno(r->f)))
+		err = -errno;
+	if (fclose(r->f) && !err)
+		err = errno ? -errno : -EIO;
+	r->f = NULL;
+	if (r->target) {
+		if (!err && rename(r->tmp, r->target))
+			err = -errno;
+		if (err)
+			unlink(r->tmp);
+		free(r->target);
+		r->target = NULL;
+	}
+	return err;
+}

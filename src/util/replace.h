@@ -1,0 +1,38 @@
+/* replace: write a file whole or not at all, through a temporary file beside it renamed over it once complete. */
+#ifndef CLEARPATH_UTIL_REPLACE_H
+#define CLEARPATH_UTIL_REPLACE_H
+
+#include <limits.h>
+#include <stdio.h>
+
+/*
+ * The file @path finally names, following symbolic links even when the last
+ * one dangles (the writer then creates it).  A new string, or NULL with errno
+ * (ELOOP after 40 links).
+ */
+char *replace_target(const char *path);
+
+/* A file being replaced: write to @f, then replace_commit(). */
+struct replace {
+	FILE *f;
+	char *target;		/* the file renamed over; NULL when written in place (a device, a FIFO) */
+	char tmp[PATH_MAX];
+};
+
+/*
+ * Open @path for writing whole: a regular file (or a link to one, or nothing
+ * yet) through a temporary file beside it, with the mode the umask gives a new
+ * file; a character device or FIFO (/dev/stdout) as it is.  0 or -errno
+ * (-EISDIR for a directory, -EINVAL for any other special file).
+ */
+int replace_open(struct replace *r, const char *path);
+
+/*
+ * Finish what replace_open() began.  With @err 0 the data is flushed, synced
+ * and renamed over the target, so a failure (disk full, a crash) leaves what
+ * was there before; with @err non-zero the temporary file is removed.  Returns
+ * @err, or the first error of finishing (-errno).
+ */
+int replace_commit(struct replace *r, int err);
+
+#endif

@@ -652,9 +652,35 @@ static int xw_import_json(struct store *st, FILE *in_file, const char *name)
 	return ret;
 }
 
+/*
+ * Skip a UTF-8 byte-order mark, which spreadsheets write at the start of a
+ * "CSV UTF-8" file: it is not part of the first field.  -EINVAL, said, when
+ * the file starts with its first byte but not the rest of it.
+ */
+static int import_skip_bom(FILE *in, const char *name)
+{
+	int c = getc(in);
+
+	if (c != 0xef) {
+		if (c != EOF)
+			ungetc(c, in);
+		return 0;
+	}
+	if (getc(in) == 0xbb && getc(in) == 0xbf)
+		return 0;
+	log_err("%s: starts with the byte 0xef but is not UTF-8 text with a byte-order mark: not a clearpath export"
+		" (expected the header %s or a JSON array)", name, STORE_EXPORT_COLUMNS);
+	log_hint("nothing from %s was imported", name);
+	return -EINVAL;
+}
+
 int store_import(struct store *st, FILE *in, const char *name, enum store_format *fmt)
 {
-	int c = getc(in), ret;
+	int c, ret = import_skip_bom(in, name);
+
+	if (ret)
+		return ret;
+	c = getc(in);
 
 	if (c != EOF)
 		ungetc(c, in);

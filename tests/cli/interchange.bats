@@ -214,6 +214,21 @@ assert len(d[0]["benchmark"]) == 2005 + 1 + 5010, len(d[0]["benchmark"])'
 	[ "$(sql "$D/b.db" "SELECT value > 0 AND value < 1e-300 FROM sample")" = 1 ]
 }
 
+@test "import: a UTF-8 byte-order mark (a spreadsheet's CSV UTF-8) is skipped; a stray 0xef byte is named" {
+	# the mark once became part of the first header field: "header says '\xef\xbb\xbfsut'", invisible
+	printf '\357\273\277%s\r\n%s\r\n' "$HEADER" "$ROW" >"$D/bom.csv"
+	run --separate-stderr "$CP" import "$D/bom.csv"
+	[ "$status" -eq 0 ]
+	[ "$output" = "imported 1 sample in 1 new session from $D/bom.csv" ]
+	"$CP" export --whole --format json "$D/w.json"
+	printf '\357\273\277' | cat - "$D/w.json" >"$D/bom.json"
+	run --separate-stderr "$CP" import --store "$D/j.db" "$D/bom.json"
+	[ "$status" -eq 0 ]
+	printf '\357%s\n' "$HEADER" >"$D/stray.csv"
+	run --separate-stderr "$CP" import --store "$D/s.db" "$D/stray.csv"
+	refused 2 "starts with the byte 0xef but is not UTF-8 text with a byte-order mark" "nothing from $D/stray.csv was imported"
+}
+
 @test "import: a JSON export is named as such" {
 	one_row_store "$D/a.db"
 	"$CP" export --store "$D/a.db" --format json "$D/x.json"

@@ -64,6 +64,9 @@ struct plot_ticks {
  */
 int plot_ticks(double lo, double hi, unsigned want, struct plot_ticks *t);
 
+/* @hi - @lo (@hi >= @lo, both finite), at most DBL_MAX where the difference overflows. */
+double plot_span(double lo, double hi);
+
 /* Map @v in [@lo, @hi] linearly onto [@a, @b] (pixels; @b < @a for an upward y axis). */
 double plot_map(double v, double lo, double hi, double a, double b);
 

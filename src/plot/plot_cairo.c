@@ -165,10 +165,13 @@ static int plot_draw(cairo_t *cr, const void *fig)
 	}
 	/* a little air above and below the data, so no dot sits on the frame */
 	if (hi > lo) {
-		double pad = (hi - lo) * 0.04;
+		double pad = plot_span(lo, hi) * 0.04;
 
-		lo -= pad;
-		hi += pad;
+		/* none where it would overflow (data near DBL_MAX, from a hostile import) */
+		if (isfinite(lo - pad) && isfinite(hi + pad)) {
+			lo -= pad;
+			hi += pad;
+		}
 	}
 	if (plot_ticks(lo, hi, 6, &a.ticks))
 		return -EINVAL;

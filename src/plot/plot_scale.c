@@ -2,8 +2,12 @@
 #include "plot/plot.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
+
+/* Spans below this have no 1-2-5 step among the normal doubles. */
+#define PLOT_TINY (DBL_MIN * 1e6)
 
 /* The smallest of 1, 2, 5 times a power of ten at least @raw (> 0). */
 static double plot_nice_step(double raw)
@@ -15,20 +19,34 @@ static double plot_nice_step(double raw)
 	return (f <= 1 + 1e-9 ? 1 : f <= 2 + 1e-9 ? 2 : f <= 5 + 1e-9 ? 5 : 10) * p;
 }
 
+double plot_span(double lo, double hi)
+{
+	double d = hi - lo;
+
+	/* -1e308 to 1e308 spans more than a double holds: its half, doubled, saturates at DBL_MAX */
+	return isfinite(d) ? d : fmin(2 * (hi / 2 - lo / 2), DBL_MAX);
+}
+
 int plot_ticks(double lo, double hi, unsigned want, struct plot_ticks *t)
 {
 	double step, first, last;
 
 	if (!isfinite(lo) || !isfinite(hi) || lo > hi || want < 2 || want >= PLOT_MAX_TICKS)
 		return -EINVAL;
-	if (hi - lo <= fabs(hi) * 1e-12) {
-		/* one value: a range of a few per cent around it (or around 0) */
-		double pad = lo ? fabs(lo) * 0.05 : 1;
+	if (hi - lo <= fabs(hi) * 1e-12 || hi - lo < PLOT_TINY) {
+		/* one value, or a range too narrow for a step a double holds (subnormals): a range of a
+		 * few per cent around it (or around 0) */
+		double pad = fabs(lo) > PLOT_TINY ? fabs(lo) * 0.05 : 1;
 
 		lo -= pad;
 		hi += pad;
 	}
-	step = plot_nice_step((hi - lo) / want);
+	/* no overflow at the top of the doubles, nor an infinite range from widening there */
+	lo = fmax(lo, -DBL_MAX);
+	hi = fmin(hi, DBL_MAX);
+	step = plot_nice_step(isfinite(hi - lo) ? (hi - lo) / want : hi / want - lo / want);
+	if (!isfinite(step) || !(step > 0))
+		return -ERANGE;
 	first = floor(lo / step + 1e-9);
 	last = ceil(hi / step - 1e-9);
 	/* a 1-2-5 step never gives more than 2.5 * want intervals; keep within the array anyway */
@@ -37,6 +55,11 @@ int plot_ticks(double lo, double hi, unsigned want, struct plot_ticks *t)
 		first = floor(lo / step + 1e-9);
 		last = ceil(hi / step - 1e-9);
 	}
+	/* near DBL_MAX the tick beyond the data would be infinite: the data reaches past the last one */
+	while (!isfinite(last * step))
+		last--;
+	while (!isfinite(first * step))
+		first++;
 	t->step = step;
 	t->lo = first * step;
 	t->hi = last * step;
@@ -49,7 +72,11 @@ int plot_ticks(double lo, double hi, unsigned want, struct plot_ticks *t)
 
 double plot_map(double v, double lo, double hi, double a, double b)
 {
-	return hi > lo ? a + (v - lo) / (hi - lo) * (b - a) : (a + b) / 2;
+	if (!(hi > lo))
+		return (a + b) / 2;
+	/* in halves when the difference overflows (an exact scaling: the same result otherwise) */
+	return isfinite(hi - lo) && isfinite(v - lo) ? a + (v - lo) / (hi - lo) * (b - a)
+						      : a + (v / 2 - lo / 2) / (hi / 2 - lo / 2) * (b - a);
 }
 
 void plot_tick_label(double v, double step, double top, char *buf, size_t len)
@@ -69,7 +96,10 @@ void plot_tick_label(double v, double step, double top, char *buf, size_t len)
 	decimals = decimals < 0 ? 0 : decimals > 6 ? 6 : decimals;
 	if (fabs(v) < step * 1e-6)
 		v = 0;	/* -0 and rounding noise print as 0 */
-	if (e)
+	if (mag >= 1e15)
+		/* beyond exa, digits that would not fit the label (a cut number lies): exponent form */
+		snprintf(buf, len, "%.3g%c", v, prefix[e]);
+	else if (e)
 		snprintf(buf, len, "%.*f%c", decimals, v, prefix[e]);
 	else
 		snprintf(buf, len, "%.*f", decimals, v);
@@ -114,9 +144,9 @@ bool plot_data_range(const struct plot_figure *f, double *lo, double *hi)
 	 * and scaling to it would flatten every dot onto one line.  The
 	 * drawing clips what lies beyond.
 	 */
-	span = *hi - *lo > 0 ? *hi - *lo : fabs(*hi) * 0.05;
-	l = *lo - span;
-	h = *hi + span;
+	span = *hi - *lo > 0 ? plot_span(*lo, *hi) : fabs(*hi) * 0.05;
+	l = fmax(*lo - span, -DBL_MAX);
+	h = fmin(*hi + span, DBL_MAX);
 	for (size_t c = 0; c < f->ncols; c++) {
 		const double b[2] = { f->cols[c].lo, f->cols[c].hi };
 

@@ -158,6 +158,28 @@ EOF
 	refused 3 "cannot create $D/dir: Is a directory" "--format svg|png"
 }
 
+@test "report draws a store whose values span more than a double holds (-1e308 .. 1e308) and subnormals" {
+	need_cairo
+	# the plot's scale once overflowed to infinity: "cannot write r.html: Invalid argument", exit 1
+	local h=sut,swprofile,session,benchmark,resultclass,unit,higher_is_better,iteration,warmup,value,session_started,sample_time
+	{
+		echo "$h"
+		for s in 1 2 3 4; do
+			for i in 0 1 2; do
+				case $s$i in 1?|2?) k=base ;; *) k=patch ;; esac
+				case $s$i in 10|21|32) v=-1e308 ;; 11|22|40) v=1e308 ;; 30) v=5e-324 ;; *) v=$s$i ;; esac
+				echo "box,$k,5eed0000-0000-4000-8000-00000000000$s,mem/memset -s 1MB,memset -s 1MB,bytes/sec,1,$i,0,$v,2026-08-22T08:00:00.000000Z,2026-08-22T08:00:0$i.000000Z"
+			done
+		done
+	} >"$D/extreme.csv"
+	"$CP" import --store "$D/x.db" "$D/extreme.csv" >/dev/null
+	run --separate-stderr "$CP" report --store "$D/x.db" -o "$D/x.html"
+	[ "$status" -eq 0 ] || { echo "exit $status: $stderr"; return 1; }
+	run --separate-stderr "$CP" report --store "$D/x.db" --format svg -o "$D/svg"
+	[ "$status" -eq 0 ]
+	[ "$(ls "$D/svg" | wc -l)" -eq 1 ]
+}
+
 @test "headless Chromium renders the page: plots load, cells match show --format json, no console error" {
 	need_cairo
 	skip_emulated "Chromium renders the page, not the emulated binary"

@@ -8,6 +8,7 @@
 #include "plot/plot.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +79,38 @@ static void test_ticks_bounded(void **state)
 			assert_true(t.n <= PLOT_MAX_TICKS);
 			assert_true(t.lo <= 1 && t.hi >= hi);
 		}
+}
+
+/*
+ * Values a hostile import can store: -1e308 .. 1e308 (a span beyond DBL_MAX),
+ * up to DBL_MAX itself, and subnormals.  Finite ticks, in their array, where
+ * the difference overflowed to a NaN scale, an infinite tick or a zero step.
+ */
+static void test_ticks_extremes(void **state)
+{
+	static const double r[][2] = {
+		{ -1e308, 1e308 }, { 1.7e308, DBL_MAX }, { DBL_MAX, DBL_MAX }, { -DBL_MAX, DBL_MAX },
+		{ -DBL_MAX, -DBL_MAX }, { 0, 5e-324 }, { 0, 4e-320 }, { 5e-324, 5e-324 },
+	};
+	struct plot_ticks t;
+	char label[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		assert_int_equal(plot_ticks(r[i][0], r[i][1], 6, &t), 0);
+		assert_true(t.n >= 2 && t.n <= PLOT_MAX_TICKS);
+		assert_true(isfinite(t.lo) && isfinite(t.hi) && t.step > 0 && t.lo < t.hi);
+		for (size_t k = 0; k < t.n; k++) {
+			assert_true(isfinite(t.v[k]));
+			/* a label never cut short: exponent form beyond exa */
+			plot_tick_label(t.v[k], t.step, fmax(fabs(t.lo), fabs(t.hi)), label, sizeof(label));
+			assert_true(strlen(label) < 16);
+		}
+	}
+	assert_true(fabs(plot_map(0, -1e308, 1e308, 0, 100) - 50) < 1e-9);
+	assert_true(fabs(plot_map(1e308, -1e308, 1e308, 0, 100) - 100) < 1e-9);
+	assert_true(plot_span(-1e308, 1e308) == DBL_MAX);
+	assert_true(plot_span(1, 3) == 2);
 }
 
 static void test_map(void **state)
@@ -281,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_ticks_one_value),
 		cmocka_unit_test(test_ticks_reject),
 		cmocka_unit_test(test_ticks_bounded),
+		cmocka_unit_test(test_ticks_extremes),
 		cmocka_unit_test(test_map),
 		cmocka_unit_test(test_tick_labels),
 		cmocka_unit_test(test_palette),

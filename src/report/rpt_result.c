@@ -64,10 +64,17 @@ struct show_opts {
 /* A mean as the options ask: raw ("63932542232.12") or human ("63.93 GB/s"). */
 static void show_mean(double v, const char *unit, const struct show_opts *o, char *buf, size_t len)
 {
+	char whole[400];	/* "%.2f" of -DBL_MAX is 313 characters */
+
 	if (o->ro->human)
-		rpt_human(v, unit, buf, len);
+		rpt_human(v, unit, whole, sizeof(whole));
 	else
-		snprintf(buf, len, "%.2f", v);
+		snprintf(whole, sizeof(whole), "%.2f", v);
+	/* too long for the cell (an imported 1e300): the exponent form, never a number cut short */
+	if (strlen(whole) < len)
+		memcpy(buf, whole, strlen(whole) + 1);
+	else
+		snprintf(buf, len, "%.6e", v);
 }
 
 static void show_base_cell(const struct cmp_cell *c, const char *unit, const struct show_opts *o, char *buf,

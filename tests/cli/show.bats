@@ -771,6 +771,20 @@ fits_and_whole() {
 	done
 }
 
+@test "show: a mean too long for its cell (an imported 1e300) is printed in exponent form, never cut" {
+	local h=sut,swprofile,session,benchmark,resultclass,unit,higher_is_better,iteration,warmup,value,session_started,sample_time
+	printf '%s\n' "$h" \
+		"box,k,5eed0000-0000-4000-8000-000000000001,mem/memset -s 1MB,memset,bytes/sec,1,0,0,1e300,2026-08-22T08:00:00.000000Z,2026-08-22T08:00:01.000000Z" \
+		>"$D/big.csv"
+	"$CP" import --store "$D/big.db" "$D/big.csv" >/dev/null
+	# the cell once held the first 63 of the 303 digits: a number 10^237 times too small
+	run --separate-stderr "$CP" show --store "$D/big.db" --format csv
+	[ "$status" -eq 0 ]
+	[[ "$output" == *",1.000000e+300"* ]] || { echo "$output"; return 1; }
+	run --separate-stderr "$CP" show --store "$D/big.db" --format csv --units human
+	[[ "$output" == *",1.000000e+300"* ]] || { echo "$output"; return 1; }
+}
+
 @test "show: golden --width per format on the 9-column comparison" {
 	for f in box grid markdown; do
 		golden "wide-$f-120" --store "$S/wide.db" --format "$f" --width 120

@@ -321,6 +321,12 @@ int cmd_show(int argc, char **argv)
 		return EXIT_INTERNAL;
 	if (!ret)
 		ret = show_load(&o, set, cal, &calo, &envs, &hdr_in);
+	if (!ret && o.profile && !set->samples) {
+		/* "the store is empty" would be wrong: it holds samples, none of them a profile */
+		log_err("no --profile samples match: the store holds no profile shares, or the filters exclude them");
+		log_hint("'clearpath run -- mem mmap ... --profile' (or a plan's 'profile: true') stores them");
+		ret = EXIT_USAGE;
+	}
 	if (!ret)
 		ret = cmp_finish(set, &o.sel.cmp);
 	/* no calibration samples is the usual case, not an error */

@@ -771,6 +771,12 @@ fits_and_whole() {
 	done
 }
 
+@test "show --profile on a store without profile shares says so, not that the store is empty" {
+	run --separate-stderr "$CP" show --store "$S/seed.db" --profile
+	refused 2 "no --profile samples match" "--profile' (or a plan's 'profile: true') stores them"
+	[[ "$stderr" != *"the store is empty"* ]]
+}
+
 @test "show: a mean too long for its cell (an imported 1e300) is printed in exponent form, never cut" {
 	local h=sut,swprofile,session,benchmark,resultclass,unit,higher_is_better,iteration,warmup,value,session_started,sample_time
 	printf '%s\n' "$h" \

@@ -34,7 +34,12 @@ static int local_facts(struct campaign_executor *ex, struct campaign_facts *f)
 	if (!err)
 		err = boot_cmdline(f->cmdline, sizeof(f->cmdline));
 	if (err) {
+		const char *fake = getenv(BOOT_FAKE_ENV);
+
 		log_err("cannot read this machine's boot id, kernel release or cmdline: %s", strerror(-err));
+		if (fake && *fake)
+			log_hint("$%s (%s) names the simulated boot's directory: a directory, or nothing yet"
+				 " (the first fake boot creates it)", BOOT_FAKE_ENV, fake);
 		return EXIT_RESOURCE;
 	}
 	return 0;

@@ -387,6 +387,16 @@ static int ca_dry_run(const struct ca_cli *o, const struct plan *p, const char *
 	return ret;
 }
 
+/* Whether this machine's boot id, release and cmdline can be read: 0, or the exit code after saying why not. */
+static int ca_local_facts(void)
+{
+	struct campaign_executor ex;
+	struct campaign_facts now;
+
+	campaign_local_executor(&ex);
+	return ex.ops->facts(&ex, &now);
+}
+
 static int ca_start(int argc, char **argv)
 {
 	struct ca_cli o = { 0 };
@@ -434,6 +444,10 @@ static int ca_start(int argc, char **argv)
 	if (!ret && o.dry_run)
 		ret = ca_dry_run(&o, p, url);
 	if (ret || o.dry_run)
+		goto out;
+	/* this machine's boot is read before anything is recorded: a campaign that cannot read it
+	 * (a $CLEARPATH_FAKE_BOOT that is a file) would stay "running" without a boot */
+	if (!o.nhosts && (ret = ca_local_facts()))
 		goto out;
 	if ((ret = ca_confirm(&o, p)) || (ret = campaign_create(url, &s, p, &id)))
 		goto out;

@@ -269,6 +269,21 @@ EOF
 	[ "$(sql "select count(*) from session")" -eq 0 ]
 }
 
+@test "campaign start: a \$CLEARPATH_FAKE_BOOT that is a file is named, and no campaign is left running" {
+	ab_plan
+	echo "not a directory" >"$D/boot"
+	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"cannot read this machine's boot id"* ]]
+	[[ "$stderr" == *"\$CLEARPATH_FAKE_BOOT ($D/boot) names the simulated boot's directory"* ]]
+	# it was recorded first and stayed "running": the next start was refused until an abort
+	[ "$(sql "select count(*) from campaign" 2>/dev/null || echo 0)" -eq 0 ]
+	rm "$D/boot"
+	run "$CP" campaign start "$D/ab.yaml" --boots 1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"campaign 1 done: 2 boots, one session each"* ]]
+}
+
 @test "campaign: bad plans and options are refused with exit 2, saying what is wrong" {
 	body='defaults: {warmups: 0, repeats: 1}
 benchmarks:

@@ -50,13 +50,21 @@ static size_t sw_nkeys(const char *const *keys)
 	return n;
 }
 
-/* A copy of scalar @n into *@out.  0 or an exit code. */
+/*
+ * A copy of scalar @n into *@out.  0 or an exit code.  One line: a release, a
+ * command line, a kernel path or a grub entry with a line break in it could
+ * never match what the booted kernel reports, and the campaign would find out
+ * only after its first reboot.
+ */
 static int sw_string(struct plan_file *f, yaml_node_t *n, const char *what, char **out)
 {
 	const char *s = plan_scalar(f, n, what);
+	struct plan_loc loc = plan_node_loc(f, n);
 
 	if (!s)
 		return EXIT_USAGE;
+	if (strpbrk(s, "\n\r"))
+		return plan_err(&loc, "%s must be one line (it has a line break)", what);
 	free(*out);
 	*out = plan_strdup(s);
 	return *out ? 0 : EXIT_INTERNAL;
@@ -83,6 +91,11 @@ static int sw_push_words(char ***arr, size_t *n, const char *s, const struct pla
 {
 	char *copy = plan_strdup(s), *save = NULL;
 	int ret = copy ? 0 : EXIT_INTERNAL;
+
+	if (!ret && strpbrk(s, "\n\r")) {
+		free(copy);
+		return plan_err(loc, "command-line words must be one line (a line break is never in /proc/cmdline)");
+	}
 
 	for (char *w = copy ? strtok_r(copy, " \t", &save) : NULL; !ret && w; w = strtok_r(NULL, " \t", &save)) {
 		size_t i;

@@ -305,6 +305,10 @@ benchmarks:
 	check 'a: {boot: {method: fake, release: 1}, expect: {kernel: 1}}' "unknown key 'kernel' in expect"
 	check 'a: {boot: {method: fake, release: 1, entry: x}}' "unknown key 'entry' in boot"
 	check 'a: {expect: {release: 1}}' "swprofile 'a' needs boot"
+	# a line break in a release or command line never matches the booted kernel: refused before any boot
+	check 'a: {boot: {method: fake, release: "6.1\nx"}}' "release must be one line"
+	check 'a: {boot: {method: fake, release: 1}, cmdline: "quiet\nx"}' "cmdline must be one line"
+	check 'a: {boot: {method: fake, release: 1}, expect: {cmdline_has: ["a\nb"]}}' "command-line words must be one line"
 	printf 'swprofile: x\nswprofiles:\n  a: {boot: {method: fake, release: 1}}\n%s\n' "$body" >"$D/bad.yaml"
 	run --separate-stderr "$CP" campaign start "$D/bad.yaml" --boots 1
 	refused 2 "either one swprofile or a campaign's swprofiles"

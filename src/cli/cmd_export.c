@@ -179,6 +179,28 @@ static int export_file(struct store *st, const struct export_req *req, const cha
 	return ret;
 }
 
+/*
+ * Each --session is in the store: a session named wrong is the user's mistake
+ * (exit 2), said before any file is touched.
+ */
+static int export_check_sessions(struct store *st, const struct export_req *req)
+{
+	for (size_t i = 0; i < req->n; i++) {
+		json_t *env = NULL;
+		int ret = store_session_environment(st, req->uuids[i], &env);
+
+		json_decref(env);
+		if (ret == -ENOENT) {
+			log_err("the store holds no session %s", req->uuids[i]);
+			log_hint("'clearpath list sessions' lists the sessions it holds");
+			return EXIT_USAGE;
+		}
+		if (ret)
+			return store_exit_code(ret);
+	}
+	return 0;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	struct export_req req = { .fmt = STORE_CSV };
@@ -195,7 +217,9 @@ int cmd_export(int argc, char **argv)
 	req.uuids = a.sessions;
 	req.n = (size_t)a.nsessions;
 	ret = store_url_open_existing(a.store_url, &st);
-	if (!ret) {
+	if (!ret && (ret = export_check_sessions(st, &req)))
+		store_close(st);
+	else if (!ret) {
 		if (!strcmp(a.argv[0], "-"))
 			ret = store_exit_code(export_to(st, &req, stdout));
 		else

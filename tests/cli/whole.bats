@@ -156,6 +156,14 @@ counts() {
 		"$U|0|1|b0070000-0000-4000-8000-000000000000" ]
 	run --separate-stderr "$CP" export --store "$S/seed.db" --session 5eed9999-0000-4000-8000-000000000001 -
 	refused 2 "holds no session 5eed9999-0000-4000-8000-000000000001"
+	# to a file the same: exit 2 (was 3, with "export to ... failed (Invalid argument)"), the file as it was
+	echo kept >"$D/kept.csv"
+	for u in 5eed9999-0000-4000-8000-000000000001 nonsense ''; do
+		run --separate-stderr "$CP" export --store "$S/seed.db" --session "$u" "$D/kept.csv"
+		refused 2 "holds no session $u" "'clearpath list sessions'"
+		[[ "$stderr" != *"failed"* ]]
+		[ "$(cat "$D/kept.csv")" = kept ]
+	done
 }
 
 @test "whole: a session stored with other content refuses the file, naming it; nothing is committed" {

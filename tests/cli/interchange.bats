@@ -229,6 +229,19 @@ assert len(d[0]["benchmark"]) == 2005 + 1 + 5010, len(d[0]["benchmark"])'
 	refused 2 "starts with the byte 0xef but is not UTF-8 text with a byte-order mark" "nothing from $D/stray.csv was imported"
 }
 
+@test "--store naming a directory: exit 2 and the file it wants, for readers and writers alike" {
+	mkdir "$D/dir"
+	one_row_store "$D/one.db"
+	printf '%s\n%s\n' "$HEADER" "$ROW" >"$D/one.csv"
+	# was exit 3, "cannot open store DIR: Is a directory" (or "Inappropriate ioctl for device")
+	for cmd in "show --store $D/dir" "list sessions --store $D/dir" "import --store $D/dir $D/one.csv" \
+		   "merge --into $D/dir $D/one.db"; do
+		run --separate-stderr $CP $cmd
+		refused 2 "cannot open store $D/dir: it is a directory" "e.g. $D/dir/results.db"
+	done
+	[ -z "$(ls "$D/dir")" ]
+}
+
 @test "import: a JSON export is named as such" {
 	one_row_store "$D/a.db"
 	"$CP" export --store "$D/a.db" --format json "$D/x.json"

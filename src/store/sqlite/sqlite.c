@@ -375,9 +375,19 @@ static int open_failed(struct store *st, int rc)
 		log_err("store %s is corrupt: %s", st->path, sqlite3_errmsg(db_of(st)));
 		report_quick_check(st);
 		return -EIO;
-	case SQLITE_CANTOPEN:
+	case SQLITE_CANTOPEN: {
+		struct stat sb;
+
+		/* a directory named as the store is the user's slip (exit 2), whatever errno SQLite kept */
+		if (!stat(st->path, &sb) && S_ISDIR(sb.st_mode)) {
+			log_err("cannot open store %s: it is a directory", st->path);
+			log_hint("--store and $CLEARPATH_STORE name the store's file, e.g. %s/results.db",
+				 strcmp(st->path, "/") ? st->path : "");
+			return -EINVAL;
+		}
 		log_err("cannot open store %s: %s", st->path, sys ? strerror(sys) : sqlite3_errmsg(db_of(st)));
 		return sys ? -sys : -EACCES;
+	}
 	}
 	return store_sql_fail(st, store_sqlite_fail(st, rc), "opening");
 }

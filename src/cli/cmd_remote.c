@@ -4,8 +4,10 @@
 #include "remote/remote.h"
 #include "util/log.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { RM_SSH_CONFIG = 300, RM_HELP };
 
@@ -76,6 +78,11 @@ int cmd_remote(int argc, char **argv)
 		return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
 	if (optind >= argc) {
 		log_err("'remote check' needs at least one host, [user@]host[:port]");
+		return EXIT_USAGE;
+	}
+	/* as campaign start does: a missing file is the user's slip, not an unreachable host */
+	if (ssh_config && access(ssh_config, R_OK)) {
+		log_err("cannot read the ssh config %s: %s", ssh_config, strerror(errno));
 		return EXIT_USAGE;
 	}
 	/* every host is checked even after one failed: the user wants the whole picture */

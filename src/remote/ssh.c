@@ -91,9 +91,12 @@ int remote_host_parse(const char *dest, struct remote_host *h)
 		hostlen = port ? (size_t)(port - host) : strlen(host);
 		port = port ? port + 1 : NULL;
 	}
-	/* a leading '-' would reach ssh as an option */
+	/* a leading '-' would reach ssh as an option; blanks and control characters ssh refuses */
 	if (!hostlen || dest[0] == '-' || host[0] == '-' || (at && at == dest))
 		goto bad;
+	for (const char *c = dest; *c; c++)
+		if ((unsigned char)*c <= ' ' || *c == 0x7f)
+			goto bad;
 	if (port) {
 		char *end;
 		long p = strtol(port, &end, 10);

@@ -77,6 +77,14 @@ leftovers() {
 	refused 2 "bad host 'root@127.0.0.1:99999'"
 	run --separate-stderr "$CP" remote check -- "-oProxyCommand=x"
 	refused 2 "bad host"
+	# ssh refused these itself ("hostname contains invalid characters"), which was exit 3
+	for bad in "a b.invalid" $'box\t1.invalid' $'root@bo\nx.invalid'; do
+		run --separate-stderr "$CP" remote check "$bad"
+		refused 2 "bad host"
+	done
+	# a missing --ssh-config was "cannot reach HOST over ssh", exit 3
+	run --separate-stderr "$CP" remote check --ssh-config "$D/nonexistent" nohost.invalid
+	refused 2 "cannot read the ssh config $D/nonexistent"
 	run --separate-stderr "$CP" remote check
 	refused 2 "at least one host"
 	run --separate-stderr "$CP" remote

@@ -309,10 +309,11 @@ static inline bool fixture_pg(void **state)
 
 /*
  * The URL of the test's store @name: the file @name in the test's directory
- * (SQLite), or a database created empty for it on first use (PostgreSQL).
+ * (SQLite), or a database created empty for it on first use (PostgreSQL),
+ * with @options after CREATE DATABASE (e.g. a collation; "" for none).
  * The same name gives the same store until the test ends.
  */
-static inline const char *fixture_url(void **state, const char *name)
+static inline const char *fixture_url_created(void **state, const char *name, const char *options)
 {
 	struct fixture_store *fs = *state;
 	int i;
@@ -328,22 +329,28 @@ static inline const char *fixture_url(void **state, const char *name)
 	} else {
 #ifdef CLEARPATH_HAVE_LIBPQ
 		static unsigned serial;
-		char db[64], sql[128];
+		char db[64], sql[512];
 
 		/* by process and number: the test programs may share one server */
 		snprintf(db, sizeof(db), "cptest_%ld_%u", (long)getpid(), serial++);
-		snprintf(sql, sizeof(sql), "CREATE DATABASE %s", db);
+		snprintf(sql, sizeof(sql), "CREATE DATABASE %s %s", db, options);
 		assert_true(fixture_pg_admin_sql(sql));
 		fs->db[i] = strdup(db);
 		fs->url[i] = fixture_pg_url(db);
 		assert_non_null(fs->db[i]);
 		assert_non_null(fs->url[i]);
 #else
+		(void)options;
 		fail_msg("no PostgreSQL in this build");
 #endif
 	}
 	fs->n++;
 	return fs->url[i];
+}
+
+static inline const char *fixture_url(void **state, const char *name)
+{
+	return fixture_url_created(state, name, "");
 }
 
 /* Open (creating) the test's store @name; the test fails unless that works. */

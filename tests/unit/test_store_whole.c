@@ -460,6 +460,64 @@ static void test_across_backends(void **state)
 	store_close(pg);
 }
 
+/* Every listing of @a and @b, as JSON text: the same, in the same order. */
+static void assert_same_listings(struct store *a, struct store *b)
+{
+	int (*const list[])(struct store *, json_t **) = {
+		store_list_suts, store_list_swprofiles, store_list_benchmarks, store_list_sessions,
+	};
+
+	for (size_t i = 0; i < sizeof(list) / sizeof(list[0]); i++) {
+		json_t *ja, *jb;
+		char *ta, *tb;
+
+		assert_int_equal(list[i](a, &ja), 0);
+		assert_int_equal(list[i](b, &jb), 0);
+		ta = json_dumps(ja, JSON_COMPACT);
+		tb = json_dumps(jb, JSON_COMPACT);
+		assert_string_equal(ta, tb);
+		free(ta);
+		free(tb);
+		json_decref(ja);
+		json_decref(jb);
+	}
+}
+
+/*
+ * A lab's database made with a natural-language collation (ICU en-US sorts
+ * a A b B, SQLite's bytes A B a b): names in mixed case and accents list and
+ * export in the same order, the same bytes, from both.
+ */
+static void test_natural_collation_database(void **state)
+{
+	static const char *const suts[] = { "beta", "Alpha", "alpha-2", "\xc3\x89mile", "Zeta" };
+	static const char *const swps[] = { "next", "Base", "base", "\xc3\x9f-6.9" };
+	static const char *const classes[] = { "bw", "BW", "Bw-2" };
+	char a_path[512];
+	struct store *a = open_file(state, "a.db", a_path, sizeof(a_path)), *pg;
+	int added;
+
+	for (size_t i = 0; i < sizeof(suts) / sizeof(suts[0]); i++) {
+		struct fixture_ids ids;
+		int64_t bench;
+
+		assert_int_equal(fixture_objects(a, suts[i], swps[i % 4], &ids), 0);
+		assert_int_equal(fixture_benchmark(a, i % 2 ? "mem/Memset" : "mem/memset", suts[i], &bench), 0);
+		assert_int_equal(store_resultclass_get(a, bench, classes[i % 3], "ns", false, &ids.resultclass), 0);
+		assert_int_equal(fixture_session(a, &ids, 2, (double)i, NULL), 0);
+	}
+	pg = NULL;
+	assert_int_equal(store_open(fixture_url_created(state, "icu", "TEMPLATE template0 LOCALE_PROVIDER icu"
+							 " ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'"), &pg), 0);
+	assert_int_equal(fixture_raw(state, "icu", "SELECT ('a' < 'B')::int"), 1);	/* the collation is natural */
+	assert_int_equal(store_merge(pg, a_path, &added), 0);
+	assert_int_equal(added, 5);
+	assert_same_exports(a, pg);
+	assert_same_listings(a, pg);
+	store_close(a);
+	store_close(pg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest every[] = {
@@ -474,6 +532,7 @@ int main(void)
 	/* PostgreSQL with SQLite files beside it */
 	const struct CMUnitTest across[] = {
 		cmocka_unit_test(test_across_backends),
+		cmocka_unit_test(test_natural_collation_database),
 	};
 	int failed = FIXTURE_RUN("whole", every, FIXTURE_SQLITE);
 

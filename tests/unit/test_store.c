@@ -900,6 +900,62 @@ static void test_pg_lost_connection_retried_once(void **state)
 	store_close(st);
 }
 
+/* Read @text into @st with store_import(). */
+static int import_from(struct store *st, const char *text)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int ret;
+
+	assert_non_null(f);
+	ret = store_import(st, f, "lost.csv", NULL);
+	fclose(f);
+	return ret;
+}
+
+/*
+ * A connection lost before an import, a merge or an export: each fails
+ * with -ENOTCONN (a resource error, exit 3), writes nothing, and works
+ * once connected again.
+ */
+static void test_pg_lost_connection_bulk_paths(void **state)
+{
+	char path[512], *text, *buf = NULL;
+	struct store *src, *st = fixture_open(state, "lost");
+	struct fixture_ids ids;
+	size_t len = 0;
+	FILE *out;
+	int added = -1;
+
+	fixture_path(path, sizeof(path), fixture_dir(state), "src.db");
+	assert_int_equal(store_open(path, &src), 0);
+	assert_int_equal(fixture_objects(src, "m7g", "6.9.0", &ids), 0);
+	assert_int_equal(fixture_session(src, &ids, 3, 1.0, NULL), 0);
+	text = fixture_export(src, STORE_CSV);
+	store_close(src);
+
+	kill_backend(state, "lost", st);
+	assert_int_equal(import_from(st, text), -ENOTCONN);
+	assert_int_equal(store_reconnect(st), 0);
+	assert_int_equal(fixture_count(st, true), 0);
+	kill_backend(state, "lost", st);
+	assert_int_equal(store_merge(st, path, &added), -ENOTCONN);
+	assert_int_equal(store_reconnect(st), 0);
+	assert_int_equal(fixture_count(st, true), 0);
+	assert_int_equal(store_merge(st, path, &added), 0);
+	assert_int_equal(added, 1);
+	assert_int_equal(import_from(st, text), 0);
+	assert_int_equal(fixture_count(st, true), 4);
+
+	kill_backend(state, "lost", st);
+	out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	assert_int_equal(store_export(st, out, STORE_CSV), -ENOTCONN);
+	fclose(out);
+	free(buf);
+	free(text);
+	store_close(st);
+}
+
 /* Reading through a read-only connection: writes are refused (-EROFS), nothing changes. */
 static void test_pg_reader_never_writes(void **state)
 {
@@ -988,6 +1044,7 @@ int main(void)
 		cmocka_unit_test(test_pg_foreign_and_empty_database),
 		cmocka_unit_test(test_pg_cannot_connect),
 		cmocka_unit_test(test_pg_lost_connection_retried_once),
+		cmocka_unit_test(test_pg_lost_connection_bulk_paths),
 		cmocka_unit_test(test_pg_reader_never_writes),
 		cmocka_unit_test(test_pg_role_without_privilege),
 	};

@@ -72,8 +72,10 @@ static json_t *json_profile(const struct profile_summary *p)
 						     p->top[i].share, "kernel", p->top[i].kernel, "clearing",
 						     p->top[i].clearing));
 	profile_bound_text(p, bound, sizeof(bound));
-	o = json_pack("{s:I, s:I, s:f, s:f, s:s, s:o}", "samples", (json_int_t)p->samples, "lost",
-		      (json_int_t)p->lost, "clearing_pct", p->clearing, "bound_factor", p->clearing / 100.0,
+	o = json_pack("{s:s, s:I, s:I, s:I, s:f, s:f, s:f, s:s, s:o}", "event", profile_event_name(p->cfg.event),
+		      "freq_hz", (json_int_t)p->cfg.hz, "samples", (json_int_t)p->samples, "lost",
+		      (json_int_t)p->lost, "clearing_pct", p->clearing, "clearing_stderr_pct",
+		      profile_share_stderr(p->clearing, p->samples), "bound_factor", p->clearing / 100.0,
 		      "bound", bound, "top", top);
 	return o;
 }

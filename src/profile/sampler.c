@@ -5,6 +5,7 @@
 #include "util/sysfs.h"
 
 #include <errno.h>
+#include <math.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -296,6 +297,7 @@ void profile_end(struct profile_summary *out)
 			snprintf(out->why, sizeof(out->why), "out of memory");
 		}
 		out->lost = coll.lost;
+		out->cfg = coll.cfg;
 	} else if (coll.refused) {
 		snprintf(out->why, sizeof(out->why), "%s", coll.why);
 	}
@@ -306,12 +308,30 @@ void profile_end(struct profile_summary *out)
 	pthread_mutex_unlock(&coll.lock);
 }
 
+const char *profile_event_name(enum profile_event e)
+{
+	return e == PROFILE_CYCLES ? "cycles" : "cpu-clock";
+}
+
+/*
+ * sqrt(p(1-p)/n) with Agresti and Coull's two added successes and failures:
+ * the same for many samples, but 10 samples all clearing say +-9 points,
+ * not a certain 100%.
+ */
+double profile_share_stderr(double pct, uint64_t n)
+{
+	double m = (double)n + 4.0, p = (pct / 100.0 * (double)n + 2.0) / m;
+
+	return 100.0 * sqrt(p * (1.0 - p) / m);
+}
+
 void profile_bound_text(const struct profile_summary *p, char *buf, size_t len)
 {
 	double f = p->clearing / 100.0;
 
 	snprintf(buf, len,
-		 "clearing %.1f%% of %llu samples: a change of X%% in the clearing routine moves this "
-		 "result by at most %.2f x X%%",
-		 p->clearing, (unsigned long long)p->samples, f);
+		 "clearing %.1f%% of %llu samples (%s at %u Hz, standard error %.1f points): a change of X%% "
+		 "in the clearing routine moves this result by at most %.2f x X%%",
+		 p->clearing, (unsigned long long)p->samples, profile_event_name(p->cfg.event), p->cfg.hz,
+		 profile_share_stderr(p->clearing, p->samples), f);
 }

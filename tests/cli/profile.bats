@@ -48,22 +48,50 @@ thp_madvise_possible() {
 	echo madvise > "$THP"
 }
 
+# The default --profile-freq as --help states it.
+default_freq() {
+	"$CP" bench mem mmap --help | sed -n 's/.*--profile-freq <hz>.*(default: \([0-9]*\)).*/\1/p'
+}
+
+# At the default frequency (few samples a second, so that sampling costs under 1% of the rate even
+# in a VM): regions of some 100 samples (1.3GB of THP faults, 512MB of 4KB faults, each about a CPU
+# second here), so the shares' standard errors (a few points) leave the two far apart.
 @test "THP demand faults spend most samples clearing; 4KB faults with THP off a smaller share" {
 	can_profile || skip "perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid) and not root"
 	thp_madvise_possible || skip "THP is 'never' and only root can change it"
-	run --separate-stderr "$CP" bench mem mmap -p 4KB -f demand -s 64MB -l 2 --thp always --profile
+	run --separate-stderr "$CP" bench mem mmap -p 4KB -f demand -s 256MB -l 5 --thp always --profile
 	[ "$status" -eq 0 ]
 	thp=$(clearing_share)
 	echo "THP: $thp% clearing; $output"
 	[[ "$output" == *"MADV_HUGEPAGE"* ]]
 	[[ "$output" == *"% (profile:clear_page"* ]]
+	[[ "$output" == *" samples (cpu-clock at $(default_freq) Hz, standard error "* ]]
 	python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 50 else 1)" "$thp"
-	run --separate-stderr "$CP" bench mem mmap -p 4KB -f demand -s 64MB -l 2 --thp never --profile
+	run --separate-stderr "$CP" bench mem mmap -p 4KB -f demand -s 256MB -l 2 --thp never --profile
 	[ "$status" -eq 0 ]
 	small=$(clearing_share)
 	echo "4KB: $small% clearing; $output"
 	[[ "$output" == *"a change of X% in the clearing routine moves this result by at most"* ]]
 	python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$small" "$thp"
+}
+
+@test "a profile says how it was sampled: event, frequency (the default unless --profile-freq) and the share's standard error" {
+	can_profile || skip "perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid) and not root"
+	hz=$(default_freq)
+	[ -n "$hz" ]
+	run --separate-stderr "$CP" bench --format json mem mmap -p 4KB -f demand -s 128MB --profile
+	[ "$status" -eq 0 ]
+	json_check '
+p = d[0]["profile"]
+assert p["event"] == "cpu-clock" and p["freq_hz"] == int(sys.argv[1]), p
+n, c = p["samples"], p["clearing_pct"] / 100
+m, q = n + 4, (c * n + 2) / (n + 4)
+assert abs(p["clearing_stderr_pct"] - 100 * (q * (1 - q) / m) ** 0.5) < 1e-9, p
+assert "(cpu-clock at %s Hz, standard error " % sys.argv[1] in p["bound"], p
+' "$hz"
+	run --separate-stderr "$CP" bench --format json mem mmap -p 4KB -f demand -s 16MB --profile-freq 3000
+	[ "$status" -eq 0 ]
+	json_check 'assert d[0]["profile"]["freq_hz"] == 3000, d[0]["profile"]'
 }
 
 @test "bench --format json --profile: shares, the bound, and the same numbers as the metrics" {
@@ -135,7 +163,7 @@ profile_store() {
 	setup_store
 	for sw in base patched; do
 		run --separate-stderr "$CP" run --quiet --warmups 0 --repeats 2 --swprofile "$sw" --force -- \
-			mem mmap -p 4KB -f demand -s 16MB --profile
+			mem mmap -p 4KB -f demand -s 16MB --profile --profile-freq 4000
 		[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
 	done
 }
@@ -185,7 +213,7 @@ assert all(x["n"] == 2 and 0 <= x["mean"] <= 100 for x in c[0]["columns"]), c'
 	cat > "$D/p.yaml" <<'YAML'
 defaults: {warmups: 0, repeats: 1, profile: true}
 benchmarks:
-  - mem mmap -p 4KB -f demand -s 8MB
+  - mem mmap -p 4KB -f demand -s 256MB
   - bench: mem memset
     args: {s: 1MB}
     profile: false

@@ -10,6 +10,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -204,13 +205,19 @@ static void test_resolve_shares(void **state)
 
 static void test_bound_text(void **state)
 {
-	struct profile_summary s = { .on = true, .valid = true, .samples = 4012, .clearing = 97.8 };
+	struct profile_summary s = { .on = true, .valid = true, .samples = 4012, .clearing = 97.8,
+				     .cfg = { PROFILE_CPU_CLOCK, 100 } };
 	char buf[256];
 
 	(void)state;
 	profile_bound_text(&s, buf, sizeof(buf));
-	assert_string_equal(buf, "clearing 97.8% of 4012 samples: a change of X% in the clearing routine "
-				 "moves this result by at most 0.98 x X%");
+	/* sqrt(0.978 x 0.022 / 4012) = 0.23 points */
+	assert_string_equal(buf, "clearing 97.8% of 4012 samples (cpu-clock at 100 Hz, standard error 0.2 points): "
+				 "a change of X% in the clearing routine moves this result by at most 0.98 x X%");
+	/* sqrt(p(1-p)/n) once n is large; never 0 for few samples all in one symbol */
+	assert_true(fabs(profile_share_stderr(50, 100) - 100 * sqrt(0.25 / 104)) < 1e-9);
+	assert_true(fabs(profile_share_stderr(95, 100000) - 100 * sqrt(0.95 * 0.05 / 100000)) < 0.001);
+	assert_true(fabs(profile_share_stderr(100, 10) - 100 * sqrt(12.0 / 14 * 2 / 14 / 14)) < 1e-9);
 }
 
 static void test_access(void **state)

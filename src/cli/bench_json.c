@@ -114,6 +114,7 @@ static void json_result(struct wl_sink *s, const struct wl_invocation *inv, cons
 	json_object_set_new(o, "loops", json_integer(r->loops));
 	json_object_set_new(o, "threads", json_integer(r->threads));
 	json_object_set_new(o, "elapsed_ns", json_integer((json_int_t)r->elapsed_ns));
+	json_object_set_new(o, "cpu_ns", json_integer((json_int_t)r->cpu_ns));
 	json_object_set_new(o, "minor_faults", json_integer(r->minflt));
 	json_object_set_new(o, "major_faults", json_integer(r->majflt));
 	if (r->cycles >= 0)

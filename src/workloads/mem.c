@@ -132,6 +132,16 @@ int wl_timer_init(struct wl_timer *t, bool cycles, bool counters)
 	return 0;
 }
 
+/* The calling thread's CPU time (ns): what it ran, interrupts it took included, preemption not. */
+static uint64_t wl_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 void wl_timer_start(struct wl_timer *t)
 {
 	struct rusage ru;
@@ -145,6 +155,7 @@ void wl_timer_start(struct wl_timer *t)
 	if (t->cycles_fd >= 0)
 		perfctr_read(t->cycles_fd, &t->c0);
 	profile_thread_start(&t->prof);
+	t->cpu0 = wl_thread_cpu_ns();
 	t->t0 = clock_now_ns();
 }
 
@@ -153,6 +164,7 @@ void wl_timer_stop(struct wl_timer *t)
 	uint64_t t1 = clock_now_ns(), c1 = 0;
 	struct rusage ru;
 
+	t->cpu_ns += wl_thread_cpu_ns() - t->cpu0;
 	profile_thread_stop(&t->prof);
 	t->ns += t1 - t->t0;
 	if (t->cycles_fd >= 0 && !perfctr_read(t->cycles_fd, &c1))
@@ -178,6 +190,7 @@ void wl_timer_fini(struct wl_timer *t)
 void wl_timer_result(const struct wl_timer *t, struct wl_result *res)
 {
 	res->elapsed_ns = t->ns;
+	res->cpu_ns = t->cpu_ns;
 	res->minflt = t->minflt;
 	res->majflt = t->majflt;
 	res->cycles = t->cycles_fd >= 0 ? (double)t->cycles : -1;

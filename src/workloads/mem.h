@@ -75,6 +75,7 @@ int wl_mem_map_failed(uint64_t size, uint64_t page, int err);
 struct wl_timer {
 	int cycles_fd;		/* -1 when not counting cycles */
 	uint64_t ns, cycles;	/* accumulated over start/stop pairs */
+	uint64_t cpu_ns, cpu0;	/* the thread's CPU time over the same pairs: ns less what others ran */
 	long minflt, majflt;
 	uint64_t t0, c0;
 	long minflt0, majflt0;

@@ -146,7 +146,7 @@ static void mmap_note(const struct mmap_params *mp, struct wl_result *res)
 static void mmap_collect(const struct mmap_params *mp, struct mmap_thread *th, struct wl_result *res)
 {
 	unsigned n = mp->threads;
-	double sum = 0, sq = 0, cycles = 0;
+	double sum = 0, sq = 0, cycles = 0, cpu = 0;
 
 	res->cycles = mp->mem.cycles ? 0 : -1;
 	for (unsigned i = 0; i < n; i++) {
@@ -154,6 +154,7 @@ static void mmap_collect(const struct mmap_params *mp, struct mmap_thread *th, s
 
 		sum += ns;
 		sq += ns * ns;
+		cpu += (double)th[i].timer.cpu_ns;
 		res->minflt += th[i].timer.minflt;
 		res->majflt += th[i].timer.majflt;
 		cycles += (double)th[i].timer.cycles;
@@ -163,6 +164,7 @@ static void mmap_collect(const struct mmap_params *mp, struct mmap_thread *th, s
 	if (mp->mem.cycles)
 		res->cycles = cycles;
 	res->elapsed_ns = (uint64_t)(sum / n);
+	res->cpu_ns = (uint64_t)(cpu / n);
 	if (n > 1) {
 		double mean = sum / n, var = (sq - n * mean * mean) / (n - 1);
 

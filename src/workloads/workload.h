@@ -61,6 +61,7 @@ struct wl_result {
 	unsigned loops;
 	unsigned threads;
 	uint64_t elapsed_ns;	/* timed region, summed over loops, mean over threads */
+	uint64_t cpu_ns;	/* the CPU time its threads ran in it, likewise: elapsed less preemption */
 	long minflt, majflt;	/* page faults inside the timed region */
 	double cycles;		/* CPU cycles in the timed region with -c, else -1 */
 	double thread_rel_stddev;	/* % spread of per-thread times when threads > 1 */

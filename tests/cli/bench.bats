@@ -74,9 +74,11 @@ for o in d:
     assert o["params"] == {"size": 1048576, "page": 4096, "nr_loops": 2, "cycles": False, "chunk": 0}, o["params"]
     assert o["unit"] == "bytes/sec"
     assert o["bytes_total"] == 2 * 1048576 and o["loops"] == 2
-    for k in ("elapsed_ns", "minor_faults", "major_faults"):
+    for k in ("elapsed_ns", "cpu_ns", "minor_faults", "major_faults"):
         assert isinstance(o[k], int) and o[k] >= 0, k
     assert o["elapsed_ns"] > 0 and o["value"] > 0
+    # the CPU time the thread ran in the timed region: at most its length (read just outside it: +1ms)
+    assert 0 < o["cpu_ns"] <= o["elapsed_ns"] + 1000000, o
     # the value is bytes over time, not a rescaled GB/sec figure
     assert abs(o["value"] - o["bytes_total"] * 1e9 / o["elapsed_ns"]) <= 1e-6 * o["value"]
 '

@@ -253,3 +253,11 @@ YAML
 	grep -q 'data-resultclass="memset ' "$D/r.html"
 	! grep -q -e 'class="profile"' -e ':profile:' -e 'Where the time goes' "$D/r.html"
 }
+
+@test "doctor says what a profile costs in a virtual machine, and the default frequency" {
+	root=$(refusing_root ok)
+	CLEARPATH_SYSROOT="$root" run "$CP" doctor
+	line=$(unwrapped "$output" | grep '^PASS  perf.profile')
+	[[ "$line" == *"in a virtual machine each sample (a timer interrupt) costs tens of us"* ]] || { echo "$output"; return 1; }
+	[[ "$line" == *"(the default is $(default_freq) Hz; bench/profile measures it)"* ]]
+}

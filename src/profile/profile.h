@@ -14,9 +14,9 @@
 /*
  * The default sampling frequency.  Each sample is a timer interrupt, and
  * what --profile adds to a result is the interrupts' cost: frequency x cost
- * per sample.  That cost is about 1-2 us on bare metal but 30 us (a user
- * loop) to 70-100 us (the page-fault path, which refills what the VM exit
- * evicted) in a KVM guest, where 4 kHz slowed mmap demand faults by 15-30%.
+ * per sample.  That cost is about 1-2 us on bare metal but 30-60 us of CPU
+ * time in a KVM guest (the interrupt and the timer's re-arm are VM exits),
+ * where 4 kHz slowed mmap demand faults by 15-30%.
  * 100 Hz keeps the change under 1% there (about 0.3-0.5%, bench/profile),
  * and still resolves a share: n samples give it a standard error of
  * sqrt(p(1-p)/n), at most 5 points for one second of region (n = 100),

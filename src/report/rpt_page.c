@@ -25,7 +25,7 @@ static const char rpt_css[] =
 	"p.how,p.meta{font-size:.9em;color:#333}code{font-size:.95em}"
 	".header p{margin:.1em 0;font-size:.9em}.header p.more{margin-left:2em;color:#444;overflow-wrap:anywhere}"
 	"section.profile{margin-top:1.5em}table.profile td{white-space:nowrap}tr.clearing td{background:#fff1dc;"
-	"font-weight:600}span.spread{display:block;font-size:.8em;font-weight:400;color:#555}td.none{color:#999;"
+	"font-weight:600}span.spread,span.runs{display:block;font-size:.8em;font-weight:400;color:#555}span.runs{color:#8a4b00}td.none{color:#999;"
 	"text-align:center}ul.bound{font-size:.9em}span.bound{font-weight:600}figure.profile{width:720px}";
 
 int rpt_html_plot(const char *cls, const char *attr, const char *title, rpt_draw_fn *draw, const void *fig,

@@ -122,8 +122,14 @@ static int rpt_profile_draw(const void *fig, enum plot_kind kind, FILE *out)
 	return plot_bars_write(fig, kind, out);
 }
 
-/* One cell: the share and its change from the base in points, as show --profile prints them, and the sessions' range. */
-static void rpt_profile_cell(const struct cmp_set *s, const struct cmp_row *r, size_t c, FILE *out)
+/*
+ * One cell: the share and its change from the base in points, as show
+ * --profile prints them, and the sessions' range.  A symbol is stored only
+ * for the runs that had it among their top five, so its mean is over those:
+ * where they are fewer than the column's profiled runs (@runs, the clearing
+ * share's samples), the cell says so rather than pass it off as every run's.
+ */
+static void rpt_profile_cell(const struct cmp_set *s, const struct cmp_row *r, size_t c, size_t runs, FILE *out)
 {
 	double v = rpt_profile_share(r, c), b = rpt_profile_share(r, s->base);
 	struct rpt_spread sp;
@@ -140,6 +146,8 @@ static void rpt_profile_cell(const struct cmp_set *s, const struct cmp_row *r, s
 		fprintf(out, "<span class=\"spread\">sessions %.1f&ndash;%.1f%% (%d)</span>", sp.lo, sp.hi, sp.sessions);
 	else if (sp.sessions == 1)
 		fputs("<span class=\"spread\">1 session</span>", out);
+	if (r->cells[c].n < runs)
+		fprintf(out, "<span class=\"runs\">in %zu of %zu runs</span>", r->cells[c].n, runs);
 	fputs("</td>", out);
 }
 
@@ -182,7 +190,7 @@ static void rpt_profile_table(const struct cmp_set *s, const struct rpt_profile_
 		rpt_html_escape(f->labels[i], out);
 		fputs("</td>", out);
 		for (size_t c = 0; c < s->ncols; c++)
-			rpt_profile_cell(s, r, c, out);
+			rpt_profile_cell(s, r, c, p->clearing ? p->clearing->cells[c].n : 0, out);
 		fputs("</tr>\n", out);
 	}
 	fputs("</tbody>\n</table>\n", out);
@@ -207,7 +215,8 @@ static int rpt_profile_section(const struct cmp_set *s, const char *block, size_
 	      " symbol, each column's mean over its profiled runs, the range of the sessions' means under it"
 	      " (the whisker in the plot); pp: the change from the base column in percentage points. The"
 	      " clearing category groups the kernel's page-clearing functions (clear_page_erms, clear_page,"
-	      " folio_zero_user, ...); a symbol is listed where it was among a run's top five.</p>\n", out);
+	      " folio_zero_user, ...). A run stores its top five symbols: a symbol's share is its mean over the runs"
+	      " that had it there, and a cell says when those were not all of the column's runs.</p>\n", out);
 	if (p->clearing)
 		rpt_profile_bounds(s, p->clearing, out);
 	rpt_profile_table(s, &f, p, out);

@@ -174,3 +174,18 @@ EOF
 	[[ $output == *"FAIL: mem mmap -p 4KB -f demand -s 64MB clearing base:"*"'21.9%"* ]]
 	[[ $output == *"FAIL: mem mmap -p 4KB -f demand -s 64MB nt-clear: bound"*"does not follow"* ]]
 }
+
+@test "a symbol missing from some runs' top five says in how many runs its share was measured" {
+	need_cairo
+	cp "$S/profile.db" "$D/p.db"
+	# base's first run did not have exc_page_fault among its top five
+	STORE="$D/p.db" store_sql "DELETE FROM sample WHERE id = (SELECT min(s.id) FROM sample s
+		JOIN resultclass r ON r.id = s.resultclass_id
+		WHERE r.name = 'mmap -p 4KB -f demand -s 64MB :profile:exc_page_fault')"
+	"$CP" report --store "$D/p.db" -o "$D/p.html" >/dev/null
+	sed -n '/id="profile-profile-box-2"/,/<\/section>/p' "$D/p.html" >"$D/sec"
+	row=$(grep 'data-symbol="exc_page_fault"' "$D/sec")
+	[[ $row == *'<span class="runs">in 3 of 4 runs</span></td><td class="num"'* ]] || { echo "$row"; return 1; }
+	[ "$(grep -c 'class="runs"' "$D/sec")" -eq 1 ]
+	! grep -q 'class="runs"' "$GOLDEN/profile.html"
+}

@@ -5,6 +5,7 @@
 #include "report/profile.h"
 #include "report/study.h"
 #include "util/log.h"
+#include "util/replace.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -299,14 +300,14 @@ int rpt_plot_file(const char *dir, const char *name, enum plot_kind kind, rpt_dr
 		  FILE *names)
 {
 	char path[4096];
-	FILE *out;
+	struct replace out;
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s.%s", dir, name, kind == PLOT_SVG ? "svg" : "png");
-	out = fopen(path, "wb");
-	ret = out ? draw(fig, kind, out) : -errno;
-	if (out && fclose(out) && !ret)
-		ret = -EIO;
+	/* whole or not at all: a failed write (disk full) leaves the plot a report wrote there before */
+	ret = replace_open(&out, path);
+	if (!ret)
+		ret = replace_commit(&out, draw(fig, kind, out.f));
 	if (ret)
 		log_err("cannot write %s: %s", path, strerror(-ret));
 	else

@@ -158,6 +158,21 @@ EOF
 	refused 3 "cannot create $D/dir: Is a directory" "--format svg|png"
 }
 
+@test "report --format svg over earlier plots: a failed write leaves each as it was, no temporary file" {
+	need_cairo
+	"$CP" report --format svg -o "$D/first" >/dev/null
+	mkdir "$D/svg"
+	for f in "$D/first"/*.svg; do echo "the plot from before" >"$D/svg/${f##*/}"; done
+	# each plot is larger than the 64KB file size limit: its write fails (it was truncated, half written)
+	run --separate-stderr bash -c 'trap "" XFSZ; ulimit -f 64; exec "$0" report --format svg -o "$1"' "$CP" "$D/svg"
+	[ "$status" -eq 3 ]
+	[[ $stderr == *"cannot write $D/svg/"* ]]
+	for f in "$D/svg"/*; do
+		[ "$(cat "$f")" = "the plot from before" ] || { echo "$f changed"; return 1; }
+	done
+	[ "$(ls "$D/svg" | wc -l)" -eq "$(ls "$D/first" | wc -l)" ]
+}
+
 @test "report draws a store whose values span more than a double holds (-1e308 .. 1e308) and subnormals" {
 	need_cairo
 	# the plot's scale once overflowed to infinity: "cannot write r.html: Invalid argument", exit 1

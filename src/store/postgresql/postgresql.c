@@ -23,14 +23,28 @@
 enum { OID_BOOL = 16, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_TEXT = 25, OID_FLOAT4 = 700,
        OID_FLOAT8 = 701, OID_NUMERIC = 1700 };
 
+/*
+ * Where a statement's execution is.  Rows stream in single-row mode, so
+ * reading a large result (show, export, a merge's source) holds one row at a
+ * time, not the whole result; while they do, the statement is the
+ * connection's active one.  Anything else sent on the connection first
+ * drains the active statement's remaining rows into one result it reads on
+ * from (a nested query: rare, and never the large one).
+ */
+enum pg_state { PG_IDLE, PG_ACTIVE, PG_DRAINED, PG_DONE };
+
 struct pg_stmt {
 	struct store_stmt base;
 	char *sql;		/* with $N parameters */
 	int nparams;
 	char **value;		/* nparams texts, NULL for NULL */
 	Oid *type;		/* their types: text, bigint or double precision */
-	PGresult *res;		/* NULL until the first step */
-	int row;		/* the row the columns read, -1 before the first */
+	enum pg_state state;
+	PGresult *res;		/* the result the columns read (NULL before the first step) */
+	int row;		/* the row of res they read */
+	PGresult *rest;		/* PG_DRAINED: the rows that were still to come, then... */
+	int rest_row;		/* ...the one read last of them (-1: none yet) */
+	PGresult *end;		/* ...and how the statement ended (NULL: out of memory draining) */
 	unsigned runs;		/* executions so far */
 	char name[24];		/* a server-side prepared statement's, "" while there is none */
 	unsigned generation;	/* of the connection it was prepared on */
@@ -39,6 +53,7 @@ struct pg_stmt {
 struct pg_conn {
 	PGconn *conn;
 	bool readonly;
+	struct pg_stmt *active;	/* whose rows are still arriving, or NULL */
 	unsigned statements;	/* prepared so far, for names */
 	unsigned generation;	/* bumped by each reconnect, which forgets prepared statements */
 };
@@ -185,6 +200,69 @@ static char *translate_ddl(const char *sql)
 	return out;
 }
 
+/* Append the row of single-row result @r to @acc (made from @r's columns on first use).  false: out of memory. */
+static bool rows_append(PGresult **acc, const PGresult *r)
+{
+	int n;
+
+	if (!*acc && !(*acc = PQcopyResult(r, PG_COPYRES_ATTRS)))
+		return false;
+	n = PQntuples(*acc);
+	for (int f = 0; f < PQnfields(r); f++) {
+		bool null = PQgetisnull(r, 0, f);
+
+		if (!PQsetvalue(*acc, n, f, null ? NULL : PQgetvalue(r, 0, f), null ? -1 : PQgetlength(r, 0, f)))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Before anything else goes to the server: the active statement's rows
+ * still to come, read into one result it goes on reading from.
+ */
+static void pg_drain(struct pg_conn *pc)
+{
+	struct pg_stmt *s = pc->active;
+	bool ok = true;
+	PGresult *r;
+
+	if (!s)
+		return;
+	pc->active = NULL;
+	s->state = PG_DRAINED;
+	s->rest_row = -1;
+	while ((r = PQgetResult(pc->conn))) {
+		if (PQresultStatus(r) == PGRES_SINGLE_TUPLE && ok) {
+			ok = rows_append(&s->rest, r);
+			PQclear(r);
+		} else if (PQresultStatus(r) != PGRES_SINGLE_TUPLE && !s->end) {
+			s->end = r;
+		} else {
+			PQclear(r);
+		}
+	}
+	if (!ok) {
+		/* the step after says so: no end, as out of memory */
+		PQclear(s->end);
+		s->end = NULL;
+		PQclear(s->rest);
+		s->rest = NULL;
+	}
+}
+
+/* Read and drop what the server still sends for the active statement @s (a reset before its end). */
+static void pg_discard_rest(struct pg_conn *pc, struct pg_stmt *s)
+{
+	PGresult *r;
+
+	if (pc->active != s)
+		return;
+	pc->active = NULL;
+	while ((r = PQgetResult(pc->conn)))
+		PQclear(r);
+}
+
 static int pg_script(struct store *st, const char *sql)
 {
 	char *ddl = translate_ddl(sql);
@@ -195,6 +273,7 @@ static int pg_script(struct store *st, const char *sql)
 		store_set_error(st, NULL, "out of memory");
 		return -ENOMEM;
 	}
+	pg_drain(st->conn);
 	res = PQexec(conn_of(st), ddl);
 	if (PQresultStatus(res) != PGRES_COMMAND_OK && PQresultStatus(res) != PGRES_TUPLES_OK)
 		ret = pg_fail(st, res);
@@ -233,9 +312,14 @@ static void pg_reset(struct store_stmt *ss)
 {
 	struct pg_stmt *s = pg_of(ss);
 
-	PQclear(s->res);
-	s->res = NULL;
+	pg_discard_rest(ss->st->conn, s);
+	if (s->res != s->rest)
+		PQclear(s->res);
+	PQclear(s->rest);
+	PQclear(s->end);
+	s->res = s->rest = s->end = NULL;
 	s->row = -1;
+	s->state = PG_IDLE;
 }
 
 static int pg_bind(struct store_stmt *ss, const struct store_arg *arg, int n)
@@ -276,14 +360,16 @@ static int pg_bind(struct store_stmt *ss, const struct store_arg *arg, int n)
 }
 
 /*
- * Execute @s: as it is the first time, prepared on the server from the
- * second on (a statement run again, as import's and merge's inserts are,
- * is parsed and planned once).  NULL or a result to PQclear().
+ * Send @s, its rows to come one at a time: as it is the first time, prepared
+ * on the server from the second on (a statement run again, as import's and
+ * merge's inserts are, is parsed and planned once).  0, or the failure.
  */
-static PGresult *pg_exec(struct store *st, struct pg_stmt *s)
+static int pg_send(struct store *st, struct pg_stmt *s)
 {
 	struct pg_conn *pc = st->conn;
+	int sent;
 
+	pg_drain(pc);
 	if (s->name[0] && s->generation != pc->generation)
 		s->name[0] = '\0';
 	if (!s->name[0] && s->runs++ > 0) {
@@ -291,38 +377,133 @@ static PGresult *pg_exec(struct store *st, struct pg_stmt *s)
 
 		snprintf(s->name, sizeof(s->name), "cp%u", ++pc->statements);
 		res = PQprepare(pc->conn, s->name, s->sql, s->nparams, s->type);
-		if (PQresultStatus(res) != PGRES_COMMAND_OK)
-			return res;
+		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+			int ret = pg_fail(st, res);
+
+			PQclear(res);
+			s->name[0] = '\0';
+			return ret;
+		}
 		PQclear(res);
 		s->generation = pc->generation;
 	}
 	if (s->name[0])
-		return PQexecPrepared(pc->conn, s->name, s->nparams, (const char *const *)s->value, NULL, NULL, 0);
-	return PQexecParams(pc->conn, s->sql, s->nparams, s->type, (const char *const *)s->value, NULL, NULL, 0);
+		sent = PQsendQueryPrepared(pc->conn, s->name, s->nparams, (const char *const *)s->value, NULL, NULL, 0);
+	else
+		sent = PQsendQueryParams(pc->conn, s->sql, s->nparams, s->type, (const char *const *)s->value, NULL,
+					 NULL, 0);
+	if (!sent)
+		return pg_fail(st, NULL);
+	/* when it cannot (it always can right after a send), the rows come whole: still right */
+	PQsetSingleRowMode(pc->conn);
+	pc->active = s;
+	s->state = PG_ACTIVE;
+	return 0;
+}
+
+/* Make @r what the columns read, at @row. */
+static void pg_show(struct pg_stmt *s, PGresult *r, int row)
+{
+	if (s->res != r && s->res != s->rest)
+		PQclear(s->res);
+	s->res = r;
+	s->row = row;
+}
+
+/*
+ * The statement's end, result @r (NULL: out of memory draining):
+ * STORE_DONE, or a negative errno; a result with rows (single-row mode
+ * refused) is read as drained rows.
+ */
+static int pg_end(struct store *st, struct pg_stmt *s, PGresult *r)
+{
+	ExecStatusType status = PQresultStatus(r);
+	int ret;
+
+	if (!r) {
+		s->state = PG_DONE;
+		store_set_error(st, NULL, "out of memory");
+		return -ENOMEM;
+	}
+	if (status == PGRES_TUPLES_OK && PQntuples(r) > 0) {
+		s->state = PG_DRAINED;
+		s->rest = r;
+		s->rest_row = -1;
+		s->end = PQcopyResult(r, PG_COPYRES_ATTRS);
+		return STORE_ROW + 1;	/* read on from rest */
+	}
+	s->state = PG_DONE;
+	if (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK) {
+		/* kept: changes() reads its command tag */
+		pg_show(s, r, -1);
+		return STORE_DONE;
+	}
+	ret = pg_fail(st, r);
+	PQclear(r);
+	return ret;
+}
+
+/* The next row of a statement whose rest was drained, or its end. */
+static int pg_step_drained(struct store *st, struct pg_stmt *s)
+{
+	PGresult *end;
+
+	if (s->rest && s->rest_row + 1 < PQntuples(s->rest)) {
+		pg_show(s, s->rest, ++s->rest_row);
+		return STORE_ROW;
+	}
+	end = s->end;
+	s->end = NULL;
+	return pg_end(st, s, end);
+}
+
+/* The next row arriving for the active statement @s, or its end. */
+static int pg_step_active(struct store *st, struct pg_stmt *s)
+{
+	struct pg_conn *pc = st->conn;
+	PGresult *r = PQgetResult(pc->conn), *more;
+
+	if (r && PQresultStatus(r) == PGRES_SINGLE_TUPLE) {
+		pg_show(s, r, 0);
+		return STORE_ROW;
+	}
+	/* the end: libpq answers NULL after it, and the connection is free again */
+	pc->active = NULL;
+	while ((more = PQgetResult(pc->conn)))
+		PQclear(more);
+	if (!r) {
+		/* nothing at all: the connection went away */
+		s->state = PG_DONE;
+		return pg_fail(st, NULL);
+	}
+	return pg_end(st, s, r);
 }
 
 static int pg_step(struct store_stmt *ss)
 {
 	struct pg_stmt *s = pg_of(ss);
+	int ret = 0;
 
-	if (!s->res) {
-		ExecStatusType status;
-
-		s->res = pg_exec(ss->st, s);
-		status = PQresultStatus(s->res);
-		if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
-			int ret = pg_fail(ss->st, s->res);
-
-			PQclear(s->res);
-			s->res = NULL;
-			return ret;
+	if (s->state == PG_IDLE)
+		ret = pg_send(ss->st, s);
+	if (ret) {
+		s->state = PG_DONE;
+		return ret;
+	}
+	for (;;) {
+		switch (s->state) {
+		case PG_ACTIVE:
+			ret = pg_step_active(ss->st, s);
+			break;
+		case PG_DRAINED:
+			ret = pg_step_drained(ss->st, s);
+			break;
+		default:
+			return STORE_DONE;
 		}
+		if (ret != STORE_ROW + 1)
+			return ret;
 	}
-	if (s->row + 1 < PQntuples(s->res)) {
-		s->row++;
-		return STORE_ROW;
-	}
-	return STORE_DONE;
 }
 
 static void pg_finalize(struct store_stmt *ss)
@@ -330,11 +511,12 @@ static void pg_finalize(struct store_stmt *ss)
 	struct pg_stmt *s = pg_of(ss);
 	struct pg_conn *pc = ss->st->conn;
 
-	PQclear(s->res);
+	pg_reset(ss);
 	if (s->name[0] && s->generation == pc->generation && PQstatus(pc->conn) == CONNECTION_OK) {
 		char sql[48];
 
 		snprintf(sql, sizeof(sql), "DEALLOCATE %s", s->name);
+		pg_drain(pc);
 		PQclear(PQexec(pc->conn, sql));
 	}
 	for (int i = 0; i < s->nparams; i++)
@@ -406,7 +588,8 @@ static int64_t pg_changes(struct store_stmt *ss)
 {
 	struct pg_stmt *s = pg_of(ss);
 
-	return s->res ? strtoll(PQcmdTuples(s->res), NULL, 10) : 0;
+	/* the command tag is the end's, read once the step said STORE_DONE */
+	return s->res && s->state == PG_DONE ? strtoll(PQcmdTuples(s->res), NULL, 10) : 0;
 }
 
 static bool pg_claims(const char *url)
@@ -556,6 +739,9 @@ static int pg_reconnect(struct store *st)
 		nanosleep(&wait, NULL);
 		wait.tv_sec = wait.tv_sec * 2 + (wait.tv_nsec >= 500000000);
 		wait.tv_nsec = wait.tv_nsec >= 500000000 ? 0 : wait.tv_nsec * 2;
+		if (pc->active)
+			pc->active->state = PG_DONE;
+		pc->active = NULL;
 		PQreset(pc->conn);
 		if (PQstatus(pc->conn) == CONNECTION_OK && !PQsetClientEncoding(pc->conn, "UTF8")) {
 			log_warn("store %s: connected again after a lost connection", st->path);

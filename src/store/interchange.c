@@ -324,17 +324,30 @@ static int import_session_stmt(struct import_ctx *c, struct store_stmt **slot, c
 
 /*
  * The session of a data line: created when new (complete, since an export
- * is a finished record), checked against the line when it exists.
+ * is a finished record), in one round trip; one stored already is checked
+ * against the line.
  */
 static int import_session_find(struct import_ctx *c, const struct import_row *r, int64_t sut,
 			       int64_t swp, int64_t *id)
 {
 	struct store *st = c->st;
 	struct store_stmt *find, *insert;
-	int ret = import_session_stmt(c, &c->session_find, "SELECT id, sut_id = ?2 AND swprofile_id = ?3"
-				      " AND started = ?4 FROM session WHERE uuid = ?1", r, sut, swp);
+	int ret = import_session_stmt(c, &c->session_insert, "INSERT INTO session (uuid, sut_id, swprofile_id,"
+				      " started, complete) VALUES (?1, ?2, ?3, ?4, 1) ON CONFLICT (uuid) DO NOTHING"
+				      " RETURNING id", r, sut, swp);
 	int rc;
 
+	if (ret)
+		return ret;
+	insert = c->session_insert;
+	rc = store_step(insert);
+	if (rc == STORE_ROW)
+		*id = store_col_int64(insert, 0);
+	store_reset(insert);
+	if (rc != STORE_DONE)
+		return rc == STORE_ROW ? 0 : store_sql_fail(st, rc, "adding a session");
+	ret = import_session_stmt(c, &c->session_find, "SELECT id, sut_id = ?2 AND swprofile_id = ?3"
+				  " AND started = ?4 FROM session WHERE uuid = ?1", r, sut, swp);
 	if (ret)
 		return ret;
 	find = c->session_find;
@@ -344,22 +357,11 @@ static int import_session_find(struct import_ctx *c, const struct import_row *r,
 		ret = store_col_int(find, 1) ? 0 :
 			bad_field(c, COL_SESSION, "session %s has another sut, swprofile or start time in this store",
 				  r->field[COL_SESSION]);
-		store_reset(find);
-		return ret;
+	} else {
+		ret = rc == STORE_DONE ? -EIO : store_sql_fail(st, rc, "looking up a session");
 	}
 	store_reset(find);
-	if (rc < 0)
-		return store_sql_fail(st, rc, "looking up a session");
-	ret = import_session_stmt(c, &c->session_insert, "INSERT INTO session (uuid, sut_id, swprofile_id,"
-				  " started, complete) VALUES (?1, ?2, ?3, ?4, 1) RETURNING id", r, sut, swp);
-	if (ret)
-		return ret;
-	insert = c->session_insert;
-	rc = store_step(insert);
-	if (rc == STORE_ROW)
-		*id = store_col_int64(insert, 0);
-	store_reset(insert);
-	return rc == STORE_ROW ? 0 : rc == STORE_DONE ? -EIO : store_sql_fail(st, rc, "adding a session");
+	return ret;
 }
 
 /* The id cached under @slot for @key, else 0. */

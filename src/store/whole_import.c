@@ -32,6 +32,7 @@ struct xw_in {
 	struct xw_sess *sess;	/* open-addressing table of cap slots */
 	size_t nsess, cap;
 	json_t *rclasses;	/* result class ids by their fields */
+	json_t *named[2];	/* sut and swprofile ids by name */
 	struct store_batch *batch;	/* samples of new sessions, written a batch at a time */
 	struct store_batch *check;	/* samples of sessions stored before, checked a batch at a time */
 	struct store_stmt *insert;	/* the sample insert, prepared once, for a refused batch row by row */
@@ -222,7 +223,20 @@ static int xw_named(struct xw_in *in, int k, const char *name, const char *finge
 		  "SELECT id FROM swprofile WHERE name = ?1" },
 	};
 
-	return store_get_or_create(in->st, id, sql[k][0], sql[k][1], "tt", name, fingerprint);
+	int ret = store_get_or_create(in->st, id, sql[k][0], sql[k][1], "tt", name, fingerprint);
+
+	if (!ret && !in->named[k] && !(in->named[k] = json_object()))
+		ret = -ENOMEM;
+	if (!ret && json_object_set_new(in->named[k], name, json_integer(*id)))
+		ret = -ENOMEM;
+	return ret;
+}
+
+/* The id of sut (@k 0) or swprofile (1) @name for a session: created (without a fingerprint) once, then remembered. */
+static int xw_named_id(struct xw_in *in, int k, const char *name, int64_t *id)
+{
+	*id = json_integer_value(json_object_get(in->named[k], name));
+	return *id ? 0 : xw_named(in, k, name, NULL, id);
 }
 
 /* What differs between the stored session (@stmt's row) and the file's record; NULL when nothing. */
@@ -255,18 +269,20 @@ static int xw_session_existing(struct xw_in *in, struct store_stmt *stmt, struct
 	return diff ? xw_conflict(in, in->f[XW_SESSION], diff) : 0;
 }
 
+/* Insert the session of the record, unless its UUID is stored already: then -ENOENT, nothing written. */
 static int xw_session_insert(struct xw_in *in, struct xw_sess *s)
 {
 	const char *const *f = in->f;
 	int64_t sut, swp;
-	int ret = xw_named(in, 0, f[XW_SUT], NULL, &sut);
+	int ret = xw_named_id(in, 0, f[XW_SUT], &sut);
 
 	if (!ret)
-		ret = xw_named(in, 1, f[XW_SWPROFILE], NULL, &swp);
+		ret = xw_named_id(in, 1, f[XW_SWPROFILE], &swp);
 	/* empty is NULL: CSV cannot tell them apart, and the store writes NULL, never "" */
 	if (!ret)
 		ret = store_int64(in->st, &s->id, "INSERT INTO session (uuid, boot_id, sut_id, swprofile_id, started,"
-				  " ended, complete, environment) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id",
+				  " ended, complete, environment) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+				  " ON CONFLICT (uuid) DO NOTHING RETURNING id",
 				  "ttiittbt", f[XW_SESSION], *f[XW_BOOT_ID] ? f[XW_BOOT_ID] : NULL, sut, swp,
 				  f[XW_STARTED], *f[XW_ENDED] ? f[XW_ENDED] : NULL, f[XW_COMPLETE][0] == '1',
 				  f[XW_ENVIRONMENT]);
@@ -290,6 +306,10 @@ static int xw_session(struct xw_in *in)
 	snprintf(s->uuid, sizeof(s->uuid), "%s", in->f[XW_SESSION]);
 	s->line = in->where;
 	in->nsess++;
+	/* new, the usual case, in one round trip; one stored before is then read to compare */
+	ret = xw_session_insert(in, s);
+	if (ret != -ENOENT)
+		return ret;
 	ret = store_prepare(in->st, &stmt, "SELECT se.id, u.name, p.name, se.boot_id, se.started, se.ended,"
 			    " se.complete, se.environment FROM session se JOIN sut u ON u.id = se.sut_id"
 			    " JOIN swprofile p ON p.id = se.swprofile_id WHERE se.uuid = ?1", "t", s->uuid);
@@ -298,10 +318,8 @@ static int xw_session(struct xw_in *in)
 	rc = store_step(stmt);
 	if (rc == STORE_ROW)
 		ret = xw_session_existing(in, stmt, s);
-	else if (rc == STORE_DONE)
-		ret = xw_session_insert(in, s);
 	else
-		ret = store_sql_fail(in->st, rc, "looking up a session");
+		ret = rc == STORE_DONE ? -EIO : store_sql_fail(in->st, rc, "looking up a session");
 	store_finalize(stmt);
 	return ret;
 }
@@ -458,6 +476,8 @@ static void xw_in_free(struct xw_in *in)
 	xw_record_free(in);
 	store_xchg_bench_free(&in->bench);
 	json_decref(in->rclasses);
+	json_decref(in->named[0]);
+	json_decref(in->named[1]);
 	store_batch_free(in->batch);
 	store_batch_free(in->check);
 	store_finalize(in->insert);

@@ -55,6 +55,7 @@ struct merge {
 	struct store *dst, *src;
 	struct store_batch *batch;	/* samples, a multi-row insert at a time */
 	struct id_map sut, swprofile, bench, rclass;
+	struct id_map session;	/* only the sessions added */
 	struct bench_identity *ident;
 };
 
@@ -184,46 +185,53 @@ static int merge_benchmarks(struct merge *m)
 	return ret;
 }
 
-/* The samples of source session @from into destination session @to, through the batch. */
-static int merge_samples(struct merge *m, int64_t from, int64_t to)
+/*
+ * The samples of the sessions added, through the batch: one query over the
+ * source, in the order the sessions were added, so a server is asked once,
+ * not once per session, and its rows stream.
+ */
+static int merge_samples(struct merge *m)
 {
 	struct store_stmt *stmt;
 	int ret, rc;
 
-	ret = store_prepare(m->src, &stmt, "SELECT resultclass_id, iteration, warmup, value, time FROM sample"
-			    " WHERE session_id = ?1 ORDER BY id", "i", from);
+	ret = store_prepare(m->src, &stmt, "SELECT session_id, resultclass_id, iteration, warmup, value, time"
+			    " FROM sample ORDER BY session_id, id", NULL);
 	while (!ret && (rc = store_step(stmt)) == STORE_ROW) {
-		const struct store_xchg_sample x = { to, map_get(&m->rclass, store_col_int64(stmt, 0)),
-						     store_col_int(stmt, 1), store_col_int(stmt, 2),
-						     store_col_double(stmt, 3), store_col_text(stmt, 4) };
+		int64_t to = map_get(&m->session, store_col_int64(stmt, 0));
+		const struct store_xchg_sample x = { to, map_get(&m->rclass, store_col_int64(stmt, 1)),
+						     store_col_int(stmt, 2), store_col_int(stmt, 3),
+						     store_col_double(stmt, 4), store_col_text(stmt, 5) };
 
-		ret = store_batch_add(m->batch, &x, 0, NULL);
+		if (to >= 0)
+			ret = store_batch_add(m->batch, &x, 0, NULL);
 	}
 	if (!ret && rc < 0)
 		ret = store_sql_fail(m->src, rc, "reading the samples to merge");
 	store_finalize(stmt);
-	return ret;
+	/* before the errors, which the schema checks against their sessions' samples */
+	return ret ? ret : store_batch_flush(m->batch);
 }
 
-/* The errors of source session @from into destination session @to. */
-static int merge_errors(struct merge *m, int64_t from, int64_t to)
+/* The errors of the sessions added, in one query as their samples. */
+static int merge_errors(struct merge *m)
 {
 	struct store_stmt *stmt;
 	int ret, rc;
 
-	ret = store_prepare(m->src, &stmt, "SELECT benchmark_id, iteration, warmup, message, time FROM error"
-			    " WHERE session_id = ?1 ORDER BY id", "i", from);
+	ret = store_prepare(m->src, &stmt, "SELECT session_id, benchmark_id, iteration, warmup, message, time"
+			    " FROM error ORDER BY session_id, id", NULL);
 	while (!ret && (rc = store_step(stmt)) == STORE_ROW) {
-		bool whole = store_col_type(stmt, 1) == STORE_COL_NULL;
+		int64_t to = map_get(&m->session, store_col_int64(stmt, 0));
+		bool whole = store_col_type(stmt, 2) == STORE_COL_NULL;
 
-		/* the schema checks an error against its session's samples: they go in first */
-		ret = store_batch_flush(m->batch);
-		if (!ret)
-			ret = store_exec(m->dst, "INSERT INTO error (session_id, benchmark_id, iteration, warmup,"
-					 " message, time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "iinitt", to,
-					 map_get(&m->bench, store_col_int64(stmt, 0)),
-					 whole ? (int64_t)-1 : store_col_int64(stmt, 1), store_col_int64(stmt, 2),
-					 store_col_text(stmt, 3), store_col_text(stmt, 4));
+		if (to < 0)
+			continue;
+		ret = store_exec(m->dst, "INSERT INTO error (session_id, benchmark_id, iteration, warmup, message,"
+				 " time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "iinitt", to,
+				 map_get(&m->bench, store_col_int64(stmt, 1)),
+				 whole ? (int64_t)-1 : store_col_int64(stmt, 2), store_col_int64(stmt, 3),
+				 store_col_text(stmt, 4), store_col_text(stmt, 5));
 	}
 	if (!ret && rc < 0)
 		ret = store_sql_fail(m->src, rc, "reading the errors to merge");
@@ -231,7 +239,7 @@ static int merge_errors(struct merge *m, int64_t from, int64_t to)
 	return ret;
 }
 
-/* One source session the destination lacks, with its samples and errors. */
+/* One source session the destination lacks (its samples and errors come after all sessions). */
 static int merge_session(struct merge *m, struct store_stmt *s)
 {
 	int64_t to;
@@ -243,14 +251,9 @@ static int merge_session(struct merge *m, struct store_stmt *s)
 			      store_col_text(s, 5), store_col_type(s, 6) == STORE_COL_NULL ? NULL : store_col_text(s, 6),
 			      store_col_int64(s, 7), store_col_text(s, 8));
 
-	if (!ret)
-		ret = merge_samples(m, store_col_int64(s, 0), to);
-	if (!ret)
-		ret = merge_errors(m, store_col_int64(s, 0), to);
-	return ret;
+	return ret ? ret : map_put(&m->session, store_col_int64(s, 0), to);
 }
 
-/* Every source session whose UUID the destination does not hold. */
 /* The UUIDs of the destination's sessions as the keys of a new JSON object in *@out: one query, not one per session. */
 static int dst_uuids(struct merge *m, json_t **out)
 {
@@ -268,6 +271,7 @@ static int dst_uuids(struct merge *m, json_t **out)
 	return ret;
 }
 
+/* Every source session whose UUID the destination does not hold, then their samples and errors. */
 static int merge_sessions(struct merge *m, int *added)
 {
 	struct store_stmt *stmt = NULL;
@@ -285,10 +289,12 @@ static int merge_sessions(struct merge *m, int *added)
 	}
 	if (!ret && rc < 0)
 		ret = store_sql_fail(m->src, rc, "reading the sessions to merge");
-	if (!ret)
-		ret = store_batch_flush(m->batch);
 	store_finalize(stmt);
 	json_decref(have);
+	if (!ret && m->session.n)
+		ret = merge_samples(m);
+	if (!ret && m->session.n)
+		ret = merge_errors(m);
 	return ret;
 }
 
@@ -317,6 +323,7 @@ out:
 	free(m.swprofile.p);
 	free(m.bench.p);
 	free(m.rclass.p);
+	free(m.session.p);
 	free(m.ident);
 	store_batch_free(m.batch);
 	return ret;

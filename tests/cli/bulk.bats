@@ -178,3 +178,26 @@ sys.exit(r.returncode) if r.returncode else print(resource.getrusage(resource.RU
 	echo "peak RSS: $small KB for 1300 samples, $big KB for 79300" >&3
 	[ "$big" -lt $((small + 12000)) ]
 }
+
+@test "bulk: merge between backends, into a store holding some of the sessions, equals SQLite's own merge" {
+	# the golden store: sessions with errors (with and without an iteration), an incomplete one
+	"$CP" import --store "$D/gold.db" tests/golden/export/whole.csv >/dev/null
+	"$CP" import --store "$PG" tests/golden/export/whole.csv >/dev/null
+	tests/pg-server createdb "$PGDIR" "${DB}m"
+	some=$(grep -m 2 '^session,' tests/golden/export/whole.csv | cut -d, -f4 | sed 's/^/--session /')
+	# shellcheck disable=SC2086
+	"$CP" export --store "$D/gold.db" --whole $some "$D/some.csv"
+	for st in "$D/native.db" "$D/from-pg.db" "$PGBASE/${DB}m"; do
+		"$CP" import --store "$st" "$D/some.csv" >/dev/null
+	done
+	"$CP" merge --into "$D/native.db" "$D/gold.db"
+	"$CP" merge --into "$D/from-pg.db" "$PG"
+	"$CP" merge --into "$PGBASE/${DB}m" "$D/gold.db"
+	"$CP" export --store "$D/native.db" --whole "$D/native.csv"
+	for st in "$D/from-pg.db" "$PGBASE/${DB}m"; do
+		"$CP" export --store "$st" --whole "$D/out.csv"
+		cmp "$D/native.csv" "$D/out.csv"
+	done
+	[ "$(grep -c '^error,' "$D/native.csv")" -eq 2 ]
+	[ "$(grep -c '^session,' "$D/native.csv")" -eq 17 ]
+}

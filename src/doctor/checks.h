@@ -17,6 +17,7 @@ struct doctor_ctx {
 struct doctor_check {
 	const char *name;
 	int (*run)(const struct doctor_ctx *ctx, struct doctor_report *rep);
+	unsigned session;	/* DOCTOR_SESSION_* bits: when a session records it (0: never) */
 };
 
 /*

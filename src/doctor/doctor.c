@@ -11,23 +11,30 @@
 
 #define DOCTOR_WIDTH 100	/* columns of a text report line, wrapped beyond */
 
-/* The order is the order of the output: frequency, memory, noise, counters. */
+/*
+ * The order is the order of the output: frequency, memory, noise, counters.
+ * The third field says which checks a session records as it starts
+ * (doctor_session_record): the cheap ones whose findings colour the numbers
+ * measured.  Pools and memory are the run's own business (it fails without
+ * them), busy-processes sleeps to sample, isolation only advises; the perf
+ * checks matter only to sessions that count or profile.
+ */
 static const struct doctor_check doctor_checks[] = {
-	{ "cpu.governor", doctor_check_governor },
-	{ "cpu.boost", doctor_check_boost },
-	{ "thp", doctor_check_thp },
-	{ "hugetlb", doctor_check_hugetlb },
-	{ "hugetlb.1GB-support", doctor_check_1gb },
-	{ "memory", doctor_check_memory },
-	{ "swap", doctor_check_swap },
-	{ "load", doctor_check_load },
-	{ "busy-processes", doctor_check_busy },
-	{ "virtualisation", doctor_check_virt },
-	{ "numa", doctor_check_numa },
-	{ "isolation", doctor_check_isolation },
-	{ "perf.paranoid", doctor_check_paranoid },
-	{ "perf.hw-events", doctor_check_events },
-	{ "perf.profile", doctor_check_profile },
+	{ "cpu.governor", doctor_check_governor, DOCTOR_SESSION_ALWAYS },
+	{ "cpu.boost", doctor_check_boost, DOCTOR_SESSION_ALWAYS },
+	{ "thp", doctor_check_thp, DOCTOR_SESSION_ALWAYS },
+	{ "hugetlb", doctor_check_hugetlb, 0 },
+	{ "hugetlb.1GB-support", doctor_check_1gb, 0 },
+	{ "memory", doctor_check_memory, 0 },
+	{ "swap", doctor_check_swap, DOCTOR_SESSION_ALWAYS },
+	{ "load", doctor_check_load, DOCTOR_SESSION_ALWAYS },
+	{ "busy-processes", doctor_check_busy, 0 },
+	{ "virtualisation", doctor_check_virt, DOCTOR_SESSION_ALWAYS },
+	{ "numa", doctor_check_numa, DOCTOR_SESSION_ALWAYS },
+	{ "isolation", doctor_check_isolation, 0 },
+	{ "perf.paranoid", doctor_check_paranoid, DOCTOR_SESSION_COUNTERS },
+	{ "perf.hw-events", doctor_check_events, DOCTOR_SESSION_COUNTERS },
+	{ "perf.profile", doctor_check_profile, DOCTOR_SESSION_PROFILE },
 };
 
 int doctor_needs_add(struct doctor_needs *needs, uint64_t bytes, uint64_t page)
@@ -113,8 +120,11 @@ int doctor_run(const struct doctor_opts *opts, struct doctor_report *rep)
 	/* x86 lists "flags" in cpuinfo, arm64 "Features": pdpe1gb only means something on x86 */
 	ctx.x86 = sysfs_read_key("/proc/cpuinfo", "flags", flags, sizeof(flags)) == 0;
 	for (size_t i = 0; i < sizeof(doctor_checks) / sizeof(doctor_checks[0]); i++) {
-		int ret = doctor_checks[i].run(&ctx, rep);
+		int ret;
 
+		if (opts->session && !(doctor_checks[i].session & opts->session))
+			continue;
+		ret = doctor_checks[i].run(&ctx, rep);
 		if (ret)
 			return ret;
 	}

@@ -60,9 +60,19 @@ struct doctor_report {
 	size_t n, cap;
 };
 
-/* How to run the checks.  A zeroed struct is valid: no needs, no process sampling, real counters. */
+/*
+ * Which checks a session records as it starts: the cheap ones whose findings
+ * colour every number it measures, plus the perf checks when it counts
+ * (--counters) or profiles (--profile).
+ */
+#define DOCTOR_SESSION_ALWAYS	1u
+#define DOCTOR_SESSION_COUNTERS	2u
+#define DOCTOR_SESSION_PROFILE	4u
+
+/* How to run the checks.  A zeroed struct is valid: every check, no needs, no process sampling, real counters. */
 struct doctor_opts {
 	const struct doctor_needs *needs;	/* NULL: nothing stated */
+	unsigned session;	/* 0: every check; else only those a session with these DOCTOR_SESSION_* bits records */
 	unsigned sample_ms;	/* gap between the two /proc/[pid]/stat samples; 0 skips sampling */
 	/* Opens a hardware or software counter like perfctr_open(); NULL means perfctr_open. Tests fake it. */
 	int (*open_counter)(uint32_t type, uint64_t config);
@@ -93,6 +103,16 @@ void doctor_report_text(const struct doctor_report *rep, FILE *out);
 
 /* @rep as a new JSON array of {check, status, value, detail, fix}.  NULL when memory runs out. */
 json_t *doctor_report_json(const struct doctor_report *rep);
+
+/*
+ * What a session records of the doctor as it starts, a new JSON object for
+ * its environment: {"checks": [the names of the checks run], "warnings":
+ * [{check, status, value, detail, fix}, ...]} with only the checks that did
+ * not PASS.  @session holds DOCTOR_SESSION_* bits (ALWAYS is implied).  An
+ * empty "warnings" says the machine was checked and found fit; a session
+ * without the key predates the recording.  NULL only when memory runs out.
+ */
+json_t *doctor_session_record(unsigned session);
 
 /*
  * Change the machine so it fits: the performance governor where cpufreq

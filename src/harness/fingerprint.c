@@ -126,19 +126,24 @@ void fp_boot_id(char *buf, size_t len)
 	boot_id(buf, len);
 }
 
-json_t *fp_environment(void)
+json_t *fp_environment(unsigned doctor)
 {
-	/* "settings" is doctor's snapshot, what `show` compares between columns; the rest is context. */
-	json_t *o = json_object(), *settings = doctor_snapshot();
+	/*
+	 * "settings" is doctor's snapshot, what `show` compares between columns;
+	 * "doctor" what its checks found wrong, for the report's header; the rest is context.
+	 */
+	json_t *o = json_object(), *settings = doctor_snapshot(), *record = doctor_session_record(doctor);
 	char buf[256];
 	uint64_t avail;
 
-	if (!o || !settings) {
+	if (!o || !settings || !record) {
 		json_decref(o);
 		json_decref(settings);
+		json_decref(record);
 		return NULL;
 	}
 	json_object_set_new(o, "settings", settings);
+	json_object_set_new(o, "doctor", record);
 	if (!sysfs_read_line("/proc/loadavg", buf, sizeof(buf)))
 		json_object_set_new(o, "loadavg", json_string(buf));
 	if (!sysfs_mem_available(&avail))

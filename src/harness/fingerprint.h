@@ -23,10 +23,12 @@ json_t *fp_swprofile(char *name, size_t len);
 
 /*
  * The environment snapshot stored with each session: {"settings": doctor's
- * snapshot (THP, governor, boost, hugepage pools, cmdline...), "loadavg",
- * "mem_available"}.  Returns a new object, NULL when out of memory.
+ * snapshot (THP, governor, boost, hugepage pools, cmdline...), "doctor":
+ * the checks run and their warnings (doctor_session_record(@doctor), whose
+ * DOCTOR_SESSION_* bits say whether the session counts or profiles),
+ * "loadavg", "mem_available"}.  Returns a new object, NULL when out of memory.
  */
-json_t *fp_environment(void);
+json_t *fp_environment(unsigned doctor);
 
 /* /proc/sys/kernel/random/boot_id into @buf ("" when unreadable). */
 void fp_boot_id(char *buf, size_t len);

@@ -3,6 +3,7 @@
 #include "harness/exec.h"
 #include "harness/fingerprint.h"
 #include "harness/progress.h"
+#include "doctor/doctor.h"
 #include "store/store.h"
 #include "store/url.h"
 #include "util/log.h"
@@ -251,6 +252,43 @@ static void run_unit_suite(const struct harness_unit *u, char *suite, size_t len
 }
 
 /*
+ * What word @i of a bench command line asks of the measurement beyond the
+ * benchmark: DOCTOR_SESSION_COUNTERS (--counters), DOCTOR_SESSION_PROFILE
+ * (--profile and its settings), 0 for a word of the benchmark.  *@skip is
+ * how many words after it belong to it (a setting's separate value).
+ */
+static unsigned run_word_extra(int argc, char **argv, int i, int *skip)
+{
+	const char *w = argv[i];
+
+	*skip = 0;
+	if (!strcmp(w, "--counters"))
+		return DOCTOR_SESSION_COUNTERS;
+	if (!strcmp(w, "--profile") || !strncmp(w, "--profile-freq=", 15) || !strncmp(w, "--profile-event=", 16))
+		return DOCTOR_SESSION_PROFILE;
+	if (!strcmp(w, "--profile-freq") || !strcmp(w, "--profile-event")) {
+		*skip = i + 1 < argc;
+		return DOCTOR_SESSION_PROFILE;
+	}
+	return 0;
+}
+
+/* Which doctor checks beyond the usual a session of @units records: counting, profiling (DOCTOR_SESSION_*). */
+static unsigned run_doctor_bits(const struct harness_unit *units, size_t n)
+{
+	unsigned bits = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct harness_unit *u = &units[k];
+
+		bits |= u->profile ? DOCTOR_SESSION_PROFILE : 0;
+		for (int i = 2, skip = 0; u->kind == HARNESS_BENCH && i < u->argc; i += 1 + skip)
+			bits |= run_word_extra(u->argc, u->argv, i, &skip);
+	}
+	return bits;
+}
+
+/*
  * The benchmark of @u for an error row when its command line does not even
  * parse: the words as given less --counters and --profile (with its
  * settings), which identify no benchmark a result could have.
@@ -260,16 +298,9 @@ static void run_unparsed_ident(const struct harness_unit *u, struct bench_identi
 	char suite[160], params[1024] = "";
 
 	snprintf(suite, sizeof(suite), "%s/%s", u->argv[0], u->argc > 1 ? u->argv[1] : "");
-	for (int i = 2; i < u->argc; i++) {
-		const char *w = u->argv[i];
-
-		if (!strcmp(w, "--counters") || !strcmp(w, "--profile") ||
-		    !strncmp(w, "--profile-freq=", 15) || !strncmp(w, "--profile-event=", 16))
+	for (int i = 2, skip = 0; i < u->argc; i += 1 + skip) {
+		if (run_word_extra(u->argc, u->argv, i, &skip))
 			continue;
-		if (!strcmp(w, "--profile-freq") || !strcmp(w, "--profile-event")) {
-			i++;
-			continue;
-		}
 		snprintf(params + strlen(params), sizeof(params) - strlen(params), "%s%s",
 			 params[0] ? " " : "", u->argv[i]);
 	}
@@ -430,10 +461,10 @@ int harness_register(const struct harness_opts *o)
 }
 
 static int run_begin_session(struct run_session *rs, int64_t sut_id, int64_t sw_id, json_t *extra,
-			     char *uuid)
+			     unsigned doctor, char *uuid)
 {
 	struct store_session s = { .sut_id = sut_id, .swprofile_id = sw_id };
-	json_t *env = fp_environment();
+	json_t *env = fp_environment(doctor);
 	char boot[64], *env_text = NULL;
 	int ret;
 
@@ -494,7 +525,8 @@ int harness_session(const struct harness_opts *o, const struct harness_unit *uni
 		return EXIT_INTERNAL;
 	ret = run_open_ids(o, true, &rs->st, &sut_id, &sw_id);
 	if (!ret)
-		ret = store_exit_code(run_begin_session(rs, sut_id, sw_id, env_extra, uuid));
+		ret = store_exit_code(run_begin_session(rs, sut_id, sw_id, env_extra,
+							      run_doctor_bits(units, n), uuid));
 	progress_from_env(&prog, o->quiet);
 	for (size_t i = 0; !prog.steps && i < n; i++)
 		prog.steps += units[i].warmups + units[i].repeats;	/* a session started by hand */

@@ -440,6 +440,99 @@ static void test_fix_unoffered_size(void **state)
 	fixture_remove(dir);
 }
 
+
+/* The names in JSON array @arr joined with spaces, into @buf. */
+static const char *names_of(const json_t *arr, const char *key, char *buf, size_t len)
+{
+	size_t i, used = 0;
+	json_t *e;
+
+	buf[0] = '\0';
+	json_array_foreach(arr, i, e) {
+		const char *name = json_string_value(key ? json_object_get(e, key) : e);
+
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "", name ? name : "?");
+		assert_true(used < len);
+	}
+	return buf;
+}
+
+static void test_session_record(void **state)
+{
+	char root[600], names[512];
+	json_t *rec, *w;
+	size_t i;
+
+	(void)state;
+	fixture_path("x86-metal", root, sizeof(root));
+	sysfs_set_root(root);
+	rec = doctor_session_record(0);
+	assert_non_null(rec);
+	/* the cheap checks that colour every number; no pools, memory, process sampling or perf */
+	assert_string_equal(names_of(json_object_get(rec, "checks"), NULL, names, sizeof(names)),
+			    "cpu.governor cpu.boost thp swap load virtualisation numa");
+	assert_string_equal(names_of(json_object_get(rec, "warnings"), "check", names, sizeof(names)),
+			    "cpu.governor cpu.boost thp swap numa");
+	json_array_foreach(json_object_get(rec, "warnings"), i, w) {
+		assert_string_equal(json_string_value(json_object_get(w, "status")), "WARN");
+		assert_true(json_string_length(json_object_get(w, "detail")) > 0);
+		assert_true(json_is_string(json_object_get(w, "fix")));
+	}
+	w = json_array_get(json_object_get(rec, "warnings"), 0);
+	assert_string_equal(json_string_value(json_object_get(w, "value")), "powersave (0/4 CPUs on performance)");
+	assert_non_null(strstr(json_string_value(json_object_get(w, "fix")), "doctor --fix"));
+	json_decref(rec);
+
+	/* a session that counts or profiles also records whether its counters can see the kernel */
+	rec = doctor_session_record(DOCTOR_SESSION_COUNTERS);
+	assert_non_null(rec);
+	assert_string_equal(names_of(json_object_get(rec, "checks"), NULL, names, sizeof(names)),
+			    "cpu.governor cpu.boost thp swap load virtualisation numa perf.paranoid perf.hw-events");
+	json_decref(rec);
+	rec = doctor_session_record(DOCTOR_SESSION_PROFILE);
+	assert_non_null(rec);
+	assert_non_null(strstr(names_of(json_object_get(rec, "checks"), NULL, names, sizeof(names)),
+			       "numa perf.profile"));
+	json_decref(rec);
+
+	fixture_path("vm", root, sizeof(root));
+	sysfs_set_root(root);
+	rec = doctor_session_record(0);
+	assert_non_null(rec);
+	assert_string_equal(names_of(json_object_get(rec, "warnings"), "check", names, sizeof(names)),
+			    "thp virtualisation");
+	assert_non_null(strstr(json_string_value(json_object_get(json_array_get(json_object_get(rec, "warnings"), 0),
+								 "detail")), "defrag 'always'"));
+	json_decref(rec);
+	sysfs_set_root(NULL);
+}
+
+/* A machine made fit (by --fix, boost off, swap unused, one node) records an empty list: checked, nothing wrong. */
+static void test_session_record_fit(void **state)
+{
+	char dir[64], cmd[400];
+	json_t *rec;
+
+	(void)state;
+	fixture_copy("x86-metal", dir, sizeof(dir));
+	free(fix_output(NULL, 0));
+	assert_int_equal(sysfs_write_line("/sys/devices/system/cpu/intel_pstate/no_turbo", "1"), 0);
+	snprintf(cmd, sizeof(cmd), "sed -i 's/^SwapFree:.*/SwapFree:        8388604 kB/' '%s/proc/meminfo' &&"
+		 " rm -rf '%s/sys/devices/system/node/node1'", dir, dir);
+	assert_int_equal(system(cmd), 0);
+	rec = doctor_session_record(0);
+	assert_non_null(rec);
+	assert_int_equal(json_array_size(json_object_get(rec, "checks")), 7);
+	assert_true(json_is_array(json_object_get(rec, "warnings")));
+	if (json_array_size(json_object_get(rec, "warnings"))) {
+		char *s = json_dumps(rec, 0);
+
+		fail_msg("a fit machine recorded warnings: %s", s);
+	}
+	json_decref(rec);
+	fixture_remove(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -456,6 +549,8 @@ int main(void)
 		cmocka_unit_test(test_snapshot_diff),
 		cmocka_unit_test(test_fix),
 		cmocka_unit_test(test_fix_unoffered_size),
+		cmocka_unit_test(test_session_record),
+		cmocka_unit_test(test_session_record_fit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,7 +16,7 @@
  *
  * The model is plain data, built from what the store already lists (no SQL
  * here): the sessions (store_list_sessions: uuid, sut, swprofile, started,
- * environment.settings), the SUT classes and swprofiles (store_list_suts,
+ * environment.settings and .doctor), the SUT classes and swprofiles (store_list_suts,
  * store_list_swprofiles: name, fingerprint).  Every text format prints it
  * with rpt_header_lines(), json and the HTML report with rpt_header_json()
  * or by reading the structs directly.
@@ -46,6 +46,15 @@ struct rpt_header_column {
 	/* As each session recorded them when it ran (its environment), else the swprofile's fingerprint. */
 	char *thp_enabled, *thp_defrag;	/* "always", "madvise", "never" */
 	char *hugepages;	/* hugetlb pools: "2MB: 36, 1GB: 0" (pages reserved per size) */
+	/*
+	 * What `clearpath doctor` found wrong as each session started (its
+	 * environment's "doctor"): @doctor_checked of the @sessions recorded it
+	 * (sessions before clearpath recorded it did not), and the warnings,
+	 * one per check and finding: [{check, status, values: [distinct values
+	 * in the order first seen], detail, fix, sessions: how many had it}].
+	 */
+	size_t doctor_checked;
+	json_t *doctor_warnings;
 	size_t sessions;	/* distinct sessions in the column's cells */
 	size_t samples;		/* measured samples in the column's cells (warmups excluded) */
 	char *first, *last;	/* earliest and latest session start, ISO 8601 UTC as stored */
@@ -80,15 +89,15 @@ void rpt_header_free(struct rpt_header *h);
  * Block @b as JSON: {sessions, samples, first, last, columns: [{column,
  * base, machine: {sut, cpu, arch, cores, sockets, numa_nodes, memory_bytes},
  * swprofile, kernel_release, cmdline, thp_enabled, thp_defrag, hugepages,
- * sessions, samples, first, last}]}; unknown values are null.  A new
- * reference, NULL when out of memory.
+ * doctor: {sessions_checked, warnings: [...]}, sessions, samples, first,
+ * last}]}; unknown values are null.  A new reference, NULL when out of memory.
  */
 json_t *rpt_header_json(const struct rpt_header_block *b);
 
 /*
  * Block @b as the lines text formats print between the title and the table
  * ("Machine: ...", per column its kernel, sessions and dates, its cmdline,
- * THP and hugepages).  Lines may be long; formats that fit a width wrap
+ * THP and hugepages, and the doctor's warnings recorded with its sessions).  Lines may be long; formats that fit a width wrap
  * them.  Calls @emit for each line and stops at its first non-zero return,
  * which it returns; 0 when every line was emitted.
  */

@@ -138,6 +138,8 @@ struct hdr_acc {
 	const json_t *machine;	/* the first session's SUT fingerprint */
 	const char *first, *last;
 	size_t sessions;
+	size_t doctor_checked;	/* sessions that recorded the doctor's checks */
+	json_t *warnings;	/* as rpt_header_column.doctor_warnings */
 };
 
 static void hdr_dates(const char *started, const char **first, const char **last)
@@ -156,6 +158,53 @@ static const json_t *hdr_setting(const json_t *settings, const json_t *swfp, con
 	const json_t *v = json_object_get(settings, key);
 
 	return v && !json_is_null(v) ? v : json_object_get(swfp, key);
+}
+
+/* The entry of @warnings for the finding @w (one check can find different things: THP always, defrag always). */
+static json_t *hdr_warning_entry(json_t *warnings, const json_t *w)
+{
+	const char *check = json_string_value(json_object_get(w, "check"));
+	const char *detail = json_string_value(json_object_get(w, "detail"));
+	const char *fix = json_string_value(json_object_get(w, "fix"));
+	const char *status = json_string_value(json_object_get(w, "status"));
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(warnings, i, e)
+		if (!strcmp(json_string_value(json_object_get(e, "check")), check) &&
+		    !strcmp(json_string_value(json_object_get(e, "detail")), detail))
+			return e;
+	e = json_pack("{s:s, s:s, s:[], s:s, s:s, s:I}", "check", check, "status", status ? status : "WARN",
+		      "values", "detail", detail, "fix", fix ? fix : "", "sessions", (json_int_t)0);
+	return json_array_append_new(warnings, e) ? NULL : e;
+}
+
+/*
+ * Count the doctor's record of one session (its environment's "doctor") into
+ * @a: a session without one predates the recording and says nothing either way.
+ */
+static void hdr_acc_doctor(struct hdr_acc *a, const json_t *env)
+{
+	const json_t *warnings = json_object_get(json_object_get(env, "doctor"), "warnings"), *w;
+	size_t i;
+
+	if (!json_is_array(warnings))
+		return;
+	a->doctor_checked++;
+	json_array_foreach(warnings, i, w) {
+		json_t *e, *values;
+		const char *value = json_string_value(json_object_get(w, "value"));
+		struct hdr_set vs;
+
+		/* a record another version wrote: take what is readable, skip the rest */
+		if (!json_is_string(json_object_get(w, "check")) || !json_is_string(json_object_get(w, "detail")) ||
+		    !(e = hdr_warning_entry(a->warnings, w)))
+			continue;
+		values = json_object_get(e, "values");
+		vs.vals = values;
+		hdr_set_add(&vs, value);
+		json_object_set_new(e, "sessions", json_integer(json_integer_value(json_object_get(e, "sessions")) + 1));
+	}
 }
 
 static void hdr_acc_session(struct hdr_acc *a, const json_t *se, const struct hdr_index *ix)
@@ -177,6 +226,7 @@ static void hdr_acc_session(struct hdr_acc *a, const json_t *se, const struct hd
 	hdr_set_add(&a->thp_def, json_string_value(hdr_setting(settings, swfp, "thp_defrag")));
 	hdr_set_add(&a->huge, pools);
 	free(pools);
+	hdr_acc_doctor(a, json_object_get(se, "environment"));
 	hdr_dates(json_string_value(json_object_get(se, "started")), &a->first, &a->last);
 }
 
@@ -189,6 +239,7 @@ static int hdr_column(struct rpt_header_column *col, const struct cmp_set *s, co
 
 	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
 		sets[i]->vals = json_array();
+	a.warnings = json_array();
 	col->name = strdup(s->cols[c]);
 	col->base = c == s->base;
 	for (size_t r = 0; seen && r < blk->nrows; r++) {
@@ -222,8 +273,10 @@ static int hdr_column(struct rpt_header_column *col, const struct cmp_set *s, co
 	col->hugepages = hdr_set_take(&a.huge);
 	col->first = hdr_strdup(a.first);
 	col->last = hdr_strdup(a.last);
+	col->doctor_checked = a.doctor_checked;
+	col->doctor_warnings = a.warnings;
 	json_decref(seen);
-	return col->name && seen ? 0 : -ENOMEM;
+	return col->name && seen && a.warnings ? 0 : -ENOMEM;
 }
 
 /* The machine as one phrase ("Neoverse-V1 (aarch64), 64 cores, ..."), or NULL when nothing is known. */
@@ -343,6 +396,7 @@ static void hdr_column_free(struct rpt_header_column *c)
 
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
 		free(strs[i]);
+	json_decref(c->doctor_warnings);
 }
 
 void rpt_header_free(struct rpt_header *h)
@@ -378,7 +432,7 @@ static json_t *hdr_column_json(const struct rpt_header_column *c)
 	const struct rpt_machine *m = &c->machine;
 
 	return json_pack("{s:o, s:b, s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, s:o,"
-			 " s:I, s:I, s:o, s:o}",
+			 " s:{s:I, s:O}, s:I, s:I, s:o, s:o}",
 			 "column", hdr_jstr(c->name), "base", c->base,
 			 "machine", "sut", hdr_jstr(m->sut), "cpu", hdr_jstr(m->cpu), "arch", hdr_jstr(m->arch),
 			 "cores", hdr_jint(m->cores), "sockets", hdr_jint(m->sockets),
@@ -386,6 +440,7 @@ static json_t *hdr_column_json(const struct rpt_header_column *c)
 			 "swprofile", hdr_jstr(c->swprofile), "kernel_release", hdr_jstr(c->kernel_release),
 			 "cmdline", hdr_jstr(c->cmdline), "thp_enabled", hdr_jstr(c->thp_enabled),
 			 "thp_defrag", hdr_jstr(c->thp_defrag), "hugepages", hdr_jstr(c->hugepages),
+			 "doctor", "sessions_checked", (json_int_t)c->doctor_checked, "warnings", c->doctor_warnings,
 			 "sessions", (json_int_t)c->sessions, "samples", (json_int_t)c->samples,
 			 "first", hdr_jstr(c->first), "last", hdr_jstr(c->last));
 }
@@ -450,6 +505,64 @@ static const char *hdr_or(const char *s, const char *dflt)
 	return s ? s : dflt;
 }
 
+/* A warning's values: the first HDR_VALUES distinct ones, then how many more ("5.44 on 2 CPUs, ... (+3 more)"). */
+#define HDR_VALUES 3
+
+static void hdr_values(const json_t *values, char *buf, size_t len)
+{
+	size_t i, used = 0;
+	json_t *v;
+
+	buf[0] = '\0';
+	json_array_foreach(values, i, v) {
+		int n = i < HDR_VALUES ? snprintf(buf + used, len - used, "%s%s", i ? ", " : "", json_string_value(v))
+				       : snprintf(buf + used, len - used, " (+%zu more)", json_array_size(values) - i);
+
+		if (n < 0 || (size_t)n >= len - used || i >= HDR_VALUES)
+			return;
+		used += (size_t)n;
+	}
+}
+
+/*
+ * The doctor's warnings recorded with the column's sessions, one line each
+ * ("  Doctor WARN thp in 2 of 4 sessions: enabled=always ...: what it means;
+ * fix: ..."); or that there were none; or that the sessions predate the recording.
+ */
+static int hdr_doctor_lines(const struct rpt_header_column *c, int (*emit)(void *ctx, const char *line), void *ctx)
+{
+	size_t i, unchecked = c->sessions - (c->doctor_checked < c->sessions ? c->doctor_checked : c->sessions);
+	json_t *w;
+	int ret = 0;
+
+	if (!c->doctor_checked)
+		return emit(ctx, "  Doctor warnings not recorded (the sessions predate the recording,"
+				" or came without their environment).");
+	if (!json_array_size(c->doctor_warnings))
+		return hdr_emitf(emit, ctx, "  No doctor warnings recorded (%zu session%s checked%s).",
+				 c->doctor_checked, c->doctor_checked == 1 ? "" : "s",
+				 unchecked ? "; the others predate the recording" : "");
+	json_array_foreach(c->doctor_warnings, i, w) {
+		const char *fix = json_string_value(json_object_get(w, "fix"));
+		char values[512];
+
+		hdr_values(json_object_get(w, "values"), values, sizeof(values));
+		ret = hdr_emitf(emit, ctx, "  Doctor %s %s in %lld of %zu session%s: %s%s%s%s%s",
+				json_string_value(json_object_get(w, "status")),
+				json_string_value(json_object_get(w, "check")),
+				(long long)json_integer_value(json_object_get(w, "sessions")), c->doctor_checked,
+				c->doctor_checked == 1 ? "" : "s", values, values[0] ? ": " : "",
+				json_string_value(json_object_get(w, "detail")), fix && fix[0] ? "; fix: " : ".",
+				fix && fix[0] ? fix : "");
+		if (ret)
+			return ret;
+	}
+	if (unchecked)
+		ret = hdr_emitf(emit, ctx, "  Doctor warnings not recorded for %zu of %zu sessions (they predate the"
+				" recording, or came without their environment).", unchecked, c->sessions);
+	return ret;
+}
+
 static int hdr_column_lines(const struct rpt_header_block *b, const struct rpt_header_column *c,
 			    int (*emit)(void *ctx, const char *line), void *ctx)
 {
@@ -471,7 +584,7 @@ static int hdr_column_lines(const struct rpt_header_block *b, const struct rpt_h
 		ret = hdr_emitf(emit, ctx, "  THP enabled %s, defrag %s; hugepages %s.",
 				hdr_or(c->thp_enabled, "not recorded"), hdr_or(c->thp_defrag, "not recorded"),
 				hdr_or(c->hugepages, "not recorded"));
-	return ret;
+	return ret ? ret : hdr_doctor_lines(c, emit, ctx);
 }
 
 int rpt_header_lines(const struct rpt_header_block *b, int (*emit)(void *ctx, const char *line), void *ctx)

@@ -38,3 +38,30 @@ setup() {
 	run --separate-stderr "$CP" import --store "$PG" "$D/a.csv"
 	[ "$output" = "imported 0 samples in 0 new sessions from $D/a.csv (all were stored already)" ]
 }
+
+# A session with the doctor's warnings recorded (the x86-metal fixture machine) in SQLite store $1, its header in $2.
+doctor_session() {
+	CLEARPATH_SYSROOT=$PWD/tests/fixtures/doctor/x86-metal "$CP" run --store "$1" --warmups 0 --repeats 1 --quiet \
+		-- mem memset -s 1MB -f default >/dev/null 2>&1
+	"$CP" show --store "$1" --header --format grid >"$2"
+	grep -q 'Doctor WARN cpu.governor in 1 of 1 session' "$2"
+}
+
+@test "whole, PostgreSQL: the doctor's warnings survive export --whole -> import into PostgreSQL" {
+	doctor_session "$D/a.db" "$D/a.txt"
+	"$CP" export --store "$D/a.db" --whole --format json "$D/a.json"
+	"$CP" import --store "$PG" "$D/a.json" >/dev/null
+	"$CP" show --store "$PG" --header --format grid >"$D/pg.txt"
+	diff -u "$D/a.txt" "$D/pg.txt"
+}
+
+@test "whole, PostgreSQL: the doctor's warnings survive merge into PostgreSQL and export --whole from it" {
+	doctor_session "$D/a.db" "$D/a.txt"
+	"$CP" merge --into "$PG" "$D/a.db" >/dev/null
+	"$CP" show --store "$PG" --header --format grid >"$D/pg.txt"
+	diff -u "$D/a.txt" "$D/pg.txt"
+	"$CP" export --store "$PG" --whole --format csv "$D/pg.csv"
+	"$CP" import --store "$D/b.db" "$D/pg.csv" >/dev/null
+	"$CP" show --store "$D/b.db" --header --format grid >"$D/b.txt"
+	diff -u "$D/a.txt" "$D/b.txt"
+}

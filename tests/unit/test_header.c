@@ -161,11 +161,109 @@ static void test_lines_and_json(void **state)
 	cmp_free(s);
 }
 
+
+/* A doctor record as a session stores it (doctor_session_record): the warnings of @n checks. */
+static json_t *record(size_t n, const char *const *checks, const char *const *values)
+{
+	json_t *warnings = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(warnings, json_pack("{s:s, s:s, s:s, s:s, s:s}", "check", checks[i], "status",
+							  "WARN", "value", values[i], "detail",
+							  !strcmp(checks[i], "load") ? "other work competes" : "THP faults",
+							  "fix", !strcmp(checks[i], "load") ? "" : "doctor --fix"));
+	return json_pack("{s:{s:[], s:o}}", "doctor", "checks", "warnings", warnings);
+}
+
+/* The lines of block 0 of the header of @s over @sessions (no other listings), as one string (free it). */
+static char *lines_of(const struct cmp_set *s, const json_t *sessions)
+{
+	struct rpt_header *h = rpt_header_build(s, sessions, NULL, NULL);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(h);
+	assert_int_equal(rpt_header_lines(&h->blocks[0], collect, f), 0);
+	fclose(f);
+	rpt_header_free(h);
+	return text;
+}
+
+static void test_doctor_warnings(void **state)
+{
+	static const char *const load_thp[] = { "load", "thp" }, *const load_thp_v[] = { "3.10 on 2 CPUs", "enabled=always" };
+	static const char *const load[] = { "load" }, *const load_v[] = { "2.50 on 2 CPUs" };
+	struct cmp_opts o;
+	struct cmp_set *s = two_kernels(&o);
+	/* old: s1 unknown, s2 recorded nothing wrong; new: s3 load, s4 load and THP */
+	json_t *sessions = json_pack("[{s:s, s:s, s:s, s:o}, {s:s, s:s, s:s, s:o}, {s:s, s:s, s:s, s:o}]",
+				     "uuid", "s2", "sut", "box", "swprofile", "old", "environment", record(0, NULL, NULL),
+				     "uuid", "s3", "sut", "box", "swprofile", "new", "environment", record(1, load, load_v),
+				     "uuid", "s4", "sut", "box", "swprofile", "new", "environment",
+				     record(2, load_thp, load_thp_v));
+	struct rpt_header *h = rpt_header_build(s, sessions, NULL, NULL);
+	const struct rpt_header_column *old, *new;
+	json_t *j, *w;
+	char *text;
+
+	(void)state;
+	assert_non_null(h);
+	old = &h->blocks[0].cols[s->base];
+	new = &h->blocks[0].cols[1 - s->base];
+	assert_int_equal(old->doctor_checked, 1);
+	assert_int_equal(json_array_size(old->doctor_warnings), 0);
+	assert_int_equal(new->doctor_checked, 2);
+	/* one entry per finding, counted per session, its values distinct in the order first seen */
+	assert_int_equal(json_array_size(new->doctor_warnings), 2);
+	w = json_array_get(new->doctor_warnings, 0);
+	assert_string_equal(json_string_value(json_object_get(w, "check")), "load");
+	assert_int_equal(json_integer_value(json_object_get(w, "sessions")), 2);
+	assert_int_equal(json_array_size(json_object_get(w, "values")), 2);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(w, "values"), 1)), "3.10 on 2 CPUs");
+	w = json_array_get(new->doctor_warnings, 1);
+	assert_string_equal(json_string_value(json_object_get(w, "check")), "thp");
+	assert_int_equal(json_integer_value(json_object_get(w, "sessions")), 1);
+
+	text = lines_of(s, sessions);
+	assert_non_null(strstr(text, "  No doctor warnings recorded (1 session checked; the others predate"
+				     " the recording).\n"));
+	assert_non_null(strstr(text, "  Doctor WARN load in 2 of 2 sessions: 2.50 on 2 CPUs, 3.10 on 2 CPUs:"
+				     " other work competes.\n"));
+	assert_non_null(strstr(text, "  Doctor WARN thp in 1 of 2 sessions: enabled=always: THP faults;"
+				     " fix: doctor --fix\n"));
+	free(text);
+
+	j = rpt_header_json(&h->blocks[0]);
+	assert_non_null(j);
+	w = json_object_get(json_array_get(json_object_get(j, "columns"), 1 - s->base), "doctor");
+	assert_int_equal(json_integer_value(json_object_get(w, "sessions_checked")), 2);
+	assert_int_equal(json_array_size(json_object_get(w, "warnings")), 2);
+	json_decref(j);
+	rpt_header_free(h);
+
+	/* s3 without a record: the warnings count over the session that has one, and the gap is said */
+	json_object_set_new(json_array_get(sessions, 1), "environment", json_object());
+	text = lines_of(s, sessions);
+	assert_non_null(strstr(text, "  Doctor WARN load in 1 of 1 session: 3.10 on 2 CPUs: other work competes.\n"));
+	assert_non_null(strstr(text, "  Doctor warnings not recorded for 1 of 2 sessions (they predate"));
+	free(text);
+	json_decref(sessions);
+
+	/* sessions from before the recording: not recorded, which is not "none" */
+	text = lines_of(s, NULL);
+	assert_non_null(strstr(text, "  Doctor warnings not recorded (the sessions predate"));
+	assert_null(strstr(text, "No doctor warnings"));
+	free(text);
+	cmp_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_build),
 		cmocka_unit_test(test_lines_and_json),
+		cmocka_unit_test(test_doctor_warnings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -136,6 +136,11 @@ int rpt_render_fit(const struct rpt_table *t, const bool *key, const struct rpt_
 			starts[nparts++] = c;
 		c = end;
 	}
+	if (!nparts) {
+		/* only key columns, and even they are too wide: compact, never an empty table */
+		f = compact;
+		goto render_whole;
+	}
 	starts[nparts] = t->ncols;
 	ret = fit_render_parts(t, key, starts, nparts, f, o, cols, out);
 	goto out;

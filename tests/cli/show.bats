@@ -771,6 +771,25 @@ fits_and_whole() {
 	done
 }
 
+@test "show --width narrower than the key columns of a one-column store: compact, never an empty table" {
+	# box, grid and markdown once printed nothing and exited 0: no column beside the keys
+	# (Benchmark, Result Class, base) made a part, so no part was rendered
+	local h=sut,swprofile,session,benchmark,resultclass,unit,higher_is_better,iteration,warmup,value,session_started,sample_time
+	printf '%s\n' "$h" \
+		"box,k,5eed0000-0000-4000-8000-000000000001,mem/memset -s 1MB,memset -s 1MB a long result class name,bytes/sec,1,0,0,1e9,2026-08-22T08:00:00.000000Z,2026-08-22T08:00:01.000000Z" \
+		>"$D/one.csv"
+	"$CP" import --store "$D/one.db" "$D/one.csv" >/dev/null
+	for f in box grid markdown; do
+		run --separate-stderr "$CP" show --store "$D/one.db" --format "$f" --width 40
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"a long result class"* ]] || { echo "--format $f: '$output'"; return 1; }
+		[[ "$output" == *"1000000000.00"* ]] || { echo "--format $f: '$output'"; return 1; }
+		while IFS= read -r line; do
+			[ "${#line}" -le 40 ] || { echo "--format $f: ${#line} columns: $line"; return 1; }
+		done <<<"$output"
+	done
+}
+
 @test "show --profile on a store without profile shares says so, not that the store is empty" {
 	run --separate-stderr "$CP" show --store "$S/seed.db" --profile
 	refused 2 "no --profile samples match" "--profile' (or a plan's 'profile: true') stores them"

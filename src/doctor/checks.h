@@ -37,11 +37,13 @@ int doctor_check_hugetlb(const struct doctor_ctx *ctx, struct doctor_report *rep
 int doctor_check_1gb(const struct doctor_ctx *ctx, struct doctor_report *rep);
 int doctor_check_memory(const struct doctor_ctx *ctx, struct doctor_report *rep);
 int doctor_check_swap(const struct doctor_ctx *ctx, struct doctor_report *rep);
+int doctor_check_page_reporting(const struct doctor_ctx *ctx, struct doctor_report *rep);
 /* noise.c */
 int doctor_check_load(const struct doctor_ctx *ctx, struct doctor_report *rep);
 int doctor_check_busy(const struct doctor_ctx *ctx, struct doctor_report *rep);
 int doctor_check_virt(const struct doctor_ctx *ctx, struct doctor_report *rep);
 int doctor_check_numa(const struct doctor_ctx *ctx, struct doctor_report *rep);
+int doctor_check_numa_balancing(const struct doctor_ctx *ctx, struct doctor_report *rep);
 int doctor_check_isolation(const struct doctor_ctx *ctx, struct doctor_report *rep);
 /* counters.c */
 int doctor_check_paranoid(const struct doctor_ctx *ctx, struct doctor_report *rep);

@@ -1,10 +1,12 @@
-/* memory: doctor checks of memory settings: THP, hugetlb pools, 1GB page support, MemAvailable and swap. */
+/* memory: doctor checks of memory settings: THP, hugetlb pools, 1GB page support, MemAvailable, swap and free page reporting. */
 #include "doctor/checks.h"
 #include "machine/machine.h"
 #include "util/size.h"
 #include "util/sysfs.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 int doctor_check_thp(const struct doctor_ctx *ctx, struct doctor_report *rep)
@@ -186,4 +188,158 @@ int doctor_check_swap(const struct doctor_ctx *ctx, struct doctor_report *rep)
 				  "free memory, then swapoff -a && swapon -a to bring pages back",
 				  "memory is under pressure: runs may reclaim or swap in the middle");
 	return doctor_add(rep, "swap", DOCTOR_PASS, value, NULL, "swap is on but unused");
+}
+
+#define DOCTOR_REPORTING_CHECK "page-reporting"
+#define DOCTOR_VIRTIO_DIR "/sys/bus/virtio/devices"
+#define DOCTOR_REPORTING_ORDER "/sys/module/page_reporting/parameters/page_reporting_order"
+#define DOCTOR_VIRTIO_ID_BALLOON 5
+#define DOCTOR_BALLOON_F_REPORTING 5	/* VIRTIO_BALLOON_F_REPORTING: free page reporting */
+
+/* What the virtio balloons do with memory the guest frees, weakest first: the strongest found wins. */
+enum doctor_balloon {
+	DOCTOR_NO_BALLOON,	/* none bound to a driver */
+	DOCTOR_BALLOON_KEEPS,	/* bound, without free page reporting */
+	DOCTOR_BALLOON_UNKNOWN,	/* bound, features unreadable */
+	DOCTOR_BALLOON_REPORTS,	/* bound, hands freed blocks to the host */
+};
+
+/* Whether directory @dir has an entry named exactly @name (a symlink such as "driver" counts). */
+static bool doctor_has_entry(const char *dir, const char *name)
+{
+	char **names = sysfs_list_dir(dir, name);
+	bool found = false;
+
+	for (size_t i = 0; names && names[i]; i++)
+		found |= !strcmp(names[i], name);
+	sysfs_list_free(names);
+	return found;
+}
+
+/* What virtio device @dev (a bound balloon or not) does with freed memory. */
+static enum doctor_balloon doctor_balloon_of(const char *dev)
+{
+	char path[256], line[512], *end;
+	unsigned long id;
+
+	snprintf(path, sizeof(path), DOCTOR_VIRTIO_DIR "/%s/device", dev);
+	if (sysfs_read_line(path, line, sizeof(line)))
+		return DOCTOR_NO_BALLOON;
+	id = strtoul(line, &end, 16);
+	if (end == line || *end || id != DOCTOR_VIRTIO_ID_BALLOON)
+		return DOCTOR_NO_BALLOON;
+	snprintf(path, sizeof(path), DOCTOR_VIRTIO_DIR "/%s", dev);
+	if (!doctor_has_entry(path, "driver"))
+		return DOCTOR_NO_BALLOON;	/* no driver: nobody reports anything */
+	/* one '0' or '1' per feature bit, bit 0 first */
+	snprintf(path, sizeof(path), DOCTOR_VIRTIO_DIR "/%s/features", dev);
+	if (sysfs_read_line(path, line, sizeof(line)) || strlen(line) <= DOCTOR_BALLOON_F_REPORTING ||
+	    line[strspn(line, "01")])
+		return DOCTOR_BALLOON_UNKNOWN;
+	return line[DOCTOR_BALLOON_F_REPORTING] == '1' ? DOCTOR_BALLOON_REPORTS : DOCTOR_BALLOON_KEEPS;
+}
+
+/* The bound virtio balloon that does the most with freed memory, named into @dev. */
+static enum doctor_balloon doctor_balloon(char *dev, size_t len)
+{
+	char **devs = sysfs_list_dir(DOCTOR_VIRTIO_DIR, "virtio");
+	enum doctor_balloon found = DOCTOR_NO_BALLOON;
+
+	for (size_t i = 0; devs && devs[i]; i++) {
+		enum doctor_balloon b = doctor_balloon_of(devs[i]);
+
+		if (b > found) {
+			found = b;
+			snprintf(dev, len, "%s", devs[i]);
+		}
+	}
+	sysfs_list_free(devs);
+	return found;
+}
+
+/*
+ * page_reporting_order into *@order (-1 while unset: the kernel then uses
+ * the pageblock order), the raw text into @raw.  0, -ENOENT before Linux
+ * 5.14 (the order was the pageblock order, fixed), or -EINVAL.
+ */
+static int doctor_reporting_order(long *order, char *raw, size_t len)
+{
+	char *end;
+	int ret = sysfs_read_line(DOCTOR_REPORTING_ORDER, raw, len);
+
+	if (ret == -ENOENT)
+		return ret;
+	if (ret)
+		return -EINVAL;
+	errno = 0;
+	*order = strtol(raw, &end, 10);
+	if (errno || end == raw || *end || *order < -1)
+		return -EINVAL;
+	return 0;
+}
+
+/* What reporting does to the numbers, and the fix that works on any kernel. */
+#define DOCTOR_REPORTING_OFF "turn reporting off in the VMM (QEMU: virtio-balloon free-page-reporting=off)"
+#define DOCTOR_REPORTING_EFFECT \
+	"the host discards the blocks the guest frees; a THP or hugetlb fault that reuses one " \
+	"waits for the host to fault it in and zero it again, so clear rates vary several-fold from run to run"
+
+static int doctor_reporting_warn(struct doctor_report *rep, const char *value, int max, const char *why)
+{
+	char fix[256];
+
+	/* one order above the largest: no free block is ever large enough to report */
+	snprintf(fix, sizeof(fix), "as root: echo %d > " DOCTOR_REPORTING_ORDER " (until reboot; boot with "
+		 "page_reporting.page_reporting_order=%d to keep it), or " DOCTOR_REPORTING_OFF, max + 1, max + 1);
+	return doctor_add(rep, DOCTOR_REPORTING_CHECK, DOCTOR_WARN, value, fix, "%s" DOCTOR_REPORTING_EFFECT, why);
+}
+
+int doctor_check_page_reporting(const struct doctor_ctx *ctx, struct doctor_report *rep)
+{
+	static const char *const check = DOCTOR_REPORTING_CHECK;
+	char dev[64] = "", value[160], raw[32], block[16];
+	int max = machine_max_order(), ret;
+	long order;
+
+	(void)ctx;
+	switch (doctor_balloon(dev, sizeof(dev))) {
+	case DOCTOR_NO_BALLOON:
+		return doctor_add(rep, check, DOCTOR_PASS, "no balloon", NULL,
+				  "no virtio balloon driver is bound: no host takes back the memory the kernel frees");
+	case DOCTOR_BALLOON_KEEPS:
+		snprintf(value, sizeof(value), "%s without free page reporting", dev);
+		return doctor_add(rep, check, DOCTOR_PASS, value, NULL,
+				  "the balloon does not hand freed memory to the host");
+	case DOCTOR_BALLOON_UNKNOWN:
+		snprintf(value, sizeof(value), "%s: features unreadable", dev);
+		return doctor_add(rep, check, DOCTOR_WARN, value, NULL,
+				  "cannot tell whether the virtio balloon hands freed memory to the host (%s/%s/features)",
+				  DOCTOR_VIRTIO_DIR, dev);
+	case DOCTOR_BALLOON_REPORTS:
+		break;
+	}
+	if (max < 0)
+		max = 10;	/* no /proc/buddyinfo to count: x86-64's MAX_PAGE_ORDER */
+	ret = doctor_reporting_order(&order, raw, sizeof(raw));
+	if (ret == -ENOENT) {
+		snprintf(value, sizeof(value), "%s reports free blocks of the pageblock order", dev);
+		return doctor_add(rep, check, DOCTOR_WARN, value,
+				  DOCTOR_REPORTING_OFF "; kernels before 5.14 cannot raise the order",
+				  DOCTOR_REPORTING_EFFECT);
+	}
+	if (ret) {
+		snprintf(value, sizeof(value), "%s reports free blocks, page_reporting_order '%s'", dev, raw);
+		return doctor_reporting_warn(rep, value, max, "unreadable order, so assume the worst: ");
+	}
+	if (order > max) {
+		snprintf(value, sizeof(value), "%s: page_reporting_order %ld, largest buddy order %d", dev, order, max);
+		return doctor_add(rep, check, DOCTOR_PASS, value, NULL,
+				  "no free block is that large, so the balloon reports none: freed memory stays with the guest");
+	}
+	if (order < 0)
+		snprintf(value, sizeof(value), "%s reports free blocks of the pageblock order (order unset)", dev);
+	else
+		snprintf(value, sizeof(value), "%s reports free blocks of order >= %ld (%s)", dev, order,
+			 size_format(machine_base_page() << order, block, sizeof(block)));
+	return doctor_reporting_warn(rep, value, max, "");
 }

@@ -1,4 +1,4 @@
-/* noise: doctor checks of what else disturbs a run: load, busy processes, virtualisation, NUMA, isolation. */
+/* noise: doctor checks of what else disturbs a run: load, busy processes, virtualisation, NUMA and its balancing, isolation. */
 #include "doctor/checks.h"
 #include "machine/machine.h"
 #include "util/boot.h"
@@ -172,6 +172,42 @@ int doctor_check_numa(const struct doctor_ctx *ctx, struct doctor_report *rep)
 				  "numactl --cpunodebind=0 --membind=0 clearpath ...",
 				  "pages may land on a remote node, and which node differs from run to run");
 	return doctor_add(rep, "numa", DOCTOR_PASS, value, NULL, "a memory policy pins where pages land");
+}
+
+#define DOCTOR_NUMA_BALANCING "/proc/sys/kernel/numa_balancing"
+
+int doctor_check_numa_balancing(const struct doctor_ctx *ctx, struct doctor_report *rep)
+{
+	static const char check[] = "numa.balancing";
+	unsigned nodes = machine_numa_nodes();
+	char line[32], value[64], *end;
+	int ret = sysfs_read_line(DOCTOR_NUMA_BALANCING, line, sizeof(line));
+	long mode = -1;
+
+	(void)ctx;
+	if (ret == -ENOENT)
+		return doctor_add(rep, check, DOCTOR_PASS, "not built in", NULL,
+				  "the kernel has no automatic NUMA balancing: pages stay where they were faulted in");
+	if (!ret) {
+		errno = 0;
+		mode = strtol(line, &end, 10);
+		if (errno || end == line || *end)
+			mode = -1;
+	}
+	if (mode < 0)
+		return doctor_add(rep, check, DOCTOR_WARN, "unknown", NULL, "cannot read " DOCTOR_NUMA_BALANCING);
+	if (!mode)
+		return doctor_add(rep, check, DOCTOR_PASS, "off", NULL,
+				  "pages stay on the node they were faulted in");
+	/* 1 balances, 2 tiers memory, 3 both: any of them moves pages */
+	snprintf(value, sizeof(value), "on (%ld), %u node%s", mode, nodes, nodes == 1 ? "" : "s");
+	if (nodes <= 1)
+		return doctor_add(rep, check, DOCTOR_PASS, value, NULL, "one memory node: no other node to move pages to");
+	return doctor_add(rep, check, DOCTOR_WARN, value,
+			  "as root: sysctl -w kernel.numa_balancing=0 (until reboot; numa_balancing=disable on the "
+			  "kernel command line keeps it off)",
+			  "the kernel unmaps a running task's pages to sample its accesses and migrates them between "
+			  "nodes, so pages can move during a run and its times depend on when the scanner passed");
 }
 
 int doctor_check_isolation(const struct doctor_ctx *ctx, struct doctor_report *rep)

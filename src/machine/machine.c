@@ -176,6 +176,33 @@ unsigned machine_numa_nodes(void)
 	return n ? n : 1;
 }
 
+int machine_max_order(void)
+{
+	char line[512], *p;
+	int orders = 0;
+	int ret = sysfs_read_line("/proc/buddyinfo", line, sizeof(line));
+
+	if (ret)
+		return ret;
+	/* "Node 0, zone      DMA      0      1 ...": the counts follow the zone's name */
+	p = strstr(line, "zone");
+	if (!p)
+		return -EINVAL;
+	p += strlen("zone");
+	p += strspn(p, " \t");
+	p += strcspn(p, " \t");
+	for (p += strspn(p, " \t"); *p; p += strspn(p, " \t")) {
+		size_t digits = strspn(p, "0123456789");
+
+		if (!digits || (p[digits] && p[digits] != ' ' && p[digits] != '\t'))
+			return -EINVAL;
+		orders++;
+		p += digits;
+	}
+	/* no kernel has more than a few dozen orders (x86-64 has 11): more is not a buddyinfo */
+	return orders && orders <= 32 ? orders - 1 : -EINVAL;
+}
+
 int machine_mem_available(uint64_t *bytes)
 {
 	return sysfs_mem_available(bytes);

@@ -60,6 +60,14 @@ bool machine_page_is_base(uint64_t page);
 /* Memory nodes under /sys/devices/system/node; 1 when the kernel shows none (no CONFIG_NUMA). */
 unsigned machine_numa_nodes(void);
 
+/*
+ * The largest order the buddy allocator keeps free blocks of (MAX_PAGE_ORDER:
+ * 10 on x86-64, so 4MB blocks), from the number of columns of /proc/buddyinfo
+ * (one per order, 0 to the largest).  The order, or -errno (-EINVAL when the
+ * file has no line of counts).
+ */
+int machine_max_order(void);
+
 /* MemAvailable in bytes.  0 or -errno (-ENOENT before Linux 3.14). */
 int machine_mem_available(uint64_t *bytes);
 

@@ -26,8 +26,8 @@ without_checks() {
 	run "$CP" doctor
 	[ "$status" -eq 0 ] || [ "$status" -eq 3 ]
 	only_check_lines "$output"
-	for c in cpu.governor cpu.boost thp hugetlb.1GB-support memory swap load busy-processes \
-		 virtualisation numa isolation perf.paranoid perf.hw-events perf.profile; do
+	for c in cpu.governor cpu.boost thp hugetlb.1GB-support memory swap page-reporting load busy-processes \
+		 virtualisation numa numa.balancing isolation perf.paranoid perf.hw-events perf.profile; do
 		printf '%s\n' "$output" | grep -qE "^(PASS|WARN|FAIL)  $c " || { echo "no $c"; false; }
 	done
 	# a FAIL line and exit 3 go together
@@ -63,6 +63,15 @@ WARN  hugetlb.1GB-support  not supported: the CPU lacks the pdpe1gb flag (or the
                            fix: ask for a VM type that passes pdpe1gb through (e.g. -cpu host)
 PASS  memory               MemAvailable 3.0GB: keep -s well below this
 PASS  swap                 none: no swap device
+WARN  page-reporting       virtio0 reports free blocks of order >= 9 (2MB): the host discards the
+                           blocks the guest frees; a THP or hugetlb fault that reuses one waits for
+                           the host to fault it in and zero it again, so clear rates vary
+                           several-fold from run to run
+                           fix: as root: echo 11 >
+                                /sys/module/page_reporting/parameters/page_reporting_order (until
+                                reboot; boot with page_reporting.page_reporting_order=11 to keep
+                                it), or turn reporting off in the VMM (QEMU: virtio-balloon
+                                free-page-reporting=off)
 PASS  load                 0.00 on 2 CPUs: the machine is mostly idle
 PASS  busy-processes       none visible: no process used 5% or more of a CPU over 200 ms
 WARN  virtualisation       QEMU Standard PC (Q35 + ICH9, 2009): a virtual machine: the host decides
@@ -84,6 +93,42 @@ OUT
 	[[ "$output" == *"WARN  thp                  enabled=always defrag=madvise: with 'always', -p 4KB mmap results measure THP faults"* ]]
 	[[ "$output" == *"PASS  hugetlb.1GB          total 2, free 1"* ]]
 	[[ "$output" == *"WARN  numa                 2 nodes"* ]]
+	[[ "$output" == *"WARN  numa.balancing       on (1), 2 nodes: "*"fix: as root: sysctl -w kernel.numa_balancing=0 "* ]]
+	[[ "$output" == *"PASS  page-reporting       no balloon: "* ]]
+}
+
+@test "doctor page-reporting: a balloon that reports 2MB blocks warns; order 11, no reporting bit or no driver pass" {
+	root=$BATS_TEST_TMPDIR/vm
+	mkdir "$root"
+	cp -R "$FIXTURES/vm/." "$root/"
+	order=$root/sys/module/page_reporting/parameters/page_reporting_order
+	CLEARPATH_SYSROOT=$root run "$CP" doctor --format json
+	[ "$status" -eq 0 ]
+	printf '%s' "$output" | python3 -c '
+import json, sys
+r = [c for c in json.load(sys.stdin) if c["check"] == "page-reporting"]
+assert len(r) == 1, r
+r = r[0]
+assert r["status"] == "WARN" and r["value"] == "virtio0 reports free blocks of order >= 9 (2MB)", r
+assert "echo 11 > /sys/module/page_reporting/parameters/page_reporting_order" in r["fix"], r
+assert "page_reporting.page_reporting_order=11" in r["fix"], r
+'
+	echo 11 > "$order"
+	CLEARPATH_SYSROOT=$root run "$CP" doctor
+	output=$(unwrapped "$output")
+	[[ "$output" == *"PASS  page-reporting       virtio0: page_reporting_order 11, largest buddy order 10: "* ]]
+	echo garbage > "$order"
+	CLEARPATH_SYSROOT=$root run "$CP" doctor
+	output=$(unwrapped "$output")
+	[[ "$output" == *"WARN  page-reporting       virtio0 reports free blocks, page_reporting_order 'garbage': "* ]]
+	echo 9 > "$order"
+	# bit 5 (VIRTIO_BALLOON_F_REPORTING) cleared
+	sed -i 's/^\(.....\)1/\10/' "$root/sys/bus/virtio/devices/virtio0/features"
+	CLEARPATH_SYSROOT=$root run "$CP" doctor
+	[[ "$output" == *"PASS  page-reporting       virtio0 without free page reporting: "* ]]
+	rm "$root/sys/bus/virtio/devices/virtio0/driver"
+	CLEARPATH_SYSROOT=$root run "$CP" doctor
+	[[ "$output" == *"PASS  page-reporting       no balloon: "* ]]
 }
 
 @test "doctor on the arm64 fixture: 1GB pages depend on the base page size" {

@@ -38,7 +38,8 @@ PY
 	run record_of "$STORE"
 	[ "$status" -eq 0 ]
 	# numa's verdict also depends on this process's memory policy: not asserted here (test_doctor does)
-	[[ "$output" == "checks: cpu.governor cpu.boost thp swap load virtualisation numa; warnings: cpu.governor cpu.boost thp swap"* ]]
+	[[ "$output" == "checks: cpu.governor cpu.boost thp swap page-reporting load virtualisation numa numa.balancing; warnings: cpu.governor cpu.boost thp swap"* ]]
+	[[ "$output" == *" numa.balancing; governor: "* ]]
 	[[ "$output" == *"; governor: powersave (0/4 CPUs on performance)" ]]
 	run store_sql "SELECT environment FROM session"
 	[[ "$output" == *'"fix":"clearpath doctor --fix (or: cpupower frequency-set -g performance)"'* ]]
@@ -48,7 +49,7 @@ PY
 	skip_emulated "perf events under a user-mode emulator"
 	session_on "$X86" "$STORE" --counters
 	run record_of "$STORE"
-	[[ "$output" == "checks: cpu.governor cpu.boost thp swap load virtualisation numa perf.paranoid perf.hw-events;"* ]]
+	[[ "$output" == "checks: cpu.governor cpu.boost thp swap page-reporting load virtualisation numa numa.balancing perf.paranoid perf.hw-events;"* ]]
 }
 
 @test "doctor record: show --header and the report list the warnings per column, with how many sessions had each" {
@@ -76,6 +77,16 @@ assert gov["sessions"] == 2 and gov["values"] == ["powersave (0/4 CPUs on perfor
 	fi
 	[ "$status" -eq 0 ]
 	grep -q '<p class="more">Doctor WARN cpu.governor in 2 of 2 sessions: powersave' "$D/r.html"
+}
+
+@test "doctor record: a VM whose balloon reports free pages records page-reporting, and the header shows its fix" {
+	local vm=$PWD/tests/fixtures/doctor/vm
+	session_on "$vm" "$STORE"
+	run record_of "$STORE"
+	[[ "$output" == *" page-reporting "*"; warnings: thp page-reporting virtualisation; governor: -" ]]
+	run --separate-stderr "$CP" show --header --format grid
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"  Doctor WARN page-reporting in 1 of 1 session: virtio0 reports free blocks of order >= 9 (2MB): "*"; fix: as root: echo 11 > /sys/module/page_reporting/parameters/page_reporting_order"* ]]
 }
 
 @test "doctor record: a machine doctor --fix made fit records no warnings, which the header says" {

@@ -441,6 +441,152 @@ static void test_fix_unoffered_size(void **state)
 }
 
 
+/* Write @value into @path of the current (copied) root, or remove @path when @value is NULL. */
+static void set_file(const char *dir, const char *path, const char *value)
+{
+	char cmd[1400];
+
+	if (value)
+		snprintf(cmd, sizeof(cmd), "printf '%%s\\n' '%s' > '%s%s'", value, dir, path);
+	else
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s%s'", dir, path);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* The page-reporting result on the current root, expected to be @st and to mention @text. */
+static void expect_reporting(enum doctor_status st, const char *text)
+{
+	struct doctor_report rep;
+
+	run_on(NULL, NULL, open_all, &rep);
+	expect(&rep, "page-reporting", st, text);
+	doctor_report_free(&rep);
+}
+
+#define ORDER "/sys/module/page_reporting/parameters/page_reporting_order"
+#define BALLOON "/sys/bus/virtio/devices/virtio0"
+
+/* The VM fixture's balloon reports 2MB blocks (order 9 of 10): a warning with the order that stops it. */
+static void test_page_reporting_on(void **state)
+{
+	struct doctor_report rep;
+	const struct doctor_result *r;
+
+	(void)state;
+	run_on("vm", NULL, open_all, &rep);
+	r = expect(&rep, "page-reporting", DOCTOR_WARN, "virtio0 reports free blocks of order >= 9 (2MB)");
+	assert_non_null(strstr(r->detail, "THP or hugetlb fault"));
+	assert_non_null(strstr(r->detail, "vary several-fold"));
+	assert_non_null(strstr(r->fix, "echo 11 > " ORDER " (until reboot"));
+	assert_non_null(strstr(r->fix, "page_reporting.page_reporting_order=11"));
+	assert_non_null(strstr(r->fix, "free-page-reporting=off"));
+	doctor_report_free(&rep);
+	/* bare metal: no virtio bus at all */
+	run_on("x86-metal", NULL, open_all, &rep);
+	expect(&rep, "page-reporting", DOCTOR_PASS, "no balloon");
+	doctor_report_free(&rep);
+}
+
+/* What turns the warning off, what keeps it, and what it cannot read. */
+static void test_page_reporting_variants(void **state)
+{
+	char dir[64], link[128];
+
+	(void)state;
+	fixture_copy("vm", dir, sizeof(dir));
+	/* above the largest order nothing is reported; at it, 4MB blocks still are */
+	set_file(dir, ORDER, "11");
+	expect_reporting(DOCTOR_PASS, "page_reporting_order 11, largest buddy order 10");
+	set_file(dir, ORDER, "10");
+	expect_reporting(DOCTOR_WARN, "order >= 10 (4MB)");
+	/* unset (-1): the kernel takes the pageblock order */
+	set_file(dir, ORDER, "-1");
+	expect_reporting(DOCTOR_WARN, "(order unset)");
+	set_file(dir, ORDER, "abc");
+	expect_reporting(DOCTOR_WARN, "page_reporting_order 'abc'");
+	expect_reporting(DOCTOR_WARN, "echo 11 > " ORDER);
+	set_file(dir, ORDER, "9x");
+	expect_reporting(DOCTOR_WARN, "'9x'");
+	set_file(dir, ORDER, "");
+	expect_reporting(DOCTOR_WARN, "page_reporting_order ''");
+	/* before 5.14 the order was fixed: only the VMM can stop it */
+	set_file(dir, ORDER, NULL);
+	expect_reporting(DOCTOR_WARN, "kernels before 5.14 cannot raise the order");
+	set_file(dir, ORDER, "11");
+	/* more orders (a 64KB-page arm64 has 14): 11 is no longer above them all */
+	set_file(dir, "/proc/buddyinfo", "Node 0, zone Normal 1 2 3 4 5 6 7 8 9 10 11 12 13 14");
+	expect_reporting(DOCTOR_WARN, "echo 14 > " ORDER);
+	/* a buddyinfo that cannot be read: x86-64's largest order, 10, is assumed */
+	set_file(dir, "/proc/buddyinfo", "Node 0, zone Normal 1 x 3");
+	expect_reporting(DOCTOR_PASS, "largest buddy order 10");
+	set_file(dir, ORDER, "9");
+	expect_reporting(DOCTOR_WARN, "echo 11 > " ORDER);
+
+	/* the feature bit: '0' at index 5; the net device's bit 5 (its MAC) is no balloon's */
+	set_file(dir, BALLOON "/features", "0110000100000000000000000000000010000000");
+	expect_reporting(DOCTOR_PASS, "virtio0 without free page reporting");
+	set_file(dir, BALLOON "/features", "01100");
+	expect_reporting(DOCTOR_WARN, "virtio0: features unreadable");
+	set_file(dir, BALLOON "/features", "0110x1");
+	expect_reporting(DOCTOR_WARN, "features unreadable");
+	set_file(dir, BALLOON "/features", "011001");
+	expect_reporting(DOCTOR_WARN, "order >= 9");
+	/* a balloon no driver is bound to reports nothing; nor does a device that is not a balloon */
+	set_file(dir, BALLOON "/driver", NULL);
+	expect_reporting(DOCTOR_PASS, "no balloon");
+	snprintf(link, sizeof(link), "%s" BALLOON "/driver", dir);
+	assert_int_equal(symlink("../../drivers/virtio_balloon", link), 0);
+	expect_reporting(DOCTOR_WARN, "order >= 9");
+	set_file(dir, BALLOON "/device", "0x0001");
+	expect_reporting(DOCTOR_PASS, "no balloon");
+	set_file(dir, BALLOON "/device", "balloon");
+	expect_reporting(DOCTOR_PASS, "no balloon");
+	set_file(dir, "/sys/bus", NULL);
+	expect_reporting(DOCTOR_PASS, "no balloon");
+	fixture_remove(dir);
+}
+
+#define BALANCING "/proc/sys/kernel/numa_balancing"
+
+/* Automatic NUMA balancing moves pages only where there is more than one node. */
+static void test_numa_balancing(void **state)
+{
+	static const char *const bad[] = { "", "on", "1x", "-1" };
+	struct doctor_report rep;
+	const struct doctor_result *r;
+	char dir[64];
+
+	(void)state;
+	run_on("x86-metal", NULL, open_all, &rep);
+	r = expect(&rep, "numa.balancing", DOCTOR_WARN, "on (1), 2 nodes");
+	assert_non_null(strstr(r->fix, "sysctl -w kernel.numa_balancing=0"));
+	assert_non_null(strstr(r->detail, "pages can move during a run"));
+	doctor_report_free(&rep);
+	run_on("vm", NULL, open_all, &rep);
+	expect(&rep, "numa.balancing", DOCTOR_PASS, "on (1), 1 node");
+	doctor_report_free(&rep);
+	run_on("arm64-metal", NULL, open_all, &rep);	/* no sysctl: CONFIG_NUMA_BALANCING off */
+	expect(&rep, "numa.balancing", DOCTOR_PASS, "not built in");
+	doctor_report_free(&rep);
+
+	fixture_copy("x86-metal", dir, sizeof(dir));
+	set_file(dir, BALANCING, "0");
+	run_on(NULL, NULL, open_all, &rep);
+	expect(&rep, "numa.balancing", DOCTOR_PASS, "off");
+	doctor_report_free(&rep);
+	set_file(dir, BALANCING, "2");	/* memory tiering moves pages too */
+	run_on(NULL, NULL, open_all, &rep);
+	expect(&rep, "numa.balancing", DOCTOR_WARN, "on (2), 2 nodes");
+	doctor_report_free(&rep);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		set_file(dir, BALANCING, bad[i]);
+		run_on(NULL, NULL, open_all, &rep);
+		expect(&rep, "numa.balancing", DOCTOR_WARN, "cannot read " BALANCING);
+		doctor_report_free(&rep);
+	}
+	fixture_remove(dir);
+}
+
 /* The names in JSON array @arr joined with spaces, into @buf. */
 static const char *names_of(const json_t *arr, const char *key, char *buf, size_t len)
 {
@@ -470,9 +616,9 @@ static void test_session_record(void **state)
 	assert_non_null(rec);
 	/* the cheap checks that colour every number; no pools, memory, process sampling or perf */
 	assert_string_equal(names_of(json_object_get(rec, "checks"), NULL, names, sizeof(names)),
-			    "cpu.governor cpu.boost thp swap load virtualisation numa");
+			    "cpu.governor cpu.boost thp swap page-reporting load virtualisation numa numa.balancing");
 	assert_string_equal(names_of(json_object_get(rec, "warnings"), "check", names, sizeof(names)),
-			    "cpu.governor cpu.boost thp swap numa");
+			    "cpu.governor cpu.boost thp swap numa numa.balancing");
 	json_array_foreach(json_object_get(rec, "warnings"), i, w) {
 		assert_string_equal(json_string_value(json_object_get(w, "status")), "WARN");
 		assert_true(json_string_length(json_object_get(w, "detail")) > 0);
@@ -487,12 +633,13 @@ static void test_session_record(void **state)
 	rec = doctor_session_record(DOCTOR_SESSION_COUNTERS);
 	assert_non_null(rec);
 	assert_string_equal(names_of(json_object_get(rec, "checks"), NULL, names, sizeof(names)),
-			    "cpu.governor cpu.boost thp swap load virtualisation numa perf.paranoid perf.hw-events");
+			    "cpu.governor cpu.boost thp swap page-reporting load virtualisation numa numa.balancing "
+			    "perf.paranoid perf.hw-events");
 	json_decref(rec);
 	rec = doctor_session_record(DOCTOR_SESSION_PROFILE);
 	assert_non_null(rec);
 	assert_non_null(strstr(names_of(json_object_get(rec, "checks"), NULL, names, sizeof(names)),
-			       "numa perf.profile"));
+			       "numa numa.balancing perf.profile"));
 	json_decref(rec);
 
 	fixture_path("vm", root, sizeof(root));
@@ -500,9 +647,12 @@ static void test_session_record(void **state)
 	rec = doctor_session_record(0);
 	assert_non_null(rec);
 	assert_string_equal(names_of(json_object_get(rec, "warnings"), "check", names, sizeof(names)),
-			    "thp virtualisation");
+			    "thp page-reporting virtualisation");
 	assert_non_null(strstr(json_string_value(json_object_get(json_array_get(json_object_get(rec, "warnings"), 0),
 								 "detail")), "defrag 'always'"));
+	/* the reporting warning is recorded whole: what a reader of the results needs to undo it */
+	assert_non_null(strstr(json_string_value(json_object_get(json_array_get(json_object_get(rec, "warnings"), 1),
+								 "fix")), "page_reporting.page_reporting_order=11"));
 	json_decref(rec);
 	sysfs_set_root(NULL);
 }
@@ -522,7 +672,7 @@ static void test_session_record_fit(void **state)
 	assert_int_equal(system(cmd), 0);
 	rec = doctor_session_record(0);
 	assert_non_null(rec);
-	assert_int_equal(json_array_size(json_object_get(rec, "checks")), 7);
+	assert_int_equal(json_array_size(json_object_get(rec, "checks")), 9);
 	assert_true(json_is_array(json_object_get(rec, "warnings")));
 	if (json_array_size(json_object_get(rec, "warnings"))) {
 		char *s = json_dumps(rec, 0);
@@ -549,6 +699,9 @@ int main(void)
 		cmocka_unit_test(test_snapshot_diff),
 		cmocka_unit_test(test_fix),
 		cmocka_unit_test(test_fix_unoffered_size),
+		cmocka_unit_test(test_page_reporting_on),
+		cmocka_unit_test(test_page_reporting_variants),
+		cmocka_unit_test(test_numa_balancing),
 		cmocka_unit_test(test_session_record),
 		cmocka_unit_test(test_session_record_fit),
 	};

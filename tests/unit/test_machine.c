@@ -121,6 +121,20 @@ static void test_numa(void **state)
 	assert_int_equal(machine_numa_nodes(), 1);
 }
 
+/* The largest buddy order: /proc/buddyinfo's columns less one; malformed or absent is an error, not a guess. */
+static void test_max_order(void **state)
+{
+	(void)state;
+	fixture_use_root("doctor/vm");	/* x86-64: orders 0-10 */
+	assert_int_equal(machine_max_order(), 10);
+	fixture_use_root("arm64-64k");	/* 64KB pages: orders 0-13 */
+	assert_int_equal(machine_max_order(), 13);
+	fixture_use_root("broken");	/* a count that is not a number */
+	assert_int_equal(machine_max_order(), -EINVAL);
+	fixture_use_root("sysroot");	/* no buddyinfo */
+	assert_int_equal(machine_max_order(), -ENOENT);
+}
+
 /* One reserve for every caller: MemAvailable less 64MB. */
 static void test_fit_memory(void **state)
 {
@@ -190,6 +204,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_plausible, fixture_reset_root),
 		cmocka_unit_test_teardown(test_thp_size, fixture_reset_root),
 		cmocka_unit_test_teardown(test_numa, fixture_reset_root),
+		cmocka_unit_test_teardown(test_max_order, fixture_reset_root),
 		cmocka_unit_test_teardown(test_fit_memory, fixture_reset_root),
 		cmocka_unit_test_teardown(test_fit_pools, fixture_reset_root),
 		cmocka_unit_test_teardown(test_scale_size, fixture_reset_root),

@@ -28,7 +28,9 @@ static void doctor_usage(FILE *out)
 		"  --for PLAN             FAIL unless the plan's largest benchmark per page size fits\n"
 		"                         (with --fix: reserve the hugepages it needs)\n"
 		"  --fix                  as root: performance governor, THP enabled=madvise, reserve\n"
-		"                         the --hugepages; prints each change and the command that undoes it\n"
+		"                         the --hugepages, page_reporting_order above the largest order\n"
+		"                         while a balloon reports free pages, NUMA balancing off on more\n"
+		"                         than one node; prints each change and the command that undoes it\n"
 		"\n"
 		"Nothing changes without --fix.  Exit codes: 0 no FAIL, 2 usage error (also --fix\n"
 		"when not root), 3 a check failed or --fix could not get the resources.\n");

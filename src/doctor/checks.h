@@ -72,9 +72,36 @@ int doctor_boost(const char **path);
 /* Whether a hypervisor is present; @what names it ("QEMU Standard PC", "hypervisor flag"). */
 bool doctor_virt(char *what, size_t len);
 
+/* What the virtio balloons do with memory the guest frees, weakest first: the strongest found wins. */
+enum doctor_balloon {
+	DOCTOR_NO_BALLOON,	/* none bound to a driver */
+	DOCTOR_BALLOON_KEEPS,	/* bound, without free page reporting */
+	DOCTOR_BALLOON_UNKNOWN,	/* bound, features unreadable */
+	DOCTOR_BALLOON_REPORTS,	/* bound, hands freed blocks to the host */
+};
+
+/* The bound virtio balloon that does the most with freed memory, named into @dev. */
+enum doctor_balloon doctor_balloon(char *dev, size_t len);
+
+/*
+ * page_reporting_order into *@order (-1 while unset: the kernel then uses
+ * the pageblock order), the raw text into @raw.  0, -ENOENT before Linux
+ * 5.14 (the order was the pageblock order, fixed), or -EINVAL.
+ */
+int doctor_reporting_order(long *order, char *raw, size_t len);
+
+/* machine_max_order(), or x86-64's 10 when /proc/buddyinfo cannot tell. */
+int doctor_max_order(void);
+
+/* kernel.numa_balancing into *@mode (0 off; 1, 2, 3 on).  0, -ENOENT without NUMA balancing, or -EINVAL. */
+int doctor_numa_balancing(long *mode);
+
 /* Memory facts (page sizes, pools, NUMA nodes) and fit checks are machine/'s. */
 
 #define DOCTOR_THP_DIR "/sys/kernel/mm/transparent_hugepage"
 #define DOCTOR_CPU_DIR "/sys/devices/system/cpu"
+#define DOCTOR_VIRTIO_DIR "/sys/bus/virtio/devices"
+#define DOCTOR_REPORTING_ORDER "/sys/module/page_reporting/parameters/page_reporting_order"
+#define DOCTOR_NUMA_BALANCING "/proc/sys/kernel/numa_balancing"
 
 #endif

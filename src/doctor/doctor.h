@@ -52,7 +52,7 @@ struct doctor_result {
 	enum doctor_status status;
 	char value[160];	/* what was found */
 	char detail[384];	/* what it means for the measurements */
-	char fix[256];		/* what to do about it; "" when nothing */
+	char fix[320];		/* what to do about it; "" when nothing */
 };
 
 struct doctor_report {
@@ -116,8 +116,10 @@ json_t *doctor_session_record(unsigned session);
 
 /*
  * Change the machine so it fits: the performance governor where cpufreq
- * offers it, THP enabled = madvise, and enough free hugetlb pages for every
- * pool in @needs (NULL: none).  Prints each change and the exact command that
+ * offers it, THP enabled = madvise, enough free hugetlb pages for every
+ * pool in @needs (NULL: none), page_reporting_order one above the largest
+ * buddy order while a virtio balloon reports free pages, and automatic NUMA
+ * balancing off when there is more than one node.  Prints each change and the exact command that
  * undoes it to @out.  The caller checks privileges; writes go through the
  * sysfs root.  Returns 0, -ENOMEM when the kernel could not find the pages
  * (what it did reserve stays, and is printed with its undo), or -errno from

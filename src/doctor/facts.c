@@ -1,5 +1,6 @@
-/* facts: CPU and platform facts (governor, boost, virtualisation) shared by checks, fixes and snapshots. */
+/* facts: CPU and platform facts (governor, boost, virtualisation, balloon, NUMA balancing) shared by checks, fixes and snapshots. */
 #include "doctor/checks.h"
+#include "machine/machine.h"
 #include "util/sysfs.h"
 
 #include <ctype.h>
@@ -94,4 +95,98 @@ bool doctor_virt(char *what, size_t len)
 		if (!strncmp(vendor, guests[i], strlen(guests[i])))
 			return true;
 	return false;
+}
+
+#define DOCTOR_VIRTIO_ID_BALLOON 5
+#define DOCTOR_BALLOON_F_REPORTING 5	/* VIRTIO_BALLOON_F_REPORTING: free page reporting */
+
+/* Whether directory @dir has an entry named exactly @name (a symlink such as "driver" counts). */
+static bool doctor_has_entry(const char *dir, const char *name)
+{
+	char **names = sysfs_list_dir(dir, name);
+	bool found = false;
+
+	for (size_t i = 0; names && names[i]; i++)
+		found |= !strcmp(names[i], name);
+	sysfs_list_free(names);
+	return found;
+}
+
+/* What virtio device @dev (a bound balloon or not) does with freed memory. */
+static enum doctor_balloon doctor_balloon_of(const char *dev)
+{
+	char path[256], line[512], *end;
+	unsigned long id;
+
+	snprintf(path, sizeof(path), DOCTOR_VIRTIO_DIR "/%s/device", dev);
+	if (sysfs_read_line(path, line, sizeof(line)))
+		return DOCTOR_NO_BALLOON;
+	id = strtoul(line, &end, 16);
+	if (end == line || *end || id != DOCTOR_VIRTIO_ID_BALLOON)
+		return DOCTOR_NO_BALLOON;
+	snprintf(path, sizeof(path), DOCTOR_VIRTIO_DIR "/%s", dev);
+	if (!doctor_has_entry(path, "driver"))
+		return DOCTOR_NO_BALLOON;	/* no driver: nobody reports anything */
+	/* one '0' or '1' per feature bit, bit 0 first */
+	snprintf(path, sizeof(path), DOCTOR_VIRTIO_DIR "/%s/features", dev);
+	if (sysfs_read_line(path, line, sizeof(line)) || strlen(line) <= DOCTOR_BALLOON_F_REPORTING ||
+	    line[strspn(line, "01")])
+		return DOCTOR_BALLOON_UNKNOWN;
+	return line[DOCTOR_BALLOON_F_REPORTING] == '1' ? DOCTOR_BALLOON_REPORTS : DOCTOR_BALLOON_KEEPS;
+}
+
+enum doctor_balloon doctor_balloon(char *dev, size_t len)
+{
+	char **devs = sysfs_list_dir(DOCTOR_VIRTIO_DIR, "virtio");
+	enum doctor_balloon found = DOCTOR_NO_BALLOON;
+
+	for (size_t i = 0; devs && devs[i]; i++) {
+		enum doctor_balloon b = doctor_balloon_of(devs[i]);
+
+		if (b > found) {
+			found = b;
+			snprintf(dev, len, "%s", devs[i]);
+		}
+	}
+	sysfs_list_free(devs);
+	return found;
+}
+
+int doctor_reporting_order(long *order, char *raw, size_t len)
+{
+	char *end;
+	int ret = sysfs_read_line(DOCTOR_REPORTING_ORDER, raw, len);
+
+	if (ret == -ENOENT)
+		return ret;
+	if (ret)
+		return -EINVAL;
+	errno = 0;
+	*order = strtol(raw, &end, 10);
+	if (errno || end == raw || *end || *order < -1)
+		return -EINVAL;
+	return 0;
+}
+
+int doctor_max_order(void)
+{
+	int max = machine_max_order();
+
+	return max < 0 ? 10 : max;	/* nothing to count: x86-64's MAX_PAGE_ORDER */
+}
+
+int doctor_numa_balancing(long *mode)
+{
+	char line[32], *end;
+	int ret = sysfs_read_line(DOCTOR_NUMA_BALANCING, line, sizeof(line));
+
+	if (ret == -ENOENT)
+		return ret;
+	if (ret)
+		return -EINVAL;
+	errno = 0;
+	*mode = strtol(line, &end, 10);
+	if (errno || end == line || *end || *mode < 0)
+		return -EINVAL;
+	return 0;
 }

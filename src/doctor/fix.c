@@ -1,5 +1,6 @@
 /* fix: `clearpath doctor --fix`: make the machine fit, printing every change with the command that undoes it. */
 #include "doctor/checks.h"
+#include "machine/machine.h"
 #include "util/log.h"
 #include "util/size.h"
 #include "util/sysfs.h"
@@ -107,6 +108,32 @@ static int doctor_fix_pool(FILE *out, const struct doctor_hugeneed *need)
 	return 0;
 }
 
+/* A balloon that reports free blocks: raise page_reporting_order above the largest order, so none is. */
+static int doctor_fix_reporting(FILE *out)
+{
+	char dev[64], old[32], new[16];
+	int max = doctor_max_order();
+	long order;
+
+	if (doctor_balloon(dev, sizeof(dev)) != DOCTOR_BALLOON_REPORTS ||
+	    doctor_reporting_order(&order, old, sizeof(old)) || order > max || order < 0)
+		return 0;	/* nothing reported; before 5.14 only the VMM can stop it; -1 could not be undone */
+	snprintf(new, sizeof(new), "%d", max + 1);
+	return doctor_fix_write(out, DOCTOR_REPORTING_ORDER, old, new);
+}
+
+/* Automatic NUMA balancing off, where there is another node to migrate pages to. */
+static int doctor_fix_numa_balancing(FILE *out)
+{
+	char old[24];
+	long mode;
+
+	if (machine_numa_nodes() <= 1 || doctor_numa_balancing(&mode) || !mode)
+		return 0;
+	snprintf(old, sizeof(old), "%ld", mode);
+	return doctor_fix_write(out, DOCTOR_NUMA_BALANCING, old, "0");
+}
+
 int doctor_fix(const struct doctor_needs *needs, FILE *out)
 {
 	int ret = doctor_fix_governor(out);
@@ -115,5 +142,9 @@ int doctor_fix(const struct doctor_needs *needs, FILE *out)
 		ret = doctor_fix_thp(out);
 	for (size_t i = 0; !ret && needs && i < needs->npools; i++)
 		ret = doctor_fix_pool(out, &needs->hugepages[i]);
+	if (!ret)
+		ret = doctor_fix_reporting(out);
+	if (!ret)
+		ret = doctor_fix_numa_balancing(out);
 	return ret;
 }

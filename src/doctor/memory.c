@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdlib.h>
 #include <string.h>
 
 int doctor_check_thp(const struct doctor_ctx *ctx, struct doctor_report *rep)
@@ -191,92 +190,6 @@ int doctor_check_swap(const struct doctor_ctx *ctx, struct doctor_report *rep)
 }
 
 #define DOCTOR_REPORTING_CHECK "page-reporting"
-#define DOCTOR_VIRTIO_DIR "/sys/bus/virtio/devices"
-#define DOCTOR_REPORTING_ORDER "/sys/module/page_reporting/parameters/page_reporting_order"
-#define DOCTOR_VIRTIO_ID_BALLOON 5
-#define DOCTOR_BALLOON_F_REPORTING 5	/* VIRTIO_BALLOON_F_REPORTING: free page reporting */
-
-/* What the virtio balloons do with memory the guest frees, weakest first: the strongest found wins. */
-enum doctor_balloon {
-	DOCTOR_NO_BALLOON,	/* none bound to a driver */
-	DOCTOR_BALLOON_KEEPS,	/* bound, without free page reporting */
-	DOCTOR_BALLOON_UNKNOWN,	/* bound, features unreadable */
-	DOCTOR_BALLOON_REPORTS,	/* bound, hands freed blocks to the host */
-};
-
-/* Whether directory @dir has an entry named exactly @name (a symlink such as "driver" counts). */
-static bool doctor_has_entry(const char *dir, const char *name)
-{
-	char **names = sysfs_list_dir(dir, name);
-	bool found = false;
-
-	for (size_t i = 0; names && names[i]; i++)
-		found |= !strcmp(names[i], name);
-	sysfs_list_free(names);
-	return found;
-}
-
-/* What virtio device @dev (a bound balloon or not) does with freed memory. */
-static enum doctor_balloon doctor_balloon_of(const char *dev)
-{
-	char path[256], line[512], *end;
-	unsigned long id;
-
-	snprintf(path, sizeof(path), DOCTOR_VIRTIO_DIR "/%s/device", dev);
-	if (sysfs_read_line(path, line, sizeof(line)))
-		return DOCTOR_NO_BALLOON;
-	id = strtoul(line, &end, 16);
-	if (end == line || *end || id != DOCTOR_VIRTIO_ID_BALLOON)
-		return DOCTOR_NO_BALLOON;
-	snprintf(path, sizeof(path), DOCTOR_VIRTIO_DIR "/%s", dev);
-	if (!doctor_has_entry(path, "driver"))
-		return DOCTOR_NO_BALLOON;	/* no driver: nobody reports anything */
-	/* one '0' or '1' per feature bit, bit 0 first */
-	snprintf(path, sizeof(path), DOCTOR_VIRTIO_DIR "/%s/features", dev);
-	if (sysfs_read_line(path, line, sizeof(line)) || strlen(line) <= DOCTOR_BALLOON_F_REPORTING ||
-	    line[strspn(line, "01")])
-		return DOCTOR_BALLOON_UNKNOWN;
-	return line[DOCTOR_BALLOON_F_REPORTING] == '1' ? DOCTOR_BALLOON_REPORTS : DOCTOR_BALLOON_KEEPS;
-}
-
-/* The bound virtio balloon that does the most with freed memory, named into @dev. */
-static enum doctor_balloon doctor_balloon(char *dev, size_t len)
-{
-	char **devs = sysfs_list_dir(DOCTOR_VIRTIO_DIR, "virtio");
-	enum doctor_balloon found = DOCTOR_NO_BALLOON;
-
-	for (size_t i = 0; devs && devs[i]; i++) {
-		enum doctor_balloon b = doctor_balloon_of(devs[i]);
-
-		if (b > found) {
-			found = b;
-			snprintf(dev, len, "%s", devs[i]);
-		}
-	}
-	sysfs_list_free(devs);
-	return found;
-}
-
-/*
- * page_reporting_order into *@order (-1 while unset: the kernel then uses
- * the pageblock order), the raw text into @raw.  0, -ENOENT before Linux
- * 5.14 (the order was the pageblock order, fixed), or -EINVAL.
- */
-static int doctor_reporting_order(long *order, char *raw, size_t len)
-{
-	char *end;
-	int ret = sysfs_read_line(DOCTOR_REPORTING_ORDER, raw, len);
-
-	if (ret == -ENOENT)
-		return ret;
-	if (ret)
-		return -EINVAL;
-	errno = 0;
-	*order = strtol(raw, &end, 10);
-	if (errno || end == raw || *end || *order < -1)
-		return -EINVAL;
-	return 0;
-}
 
 /* What reporting does to the numbers, and the fix that works on any kernel. */
 #define DOCTOR_REPORTING_OFF "turn reporting off in the VMM (QEMU: virtio-balloon free-page-reporting=off)"
@@ -286,11 +199,12 @@ static int doctor_reporting_order(long *order, char *raw, size_t len)
 
 static int doctor_reporting_warn(struct doctor_report *rep, const char *value, int max, const char *why)
 {
-	char fix[256];
+	char fix[320];
 
 	/* one order above the largest: no free block is ever large enough to report */
-	snprintf(fix, sizeof(fix), "as root: echo %d > " DOCTOR_REPORTING_ORDER " (until reboot; boot with "
-		 "page_reporting.page_reporting_order=%d to keep it), or " DOCTOR_REPORTING_OFF, max + 1, max + 1);
+	snprintf(fix, sizeof(fix), "clearpath doctor --fix (or: echo %d > " DOCTOR_REPORTING_ORDER ") until reboot; "
+		 "boot with page_reporting.page_reporting_order=%d to keep it, or " DOCTOR_REPORTING_OFF,
+		 max + 1, max + 1);
 	return doctor_add(rep, DOCTOR_REPORTING_CHECK, DOCTOR_WARN, value, fix, "%s" DOCTOR_REPORTING_EFFECT, why);
 }
 
@@ -298,7 +212,7 @@ int doctor_check_page_reporting(const struct doctor_ctx *ctx, struct doctor_repo
 {
 	static const char *const check = DOCTOR_REPORTING_CHECK;
 	char dev[64] = "", value[160], raw[32], block[16];
-	int max = machine_max_order(), ret;
+	int max = doctor_max_order(), ret;
 	long order;
 
 	(void)ctx;
@@ -318,8 +232,6 @@ int doctor_check_page_reporting(const struct doctor_ctx *ctx, struct doctor_repo
 	case DOCTOR_BALLOON_REPORTS:
 		break;
 	}
-	if (max < 0)
-		max = 10;	/* no /proc/buddyinfo to count: x86-64's MAX_PAGE_ORDER */
 	ret = doctor_reporting_order(&order, raw, sizeof(raw));
 	if (ret == -ENOENT) {
 		snprintf(value, sizeof(value), "%s reports free blocks of the pageblock order", dev);

@@ -174,27 +174,19 @@ int doctor_check_numa(const struct doctor_ctx *ctx, struct doctor_report *rep)
 	return doctor_add(rep, "numa", DOCTOR_PASS, value, NULL, "a memory policy pins where pages land");
 }
 
-#define DOCTOR_NUMA_BALANCING "/proc/sys/kernel/numa_balancing"
-
 int doctor_check_numa_balancing(const struct doctor_ctx *ctx, struct doctor_report *rep)
 {
 	static const char check[] = "numa.balancing";
 	unsigned nodes = machine_numa_nodes();
-	char line[32], value[64], *end;
-	int ret = sysfs_read_line(DOCTOR_NUMA_BALANCING, line, sizeof(line));
+	char value[64];
 	long mode = -1;
+	int ret = doctor_numa_balancing(&mode);
 
 	(void)ctx;
 	if (ret == -ENOENT)
 		return doctor_add(rep, check, DOCTOR_PASS, "not built in", NULL,
 				  "the kernel has no automatic NUMA balancing: pages stay where they were faulted in");
-	if (!ret) {
-		errno = 0;
-		mode = strtol(line, &end, 10);
-		if (errno || end == line || *end)
-			mode = -1;
-	}
-	if (mode < 0)
+	if (ret)
 		return doctor_add(rep, check, DOCTOR_WARN, "unknown", NULL, "cannot read " DOCTOR_NUMA_BALANCING);
 	if (!mode)
 		return doctor_add(rep, check, DOCTOR_PASS, "off", NULL,
@@ -204,8 +196,8 @@ int doctor_check_numa_balancing(const struct doctor_ctx *ctx, struct doctor_repo
 	if (nodes <= 1)
 		return doctor_add(rep, check, DOCTOR_PASS, value, NULL, "one memory node: no other node to move pages to");
 	return doctor_add(rep, check, DOCTOR_WARN, value,
-			  "as root: sysctl -w kernel.numa_balancing=0 (until reboot; numa_balancing=disable on the "
-			  "kernel command line keeps it off)",
+			  "clearpath doctor --fix (or: sysctl -w kernel.numa_balancing=0) until reboot; "
+			  "numa_balancing=disable on the kernel command line keeps it off",
 			  "the kernel unmaps a running task's pages to sample its accesses and migrates them between "
 			  "nodes, so pages can move during a run and its times depend on when the scanner passed");
 }

@@ -67,10 +67,10 @@ WARN  page-reporting       virtio0 reports free blocks of order >= 9 (2MB): the 
                            blocks the guest frees; a THP or hugetlb fault that reuses one waits for
                            the host to fault it in and zero it again, so clear rates vary
                            several-fold from run to run
-                           fix: as root: echo 11 >
-                                /sys/module/page_reporting/parameters/page_reporting_order (until
-                                reboot; boot with page_reporting.page_reporting_order=11 to keep
-                                it), or turn reporting off in the VMM (QEMU: virtio-balloon
+                           fix: clearpath doctor --fix (or: echo 11 >
+                                /sys/module/page_reporting/parameters/page_reporting_order) until
+                                reboot; boot with page_reporting.page_reporting_order=11 to keep it,
+                                or turn reporting off in the VMM (QEMU: virtio-balloon
                                 free-page-reporting=off)
 PASS  load                 0.00 on 2 CPUs: the machine is mostly idle
 PASS  busy-processes       none visible: no process used 5% or more of a CPU over 200 ms
@@ -93,7 +93,7 @@ OUT
 	[[ "$output" == *"WARN  thp                  enabled=always defrag=madvise: with 'always', -p 4KB mmap results measure THP faults"* ]]
 	[[ "$output" == *"PASS  hugetlb.1GB          total 2, free 1"* ]]
 	[[ "$output" == *"WARN  numa                 2 nodes"* ]]
-	[[ "$output" == *"WARN  numa.balancing       on (1), 2 nodes: "*"fix: as root: sysctl -w kernel.numa_balancing=0 "* ]]
+	[[ "$output" == *"WARN  numa.balancing       on (1), 2 nodes: "*"fix: clearpath doctor --fix (or: sysctl -w kernel.numa_balancing=0) until reboot; "* ]]
 	[[ "$output" == *"PASS  page-reporting       no balloon: "* ]]
 }
 
@@ -129,6 +129,20 @@ assert "page_reporting.page_reporting_order=11" in r["fix"], r
 	rm "$root/sys/bus/virtio/devices/virtio0/driver"
 	CLEARPATH_SYSROOT=$root run "$CP" doctor
 	[[ "$output" == *"PASS  page-reporting       no balloon: "* ]]
+}
+
+@test "doctor --fix on a VM whose balloon reports 2MB blocks raises page_reporting_order to 11, with the undo" {
+	cp -R "$FIXTURES/vm/." "$BATS_TEST_TMPDIR/"
+	order=/sys/module/page_reporting/parameters/page_reporting_order
+	CLEARPATH_SYSROOT=$BATS_TEST_TMPDIR run "$CP" doctor --fix
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"changed $order: 9 -> 11"$'\n'"  undo: echo 9 > $order"$'\n'* ]]
+	[ "$(cat "$BATS_TEST_TMPDIR$order")" = 11 ]
+	[[ "$output" == *"PASS  page-reporting       virtio0: page_reporting_order 11, largest buddy order 10: "* ]]
+	# one node: balancing stays on
+	[ "$(cat "$BATS_TEST_TMPDIR/proc/sys/kernel/numa_balancing")" = 1 ]
+	CLEARPATH_SYSROOT=$BATS_TEST_TMPDIR run "$CP" doctor --fix
+	[[ "$output" != *"changed"* ]]
 }
 
 @test "doctor on the arm64 fixture: 1GB pages depend on the base page size" {
@@ -191,6 +205,8 @@ assert "page_reporting.page_reporting_order=11" in r["fix"], r
 	[[ "$output" == *"undo: echo 16 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"* ]]
 	[ "$(cat "$BATS_TEST_TMPDIR/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages")" = 20 ]
 	[ "$(cat "$BATS_TEST_TMPDIR/sys/devices/system/cpu/cpu3/cpufreq/scaling_governor")" = performance ]
+	[[ "$output" == *"changed /proc/sys/kernel/numa_balancing: 1 -> 0"$'\n'"  undo: echo 1 > /proc/sys/kernel/numa_balancing"* ]]
+	[ "$(cat "$BATS_TEST_TMPDIR/proc/sys/kernel/numa_balancing")" = 0 ]
 	[[ "$output" == *"PASS  thp                  enabled=madvise"* ]]
 	# the fixture's free_hugepages does not move the way the kernel's would, so the check still fails
 	[ "$status" -eq 3 ]
@@ -215,12 +231,17 @@ save_real() {
 	done
 	f=/sys/kernel/mm/transparent_hugepage/enabled
 	[ -w "$f" ] && printf '%s %s\n' "$f" "$(sed 's/.*\[\(.*\)\].*/\1/' "$f")" >> "$SAVED"
+	# --fix may raise the free page reporting order of a VM and turn NUMA balancing off
+	for f in /sys/module/page_reporting/parameters/page_reporting_order /proc/sys/kernel/numa_balancing; do
+		[ -w "$f" ] && printf '%s %s\n' "$f" "$(cat "$f")" >> "$SAVED"
+	done
 	return 0
 }
 
 teardown() {
 	[ -n "${SAVED:-}" ] && [ -f "$SAVED" ] || return 0
-	while read -r f v; do echo "$v" > "$f"; done < "$SAVED"
+	# write back only what changed: a value such as an unset order (-1) reads but cannot be written
+	while read -r f v; do [ "$(cat "$f")" = "$v" ] || echo "$v" > "$f"; done < "$SAVED"
 }
 
 @test "doctor --fix --hugepages 2MB:4 reserves pages on this machine (root only)" {

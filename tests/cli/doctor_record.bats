@@ -86,7 +86,7 @@ assert gov["sessions"] == 2 and gov["values"] == ["powersave (0/4 CPUs on perfor
 	[[ "$output" == *" page-reporting "*"; warnings: thp page-reporting virtualisation; governor: -" ]]
 	run --separate-stderr "$CP" show --header --format grid
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"  Doctor WARN page-reporting in 1 of 1 session: virtio0 reports free blocks of order >= 9 (2MB): "*"; fix: as root: echo 11 > /sys/module/page_reporting/parameters/page_reporting_order"* ]]
+	[[ "$output" == *"  Doctor WARN page-reporting in 1 of 1 session: virtio0 reports free blocks of order >= 9 (2MB): "*"; fix: clearpath doctor --fix (or: echo 11 > /sys/module/page_reporting/parameters/page_reporting_order)"* ]]
 }
 
 @test "doctor record: a machine doctor --fix made fit records no warnings, which the header says" {

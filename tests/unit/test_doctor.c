@@ -406,7 +406,12 @@ static void test_fix(void **state)
 	assert_non_null(strstr(out, "undo: echo always > /sys/kernel/mm/transparent_hugepage/enabled"));
 	/* 16 reserved and free, 20 needed: grow by 4 */
 	assert_non_null(strstr(out, "nr_hugepages: 16 -> 20\n  undo: echo 16 > "));
+	/* two nodes: NUMA balancing off */
+	assert_non_null(strstr(out, "changed /proc/sys/kernel/numa_balancing: 1 -> 0\n"
+			       "  undo: echo 1 > /proc/sys/kernel/numa_balancing\n"));
 	free(out);
+	assert_int_equal(sysfs_read_line("/proc/sys/kernel/numa_balancing", line, sizeof(line)), 0);
+	assert_string_equal(line, "0");
 	assert_int_equal(sysfs_read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", line,
 					 sizeof(line)), 0);
 	assert_string_equal(line, "performance");
@@ -419,6 +424,7 @@ static void test_fix(void **state)
 	expect(&rep, "cpu.governor", DOCTOR_PASS, NULL);
 	expect(&rep, "thp", DOCTOR_PASS, NULL);
 	expect(&rep, "hugetlb.2MB", DOCTOR_PASS, "total 20, free 20");
+	expect(&rep, "numa.balancing", DOCTOR_PASS, "off");
 	doctor_report_free(&rep);
 	/* a second --fix has nothing left to do */
 	out = fix_output(&needs, 0);
@@ -477,7 +483,7 @@ static void test_page_reporting_on(void **state)
 	r = expect(&rep, "page-reporting", DOCTOR_WARN, "virtio0 reports free blocks of order >= 9 (2MB)");
 	assert_non_null(strstr(r->detail, "THP or hugetlb fault"));
 	assert_non_null(strstr(r->detail, "vary several-fold"));
-	assert_non_null(strstr(r->fix, "echo 11 > " ORDER " (until reboot"));
+	assert_non_null(strstr(r->fix, "clearpath doctor --fix (or: echo 11 > " ORDER ") until reboot"));
 	assert_non_null(strstr(r->fix, "page_reporting.page_reporting_order=11"));
 	assert_non_null(strstr(r->fix, "free-page-reporting=off"));
 	doctor_report_free(&rep);
@@ -546,6 +552,56 @@ static void test_page_reporting_variants(void **state)
 	fixture_remove(dir);
 }
 
+/* --fix changes nothing in @path, which keeps @value. */
+static void expect_unfixed(const char *path, const char *value)
+{
+	char line[64], *out = fix_output(NULL, 0);
+
+	assert_null(strstr(out, path));
+	free(out);
+	assert_int_equal(sysfs_read_line(path, line, sizeof(line)), 0);
+	assert_string_equal(line, value);
+}
+
+/* --fix raises the order of a reporting balloon one above the largest, and only then. */
+static void test_fix_page_reporting(void **state)
+{
+	char dir[64], line[32], *out;
+	struct doctor_report rep;
+
+	(void)state;
+	fixture_copy("vm", dir, sizeof(dir));
+	out = fix_output(NULL, 0);
+	assert_non_null(strstr(out, "changed " ORDER ": 9 -> 11\n  undo: echo 9 > " ORDER "\n"));
+	free(out);
+	assert_int_equal(sysfs_read_line(ORDER, line, sizeof(line)), 0);
+	assert_string_equal(line, "11");
+	expect_reporting(DOCTOR_PASS, "page_reporting_order 11");
+	out = fix_output(NULL, 0);
+	assert_null(strstr(out, "page_reporting_order"));
+	free(out);
+	/* 14 orders: 11 is no longer enough */
+	set_file(dir, "/proc/buddyinfo", "Node 0, zone Normal 1 2 3 4 5 6 7 8 9 10 11 12 13 14");
+	out = fix_output(NULL, 0);
+	assert_non_null(strstr(out, "changed " ORDER ": 11 -> 14\n"));
+	free(out);
+	/* nothing to change: no reporting bit, an unset order (-1 could not be undone), no parameter */
+	set_file(dir, ORDER, "9");
+	set_file(dir, BALLOON "/features", "0110000100000000000000000000000010000000");
+	expect_unfixed(ORDER, "9");
+	set_file(dir, BALLOON "/features", "011001");
+	set_file(dir, ORDER, "-1");
+	expect_unfixed(ORDER, "-1");
+	set_file(dir, ORDER, NULL);
+	out = fix_output(NULL, 0);
+	assert_null(strstr(out, "page_reporting_order"));
+	free(out);
+	run_on(NULL, NULL, open_all, &rep);
+	expect(&rep, "page-reporting", DOCTOR_WARN, "kernels before 5.14");
+	doctor_report_free(&rep);
+	fixture_remove(dir);
+}
+
 #define BALANCING "/proc/sys/kernel/numa_balancing"
 
 /* Automatic NUMA balancing moves pages only where there is more than one node. */
@@ -559,12 +615,15 @@ static void test_numa_balancing(void **state)
 	(void)state;
 	run_on("x86-metal", NULL, open_all, &rep);
 	r = expect(&rep, "numa.balancing", DOCTOR_WARN, "on (1), 2 nodes");
-	assert_non_null(strstr(r->fix, "sysctl -w kernel.numa_balancing=0"));
+	assert_non_null(strstr(r->fix, "clearpath doctor --fix (or: sysctl -w kernel.numa_balancing=0)"));
 	assert_non_null(strstr(r->detail, "pages can move during a run"));
 	doctor_report_free(&rep);
 	run_on("vm", NULL, open_all, &rep);
 	expect(&rep, "numa.balancing", DOCTOR_PASS, "on (1), 1 node");
 	doctor_report_free(&rep);
+	fixture_copy("vm", dir, sizeof(dir));	/* one node: --fix leaves balancing on */
+	expect_unfixed(BALANCING, "1");
+	fixture_remove(dir);
 	run_on("arm64-metal", NULL, open_all, &rep);	/* no sysctl: CONFIG_NUMA_BALANCING off */
 	expect(&rep, "numa.balancing", DOCTOR_PASS, "not built in");
 	doctor_report_free(&rep);
@@ -701,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_fix_unoffered_size),
 		cmocka_unit_test(test_page_reporting_on),
 		cmocka_unit_test(test_page_reporting_variants),
+		cmocka_unit_test(test_fix_page_reporting),
 		cmocka_unit_test(test_numa_balancing),
 		cmocka_unit_test(test_session_record),
 		cmocka_unit_test(test_session_record_fit),

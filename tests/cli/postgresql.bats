@@ -133,6 +133,24 @@ EOF2
 	[ "$status" -eq 3 ]
 }
 
+@test "postgresql: a malformed store URL: exit 2 saying what is wrong and how to write it, not 'is the server running'" {
+	echo sut,swprofile,session,benchmark,resultclass,unit,higher_is_better,iteration,warmup,value,session_started,sample_time >"$D/empty.csv"
+	# each is refused before any connection: only 127.0.0.1 is ever named
+	for url in 'postgresql://[::1' 'postgresql://127.0.0.1:99999/x' 'host=127.0.0.1 nosuchkeyword=1' \
+		'postgresql://u:s3cret@127.0.0.1:70000/x' 'postgresql://127.0.0.1/x?sslmode=sometimes'; do
+		for cmd in "list sessions" "export -" "import $D/empty.csv" "run --quiet -- mem memset -s 4KB"; do
+			run --separate-stderr timeout 60 "$CP" ${cmd%% *} --store "$url" ${cmd#* }
+			echo "$url $cmd: $stderr"
+			refused 2 "is malformed" "postgresql://USER@HOST:PORT/DATABASE"
+			[[ "$stderr" != *"server running"* && "$stderr" != *s3cret* ]]
+		done
+	done
+	run --separate-stderr "$CP" list sessions --store 'postgresql://127.0.0.1:99999/x'
+	refused 2 'port "99999" is not a TCP port (1 to 65535)'
+	run --separate-stderr "$CP" list sessions --store 'host=127.0.0.1 nosuchkeyword=1'
+	refused 2 'invalid connection option "nosuchkeyword"' "host=HOST port=PORT dbname=DATABASE"
+}
+
 @test "postgresql: a server that never answers: exit 3 after the connect timeout, not a hang" {
 	# a socket that takes the connection and says nothing: libpq waits for the server's greeting
 	python3 -c 'import socket, sys, time

@@ -72,6 +72,53 @@ static void test_url_display_hides_password(void **state)
 	}
 }
 
+/*
+ * A PostgreSQL URL libpq cannot read, or with a value it would refuse only
+ * while connecting (a port out of range), is a usage error (-EINVAL, exit 2)
+ * that says what is wrong and how to write it, before any traffic; and the
+ * URL quoted back hides its password.  Every host here is 127.0.0.1.
+ */
+static void test_pg_malformed_url(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "postgresql://[::1", "matching \"]\"" },
+		{ "postgresql://ci:s3cret@[::1", "postgresql://ci:***@[::1" },
+		{ "postgresql://127.0.0.1:99999/x", "port \"99999\" is not a TCP port" },
+		{ "postgresql://127.0.0.1:0/x", "port \"0\"" },
+		{ "postgresql://127.0.0.1:5432,127.0.0.1:70000/x", "port \"70000\"" },
+		{ "postgresql://127.0.0.1:http/x", "port \"http\"" },
+		{ "postgresql://127.0.0.1/x?nosuchparam=1", "nosuchparam" },
+		{ "postgresql://127.0.0.1/x?sslmode=sometimes", "sslmode \"sometimes\" is none of" },
+		{ "postgresql://127.0.0.1/x?connect_timeout=soon", "connect_timeout \"soon\"" },
+		{ "host=127.0.0.1 nosuchkeyword=1", "invalid connection option \"nosuchkeyword\"" },
+		{ "host=127.0.0.1 port=99999 password=s3cret", "password=***" },
+		{ "host='127.0.0.1 dbname=x", "unterminated quoted string" },
+		{ "host=127.0.0.1,127.0.0.1,127.0.0.1 port=5432,5433", "2 ports for 3 hosts" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct capture cap;
+		struct store *st;
+		const char *said;
+
+		capture_begin(&cap);
+#ifdef CLEARPATH_HAVE_LIBPQ
+		assert_int_equal(store_open(cases[i][0], &st), -EINVAL);
+#else
+		assert_int_equal(store_open(cases[i][0], &st), -ENOTSUP);
+#endif
+		said = capture_end(&cap);
+		assert_null(st);
+#ifdef CLEARPATH_HAVE_LIBPQ
+		if (!strstr(said, cases[i][1]) || !strstr(said, "is malformed") || !strstr(said, "postgresql://USER@HOST:PORT"))
+			fail_msg("%s: %s", cases[i][0], said);
+		assert_null(strstr(said, "s3cret"));
+		assert_null(strstr(said, "server running"));
+#endif
+	}
+}
+
 static void test_default_url(void **state)
 {
 	char buf[512];
@@ -1010,6 +1057,7 @@ int main(void)
 	const struct CMUnitTest plain[] = {
 		cmocka_unit_test(test_default_url),
 		cmocka_unit_test(test_url_display_hides_password),
+		cmocka_unit_test(test_pg_malformed_url),
 		cmocka_unit_test(test_fingerprint_diff),
 	};
 	/* what every backend must do alike */

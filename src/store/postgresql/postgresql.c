@@ -1,5 +1,6 @@
 /* postgresql: the PostgreSQL backend through libpq: connecting, SQL translation, statements, SQLSTATEs. */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -609,18 +610,128 @@ static const char *connect_hint(const char *msg)
 	return "is the PostgreSQL server running and reachable at that host and port?";
 }
 
+/* Whether @s is a decimal integer libpq reads (blanks around it allowed), within @min..@max. */
+static bool int_in_range(const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return end != s && !errno && !end[strspn(end, " \t\n")] && v >= min && v <= max;
+}
+
+/* How many comma-separated items @s lists ("" lists one, empty). */
+static int list_items(const char *s)
+{
+	int n = 1;
+
+	for (; *s; s++)
+		n += *s == ',';
+	return n;
+}
+
+/*
+ * What is wrong with a parsed connection string's values that libpq would
+ * only notice while connecting, when the first host may already have been
+ * tried: ports, the port list against the host list, the connect timeout,
+ * the enumerated settings.  Written into @why; false when nothing is.
+ */
+static bool conninfo_bad(const PQconninfoOption *opts, char *why, size_t len)
+{
+	static const struct { const char *key, *values; } enums[] = {
+		{ "sslmode", ",disable,allow,prefer,require,verify-ca,verify-full," },
+		{ "gssencmode", ",disable,prefer,require," },
+		{ "target_session_attrs", ",any,read-write,read-only,primary,standby,prefer-standby," },
+	};
+	const char *host = NULL, *hostaddr = NULL, *port = NULL;
+
+	for (const PQconninfoOption *o = opts; o->keyword; o++) {
+		char item[64];
+
+		if (!o->val)
+			continue;
+		if (!strcmp(o->keyword, "host"))
+			host = o->val;
+		if (!strcmp(o->keyword, "hostaddr"))
+			hostaddr = o->val;
+		if (!strcmp(o->keyword, "connect_timeout") && *o->val && !int_in_range(o->val, INT_MIN, INT_MAX))
+			return snprintf(why, len, "connect_timeout \"%s\" is not a number of seconds", o->val), true;
+		for (size_t i = 0; i < sizeof(enums) / sizeof(enums[0]); i++) {
+			snprintf(item, sizeof(item), ",%s,", o->val);
+			if (!strcmp(o->keyword, enums[i].key) && *o->val && !strstr(enums[i].values, item))
+				return snprintf(why, len, "%s \"%s\" is none of %.*s", o->keyword, o->val,
+						(int)strlen(enums[i].values) - 2, enums[i].values + 1), true;
+		}
+		if (strcmp(o->keyword, "port"))
+			continue;
+		port = o->val;
+		for (const char *p = port; ; p += strcspn(p, ",") + 1) {
+			snprintf(item, sizeof(item), "%.*s", (int)strcspn(p, ","), p);
+			if (*item && !int_in_range(item, 1, 65535))
+				return snprintf(why, len, "port \"%s\" is not a TCP port (1 to 65535)", item), true;
+			if (!p[strcspn(p, ",")])
+				break;
+		}
+	}
+	/* libpq counts the hosts of hostaddr when it is given */
+	host = hostaddr ? hostaddr : host;
+	if (host && port && list_items(port) > 1 && list_items(port) != list_items(host))
+		return snprintf(why, len, "%d ports for %d hosts (one port, or one per host)", list_items(port),
+				list_items(host)), true;
+	return false;
+}
+
+/*
+ * Check @url's syntax and values before any traffic: a malformed URL is the
+ * user's slip (-EINVAL, exit 2) saying what is wrong and how to write it,
+ * not a server that "is not running".  libpq quotes a URI it cannot parse:
+ * that quote shows the URL as st->path does, without its password.
+ */
+static int pg_check_url(struct store *st, const char *url)
+{
+	char *err = NULL, why[512] = "", *at;
+	PQconninfoOption *opts = PQconninfoParse(url, &err);
+	bool bad = !opts || conninfo_bad(opts, why, sizeof(why));
+
+	PQconninfoFree(opts);
+	if (!bad)
+		return 0;
+	if (!opts && !err) {
+		log_err("cannot read store URL %s: out of memory", st->path);
+		return -ENOMEM;
+	}
+	if (err) {
+		at = strstr(err, url);
+		snprintf(why, sizeof(why), "%.*s%s%s", at ? (int)(at - err) : (int)strlen(err), err, at ? st->path : "",
+			 at ? at + strlen(url) : "");
+		PQfreemem(err);
+		why[strcspn(why, "\n")] = '\0';
+	}
+	log_err("store URL %s is malformed: %s", st->path, why);
+	log_hint("write postgresql://USER@HOST:PORT/DATABASE (PORT 1 to 65535, an IPv6 HOST in [ ]), or libpq's"
+		 " keywords: host=HOST port=PORT dbname=DATABASE user=USER");
+	return -EINVAL;
+}
+
 static int pg_open(struct store *st, const char *url, bool *readonly, bool *existing)
 {
 	const char *keys[] = { "connect_timeout", "fallback_application_name", "dbname", NULL };
 	const char *vals[] = { PG_CONNECT_TIMEOUT, "clearpath", url, NULL };
 	struct pg_conn *pc = calloc(1, sizeof(*pc));
 	const char *env = getenv("PGCONNECT_TIMEOUT");
+	int ret;
 
 	(void)existing;
 	st->path = store_url_display(url);
 	if (!pc || !st->path) {
 		free(pc);
 		return -ENOMEM;
+	}
+	ret = pg_check_url(st, url);
+	if (ret) {
+		free(pc);
+		return ret;
 	}
 	if (env && *env)
 		vals[0] = env;

@@ -30,6 +30,14 @@ bool store_url_is_postgresql(const char *url);
 /* A new string with the file path inside @url, or NULL (logged) for a scheme other than sqlite. */
 char *store_url_path(const char *url);
 
+/*
+ * Refuse a store that has clearpath's mark but @tables tables and schema
+ * version 0, which no clearpath writes (the version is stamped in the
+ * transaction that creates them): migrating would fail halfway, reading
+ * would call it empty.  Logs what to do; -EINVAL.
+ */
+int store_refuse_unversioned(struct store *st, int64_t tables);
+
 /* Remember the engine's message (printf-style) and a hint (may be NULL) for the last failure. */
 void store_set_error(struct store *st, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -242,6 +242,15 @@ static int check_version(struct store *st, int64_t version)
 	return 0;
 }
 
+int store_refuse_unversioned(struct store *st, int64_t tables)
+{
+	log_err("%s is not a clearpath store: it holds %lld table%s but schema version 0 (a damaged clearpath store,"
+		" or one another program wrote)", st->path, (long long)tables, tables == 1 ? "" : "s");
+	log_hint("clearpath leaves it as it is: restore it from a backup, or import an export into a new store"
+		 " (--store or $CLEARPATH_STORE pick another)");
+	return -EINVAL;
+}
+
 /*
  * Reading only, nothing can be migrated: an older schema is read as it is
  * (every version has the tables the readers use; later ones only add), an

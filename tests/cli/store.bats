@@ -340,6 +340,28 @@ assert len(h) == 1 and h[0]["samples"] == 18, d'
 	[ ! -e "$D/none.db" ]
 }
 
+@test "bad stores: clearpath's tables at schema version 0 are not 'empty': refused, exit 2, never touched" {
+	small_run --repeats 1 >/dev/null
+	cp "$CLEARPATH_STORE" "$D/zero.db"
+	sql "$D/zero.db" "PRAGMA user_version = 0"
+	sum=$(cksum <"$D/zero.db")
+	"$CP" export "$D/s.csv"
+	for cmd in "list sessions --store $D/zero.db" "show --store $D/zero.db" "export --store $D/zero.db -" \
+		"import --store $D/zero.db $D/s.csv" "merge --into $D/zero.db $CLEARPATH_STORE" \
+		"merge --into $D/m.db $D/zero.db"; do
+		run --separate-stderr "$CP" $cmd
+		echo "$cmd: $stderr"
+		refused 2 "$D/zero.db is not a clearpath store: it holds" "tables but schema version 0" \
+			"restore it from a backup"
+		[[ "$stderr" != *"empty database"* && "$stderr" != *migrating* ]]
+	done
+	run --separate-stderr small_run --store "$D/zero.db"
+	refused 2 "tables but schema version 0"
+	[ "$(cksum <"$D/zero.db")" = "$sum" ]
+	[ "$(sql "$D/zero.db" "PRAGMA user_version")" = 0 ]
+	[ ! -e "$D/zero.db-wal" ]
+}
+
 @test "bad stores: a corrupt database is a resource error, never a crash" {
 	small_run --repeats 2 --sessions 2 >/dev/null
 	cp "$CLEARPATH_STORE" "$D/corrupt.db"

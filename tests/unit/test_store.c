@@ -261,6 +261,40 @@ static void test_fingerprint_diff(void **state)
 	assert_int_equal(store_fingerprint_diff("[]", "{}", buf, sizeof(buf)), -EINVAL);
 }
 
+/*
+ * A store with clearpath's mark and tables but schema version 0 (damaged,
+ * or written by another program) is neither "empty" nor migrated: both
+ * openings refuse it (-EINVAL) saying so and what to do, and leave it as it was.
+ */
+static void test_refuses_tables_at_version_0(void **state)
+{
+	struct capture cap;
+	struct store *st = fixture_open(state, "zero.db");
+	const char *said;
+	int64_t tables;
+	const char *count = fixture_pg(state) ? "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = 'public'"
+					      : "SELECT count(*) FROM sqlite_schema";
+
+	store_close(st);
+	fixture_raw(state, "zero.db", fixture_pg(state) ? "UPDATE clearpath_schema SET version = 0" :
+		    "PRAGMA user_version = 0");
+	tables = fixture_raw(state, "zero.db", count);
+	for (int readonly = 0; readonly < 2; readonly++) {
+		capture_begin(&cap);
+		assert_int_equal((readonly ? store_open_readonly : store_open)(fixture_url(state, "zero.db"), &st),
+				 -EINVAL);
+		said = capture_end(&cap);
+		assert_null(st);
+		assert_non_null(strstr(said, "is not a clearpath store"));
+		assert_non_null(strstr(said, "schema version 0"));
+		assert_non_null(strstr(said, "restore it from a backup"));
+		assert_null(strstr(said, "empty database"));
+		assert_null(strstr(said, "migrating"));
+	}
+	assert_int_equal(raw_version(state, "zero.db"), 0);
+	assert_int_equal(fixture_raw(state, "zero.db", count), tables);
+}
+
 static void test_swprofile_conflict_and_force(void **state)
 {
 	struct store *st = fixture_open(state, "swp.db");
@@ -1064,6 +1098,7 @@ int main(void)
 	const struct CMUnitTest every[] = {
 		cmocka_unit_test(test_reopen_keeps_ids),
 		cmocka_unit_test(test_refuses_newer_schema),
+		cmocka_unit_test(test_refuses_tables_at_version_0),
 		cmocka_unit_test(test_swprofile_conflict_and_force),
 		cmocka_unit_test(test_sut_upserts_fingerprint),
 		cmocka_unit_test(test_samples_insert_and_query),

@@ -793,13 +793,15 @@ static int pg_identify(struct store *st, int64_t *version)
 	if (!ret && have)
 		ret = store_int64(st, version, "SELECT version FROM clearpath_schema WHERE application = 'clearpath'",
 				  NULL);
-	else if (!ret)
+	if (!ret && (!have || *version == 0))
 		ret = store_int64(st, &tables, "SELECT count(*) FROM pg_catalog.pg_tables"
-				  " WHERE schemaname = current_schema()", NULL);
+				  " WHERE schemaname = current_schema() AND tablename <> 'clearpath_schema'", NULL);
 	if (ret == -ENOENT) {
 		log_err("store %s: clearpath_schema names no clearpath schema version", st->path);
 		return -EINVAL;
 	}
+	if (!ret && have && *version == 0 && tables)
+		return store_refuse_unversioned(st, tables);
 	if (!ret && !have && tables) {
 		log_err("database %s holds %lld tables of something else, not a clearpath store", st->path,
 			(long long)tables);

@@ -306,6 +306,11 @@ static int sq_identify(struct store *st, int64_t *version)
 		log_hint("point $CLEARPATH_STORE or --store at a new file or a clearpath store");
 		return -EINVAL;
 	}
+	/* ours, with tables but no version: no clearpath leaves that (it stamps in the transaction that creates) */
+	if (!ret && *version == 0 && objects != 0) {
+		ret = store_int64(st, &objects, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'", NULL);
+		return ret ? ret : store_refuse_unversioned(st, objects);
+	}
 	return ret;
 }
 

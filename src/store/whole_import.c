@@ -696,20 +696,20 @@ static int import_skip_bom(FILE *in, const char *name)
 
 int store_import(struct store *st, FILE *in, const char *name, enum store_format *fmt)
 {
-	int c, ret = import_skip_bom(in, name);
+	FILE *f = in;
+	bool json = false;
+	int ret = import_skip_bom(in, name);
 
 	if (ret)
 		return ret;
-	c = getc(in);
-
-	if (c != EOF)
-		ungetc(c, in);
-	if (fmt)
-		*fmt = c == '[' || c == '{' ? STORE_JSON : STORE_CSV;
-	if (c != '[' && c != '{')
-		return store_import_csv(st, in, name);
-	ret = xw_import_json(st, in, name);
-	if (ret)
+	ret = store_xchg_sniff(in, name, &f, &json);
+	if (!ret && fmt)
+		*fmt = json ? STORE_JSON : STORE_CSV;
+	if (!ret && !json)
+		ret = store_import_csv(st, f, name);	/* which says when nothing was imported */
+	else if (!ret && (ret = xw_import_json(st, f, name)))
 		log_hint("nothing from %s was imported", name);
+	if (f != in)
+		fclose(f);
 	return ret;
 }

@@ -4,8 +4,20 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "store/db.h"
+
+/*
+ * Look at the start of import file @in (after a byte-order mark) to tell
+ * its form: *@json when its first byte that is not blank opens a JSON array
+ * or object.  A file that is one JSON scalar (42, "x", true) is refused
+ * (-EINVAL, logged): read as CSV it would be a header that "says '42'".
+ * *@out is the stream to read from: @in, or when more had to be read to
+ * decide, a new stream giving that back first and then the rest of @in
+ * (fclose() it, which leaves @in open).  0, -EINVAL, -ENOMEM or -EIO.
+ */
+int store_xchg_sniff(FILE *in, const char *name, FILE **out, bool *json);
 
 /* Whether @s is a plain decimal number: [-]digits[.digits][e[+-]digits], nothing else (no 0x, spaces, inf). */
 bool store_xchg_decimal(const char *s);

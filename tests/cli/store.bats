@@ -300,6 +300,23 @@ assert len(h) == 1 and h[0]["samples"] == 18, d'
 	refused 2 "cannot read $D/nosuch.csv"
 }
 
+@test "import: a file that is one JSON scalar is refused as that, exit 2, no store made; JSON after blank lines is JSON" {
+	for v in 42 '"x"' true null ' -3.5e2 '; do
+		printf '%s\n' "$v" > "$D/scalar.json"
+		run --separate-stderr "$CP" import --store "$D/new.db" "$D/scalar.json"
+		refused 2 "scalar.json holds a single JSON" "not a clearpath export" "a JSON array of records"
+		[[ "$stderr" != *"header says"* ]]
+		run --separate-stderr "$CP" import --store "$D/new.db" - < "$D/scalar.json"
+		refused 2 "<stdin> holds a single JSON"
+	done
+	[ ! -e "$D/new.db" ]
+	small_run --repeats 2 >/dev/null
+	"$CP" export --whole --format json "$D/w.json"
+	run sh -c "{ printf '\n  \n'; cat \"$D/w.json\"; } | \"$CP\" import --store \"$D/new.db\" -"
+	[ "$status" -eq 0 ]
+	[ "$output" = "imported 3 samples in 1 new session from <stdin>" ]
+}
+
 @test "export: a failed export leaves no file; stdout errors are reported" {
 	small_run --repeats 1 >/dev/null
 	echo before > "$D/keep.csv"

@@ -247,6 +247,74 @@ static void test_import_rejects_bad_header_and_conflicts(void **state)
 			"line 3, column 10 (value): this sample is already stored with value 1.5");
 }
 
+/* store_import() of @text (any form) into @st. */
+static int import_any(struct store *st, const char *text)
+{
+	FILE *f = text_stream(text);
+	int ret = store_import(st, f, "test.json", NULL);
+
+	fclose(f);
+	return ret;
+}
+
+/*
+ * A file that is one JSON scalar is refused as that (-EINVAL), not read as
+ * a CSV header "that says '42'"; JSON behind blank lines is still JSON, and
+ * what had to be read to tell is given back to the CSV reader whole.
+ */
+static void test_import_refuses_json_scalar(void **state)
+{
+	static const char *const scalars[][2] = {
+		{ "42\n", "single JSON number (42)" }, { "\"x\"", "single JSON string (\"x\")" },
+		{ "true\n", "single JSON boolean (true)" }, { "null", "single JSON null (null)" },
+		{ "\n\n  -3.5e2  \n\n", "single JSON number (-3.5e2)" },
+	};
+	struct store *src = fixture_open(state, "src.db"), *st = fixture_open(state, "scalar.db");
+	struct capture cap;
+	char *whole, *text, *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	for (size_t i = 0; i < sizeof(scalars) / sizeof(scalars[0]); i++) {
+		const char *said;
+
+		capture_begin(&cap);
+		assert_int_equal(import_any(st, scalars[i][0]), -EINVAL);
+		said = capture_end(&cap);
+		if (!strstr(said, scalars[i][1]) || !strstr(said, "not a clearpath export"))
+			fail_msg("%s: %s", scalars[i][0], said);
+	}
+	/* two lines are no single value: the CSV reader says what its header lacks */
+	capture_begin(&cap);
+	assert_int_equal(import_any(st, "42\n43\n"), -EINVAL);
+	assert_non_null(strstr(capture_end(&cap), "header says '42'"));
+	assert_int_equal(fixture_count(st, true), 0);
+
+	populate(src);
+	assert_non_null(out);
+	assert_int_equal(store_export_whole(src, out, STORE_JSON, NULL, 0), 0);
+	fclose(out);
+	whole = malloc(len + 8);
+	assert_non_null(whole);
+	snprintf(whole, len + 8, "\n \n\t%s", buf);
+	assert_int_equal(import_any(st, whole), 0);
+	assert_int_equal(fixture_count(st, true), fixture_count(src, true));
+	store_close(st);
+	/* a header with its names quoted is read whole after the look ahead */
+	st = fixture_open(state, "quoted.db");
+	text = fixture_export(src, STORE_CSV);
+	assert_int_equal(strncmp(text, "sut,", 4), 0);
+	free(whole);
+	assert_true(asprintf(&whole, "\"sut\"%s", text + 3) > 0);
+	assert_int_equal(import_any(st, whole), 0);
+	assert_int_equal(fixture_count(st, true), fixture_count(src, true));
+	free(whole);
+	free(buf);
+	free(text);
+	store_close(src);
+	store_close(st);
+}
+
 /*
  * import remembers the previous line's ids (issue 12): a later line of the
  * same session that disagrees about its start or sut is still refused, and
@@ -365,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_import_rejects_unterminated_quote),
 		cmocka_unit_test(test_import_rejects_bad_header_and_conflicts),
 		cmocka_unit_test(test_import_cache_checks_every_line),
+		cmocka_unit_test(test_import_refuses_json_scalar),
 		cmocka_unit_test(test_merge_without_duplicates),
 		/* every backend merges from a file */
 		cmocka_unit_test(test_merge_refuses_missing_and_foreign_files),

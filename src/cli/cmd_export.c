@@ -216,6 +216,9 @@ int cmd_export(int argc, char **argv)
 	req.whole = a.whole || a.nsessions;
 	req.uuids = a.sessions;
 	req.n = (size_t)a.nsessions;
+	/* stored lower-case: one typed in upper case names the same session (argv's strings are writable) */
+	for (int i = 0; i < a.nsessions; i++)
+		store_uuid_lower((char *)a.sessions[i]);
 	ret = store_url_open_existing(a.store_url, &st);
 	if (!ret && (ret = export_check_sessions(st, &req)))
 		store_close(st);

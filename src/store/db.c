@@ -327,6 +327,12 @@ int store_uuid_valid(const char *s)
 	return 1;
 }
 
+void store_uuid_lower(char *uuid)
+{
+	for (; *uuid; uuid++)
+		*uuid = (char)tolower((unsigned char)*uuid);
+}
+
 char *store_json_canonical(const char *in, const char *what)
 {
 	json_error_t jerr;

@@ -293,6 +293,7 @@ static int parse_row(const struct import_ctx *c, struct import_row *r)
 	}
 	if (!store_uuid_valid(r->field[COL_SESSION]))
 		return bad_field(c, COL_SESSION, "'%s' is not a UUID", r->field[COL_SESSION]);
+	store_uuid_lower(c->rec->field[COL_SESSION]);	/* r->field[] points to it */
 	ret = parse_flag(c, COL_HIGHER, &r->higher);
 	if (!ret)
 		ret = parse_flag(c, COL_WARMUP, &r->warmup);

@@ -250,6 +250,7 @@ int store_session_begin(struct store *st, struct store_session *s, int64_t *id)
 		log_err("session UUID '%s' is not of the form xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", s->uuid);
 		ret = -EINVAL;
 	}
+	store_uuid_lower(s->uuid);
 	if (ret)
 		return ret;
 	env = store_json_canonical(s->environment, "session environment");

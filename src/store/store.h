@@ -150,6 +150,14 @@ void store_set_identity_parser(store_identity_fn fn);
 int store_resultclass_get(struct store *st, int64_t benchmark_id, const char *name, const char *unit,
 			  bool higher_is_better, int64_t *id);
 
+/*
+ * Session UUIDs are stored lower-case, as clearpath makes them and RFC 9562
+ * writes them, and compared exactly; one given in upper or mixed case (an
+ * import, --session) names the same session: lower-case it in place with
+ * this before it is stored or looked up.
+ */
+void store_uuid_lower(char *uuid);
+
 /* What store_session_begin() records about a session. */
 struct store_session {
 	char uuid[STORE_UUID_LEN + 1];	/* in: a UUID, or "" to generate one; out: the UUID */
@@ -161,7 +169,7 @@ struct store_session {
 
 /*
  * Record the start of a session (complete = false, started = now) and set
- * *@id.  Returns 0, -EINVAL for a malformed UUID or environment, -EEXIST
+ * *@id; a UUID given is lower-cased (store_uuid_lower()).  Returns 0, -EINVAL for a malformed UUID or environment, -EEXIST
  * when the UUID is already stored, or a store error.
  */
 int store_session_begin(struct store *st, struct store_session *s, int64_t *id);

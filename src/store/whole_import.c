@@ -174,6 +174,22 @@ static const struct {
 	[XW_VALUE] = { xw_is_value, "a finite number" },
 };
 
+/* The record's session UUID lower-cased (store_uuid_lower()): 0, or -ENOMEM. */
+static int xw_uuid_lower(struct xw_in *in)
+{
+	char *lower;
+
+	if (!strpbrk(in->f[XW_SESSION], "ABCDEF"))
+		return 0;
+	lower = strdup(in->f[XW_SESSION]);
+	if (!lower)
+		return -ENOMEM;
+	store_uuid_lower(lower);
+	free(in->owned[XW_SESSION]);
+	in->f[XW_SESSION] = in->owned[XW_SESSION] = lower;
+	return 0;
+}
+
 /* A fingerprint or environment, stored as exports write it, so a merge and an import store the same text. */
 static int xw_object(struct xw_in *in, int col)
 {
@@ -205,6 +221,8 @@ static int xw_check(struct xw_in *in)
 			return xw_bad(in, i, "not valid UTF-8");
 		if (xw_form[i].ok && !xw_form[i].ok(s))
 			return xw_bad(in, i, "'%s' is not %s", s, xw_form[i].not);
+		if (i == XW_SESSION && xw_uuid_lower(in))
+			return -ENOMEM;
 		if (store_xw_type(i) == XW_OBJECT && xw_object(in, i))
 			return -EINVAL;
 	}

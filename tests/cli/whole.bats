@@ -166,6 +166,33 @@ counts() {
 	done
 }
 
+@test "whole: session UUIDs in upper case name the same sessions: stored lower-case, never twice" {
+	"$CP" export --store "$S/seed.db" --whole "$D/w.csv"
+	"$CP" export --store "$S/seed.db" --whole --format json "$D/w.json"
+	"$CP" export --store "$S/seed.db" "$D/s.csv"
+	U=5eed0000-0000-4000-8000-000000000001
+	for f in w.csv w.json s.csv; do
+		sed 's/5eed/5EED/g' "$D/$f" >"$D/upper-$f"
+		# upper case in the session's record, lower in its samples'
+		awk '/5EED/ && !done { done = 1; print; next } { gsub(/5EED/, "5eed"); print }' "$D/upper-$f" >"$D/mixed-$f"
+		for form in upper mixed; do
+			rm -f "$D/$form.db"
+			run --separate-stderr "$CP" import --store "$D/$form.db" "$D/$form-$f"
+			echo "$form-$f: $stderr"
+			[ "$status" -eq 0 ]
+			[ "$(STORE=$D/$form.db store_sql "SELECT count(*) FROM session WHERE uuid <> lower(uuid)")" -eq 0 ]
+			# the original file, and the sessions merged from the seed, are the same sessions
+			run "$CP" import --store "$D/$form.db" "$D/$f"
+			[[ "$output" == *"(all were stored already)" ]]
+		done
+		run "$CP" import --store "$S/merged.db" "$D/upper-$f"
+		[[ "$output" == *"(all were stored already)" ]]
+	done
+	cmp <("$CP" export --store "$D/upper.db" --whole -) <("$CP" export --store "$D/mixed.db" --whole -)
+	# --session takes it in upper case too
+	cmp <("$CP" export --store "$S/seed.db" --session ${U^^} -) <("$CP" export --store "$S/seed.db" --session $U -)
+}
+
 @test "whole: a session stored with other content refuses the file, naming it; nothing is committed" {
 	U=5eed0001-0000-4000-8000-000000000002
 	"$CP" export --store "$S/seed.db" --whole "$D/a.csv"

@@ -1,6 +1,7 @@
 /* test_store_whole: sessions exported and imported whole, idempotent and all or nothing, and moved between backends. */
 #include "store_fixture.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 
@@ -178,6 +179,60 @@ static char *replaced(const char *text, const char *from, const char *to)
 	assert_non_null(at);
 	assert_true(asprintf(&out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from)) > 0);
 	return out;
+}
+
+/* @text with every @from replaced by @to (the same length). */
+static char *replaced_all(const char *text, const char *from, const char *to)
+{
+	char *out = strdup(text), *at = out;
+
+	assert_non_null(out);
+	assert_int_equal(strlen(from), strlen(to));
+	while ((at = strstr(at, from)))
+		at = (char *)memcpy(at, to, strlen(to)) + strlen(to);
+	return out;
+}
+
+/*
+ * A session UUID in upper case (or upper in one record, lower in the next)
+ * names the same session: stored lower-case, so the file imports as its
+ * lower-case original does, and again adds nothing; not a second session,
+ * and not "has no session record before this one".
+ */
+static void test_whole_uppercase_uuid_is_the_same_session(void **state)
+{
+	struct store *src = fixture_open(state, "src.db");
+	char upper[STORE_UUID_LEN + 1];
+	struct whole_set w;
+
+	populate(src, &w);
+	snprintf(upper, sizeof(upper), "%s", w.done);
+	for (char *p = upper; *p; p++)
+		*p = (char)toupper((unsigned char)*p);
+	for (int fmt = STORE_CSV; fmt <= STORE_JSON + 1; fmt++) {
+		static const char *const names[] = { "csv.db", "json.db", "samples.db" };
+		struct store *dst = fixture_open(state, names[fmt]);
+		char *text = fmt <= STORE_JSON ? whole_text(src, fmt, NULL, 0) : fixture_export(src, STORE_CSV);
+		char *all = replaced_all(text, w.done, upper), *first = replaced(text, w.done, upper);
+
+		assert_int_equal(import_text(dst, all, NULL), 0);
+		assert_int_equal(import_text(dst, first, NULL), 0);
+		assert_int_equal(import_text(dst, text, NULL), 0);
+		if (fmt <= STORE_JSON) {
+			assert_counts(dst, 2, 5, 2, 1);
+			assert_same_exports(src, dst);
+		} else {
+			char *back = fixture_export(dst, STORE_CSV);
+
+			assert_string_equal(back, text);
+			free(back);
+		}
+		free(text);
+		free(all);
+		free(first);
+		store_close(dst);
+	}
+	store_close(src);
 }
 
 /*
@@ -525,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_whole_import_equals_merge),
 		cmocka_unit_test(test_whole_subset),
 		cmocka_unit_test(test_whole_conflict_refused_all_or_nothing),
+		cmocka_unit_test(test_whole_uppercase_uuid_is_the_same_session),
 		cmocka_unit_test(test_whole_many_samples),
 		cmocka_unit_test(test_edge_values_round_trip),
 		cmocka_unit_test(test_negative_zero_is_zero),

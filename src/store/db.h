@@ -17,6 +17,12 @@ struct store {
 	int tx_depth;		/* store_tx_begin() nesting: only the outermost BEGIN/COMMIT runs */
 	int tx_failed;		/* an inner level rolled back: the outermost must too */
 	bool replaying;		/* reconnected: writing again what may have been committed */
+	/*
+	 * Set by the backend's open() when it made the store's file (and
+	 * made_dir: its directory) itself, cleared once the store is open: an
+	 * opening that fails before then removes them (store_open()).
+	 */
+	bool creating, made_dir;
 	char errmsg[512];	/* what the engine said about the last failure */
 	const char *errhint;	/* a hint for it, or NULL */
 };

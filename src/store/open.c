@@ -307,6 +307,23 @@ out:
 	return store_tx_end(st, ret);
 }
 
+/*
+ * Close a store whose opening failed.  A file the opening made itself goes
+ * again (a full disk must not leave an empty or half-written store), unless
+ * another clearpath made it a store meanwhile: only what still holds no
+ * schema is removed.
+ */
+static void store_close_failed(struct store *st)
+{
+	int64_t version = -1;
+
+	if (st->creating && st->conn && st->be->identify(st, &version) == 0 && version == 0) {
+		store_discard(st);
+		return;
+	}
+	store_close(st);
+}
+
 static int store_open_mode(const char *url, bool readonly, struct store **out)
 {
 	struct store *st = calloc(1, sizeof(*st));
@@ -329,11 +346,14 @@ static int store_open_mode(const char *url, bool readonly, struct store **out)
 		ret = identify_readonly(st);
 	if (!ret && !readonly)
 		ret = identify_and_migrate(st);
+	/* it holds a schema now: a store, kept whatever fails after */
+	if (!ret)
+		st->creating = st->made_dir = false;
 	if (!ret && !readonly && st->be->configure)
 		ret = st->be->configure(st);
 out:
 	if (ret) {
-		store_close(st);
+		store_close_failed(st);
 		return ret;
 	}
 	*out = st;

@@ -16,6 +16,10 @@ setup() {
 	MEMSET=(mem memset -s 4MB -l 2 -f default)
 }
 
+teardown() {
+	[ -z "${FULL:-}" ] || ! mountpoint -q "$FULL" || umount "$FULL"
+}
+
 # Print the rows of SQL query $2 on database $1, fields joined by '|' (python3 is in the test image).
 sql() {
 	python3 -c 'import sqlite3, sys
@@ -377,6 +381,27 @@ assert len(h) == 1 and h[0]["samples"] == 18, d'
 	[ "$(cksum <"$D/zero.db")" = "$sum" ]
 	[ "$(sql "$D/zero.db" "PRAGMA user_version")" = 0 ]
 	[ ! -e "$D/zero.db-wal" ]
+}
+
+@test "bad stores: a new store on a full disk leaves nothing behind (exit 3); a file that was there stays" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a small tmpfs"
+	small_run --repeats 1 >/dev/null
+	"$CP" export "$D/s.csv"
+	FULL=$D/full
+	mkdir "$FULL"
+	# 16 KB: room for the empty file, not for the schema (teardown unmounts it whatever happens)
+	mount -t tmpfs -o size=16k tmpfs "$FULL"
+	for cmd in "run --quiet --store $FULL/new.db -- ${MEMSET[*]}" "import --store $FULL/new.db $D/s.csv" \
+		"merge --into $FULL/new.db $CLEARPATH_STORE" "run --quiet --store $FULL/dir/new.db -- ${MEMSET[*]}"; do
+		run --separate-stderr "$CP" $cmd
+		echo "$cmd: $stderr"
+		refused 3 "database or disk is full" "the new store is not made and nothing of it is left"
+		[ -z "$(ls -A "$FULL")" ]
+	done
+	: >"$FULL/empty.db"
+	run --separate-stderr small_run --store "$FULL/empty.db"
+	[ "$status" -eq 3 ]
+	[ -e "$FULL/empty.db" ]
 }
 
 @test "bad stores: a corrupt database is a resource error, never a crash" {

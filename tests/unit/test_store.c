@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 
@@ -738,6 +739,58 @@ static void test_disk_full_keeps_earlier_samples(void **state)
 	store_close(st);
 }
 
+/*
+ * In a child that may write no byte to a file (RLIMIT_FSIZE 0, as a full
+ * disk refuses it): open the store @path, which must fail.  Its exit
+ * status: 0 when it failed, 1 when it opened.
+ */
+static int open_without_room(const char *path)
+{
+	struct rlimit none = { 0, 0 };
+	struct store *st;
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		signal(SIGXFSZ, SIG_IGN);	/* the write fails with EFBIG instead of killing */
+		setrlimit(RLIMIT_FSIZE, &none);
+		_exit(store_open(path, &st) ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+/*
+ * A new store that cannot be written (a full disk) leaves nothing behind:
+ * neither its file nor the directory made for it; a file that was there
+ * before (empty, as a new store starts) is never removed.
+ */
+static void test_new_store_without_room_leaves_nothing(void **state)
+{
+	char dir[512], path[512], made[640];
+	FILE *f;
+
+	fixture_path(dir, sizeof(dir), fixture_dir(state), "newdir");
+	snprintf(made, sizeof(made), "%s/results.db", dir);
+	assert_int_equal(open_without_room(made), 0);
+	assert_int_equal(access(made, F_OK), -1);
+	assert_int_equal(access(dir, F_OK), -1);
+
+	fixture_path(path, sizeof(path), fixture_dir(state), "new.db");
+	assert_int_equal(open_without_room(path), 0);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(made, sizeof(made), "%s-journal", path);
+	assert_int_equal(access(made, F_OK), -1);
+
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(open_without_room(path), 0);
+	assert_int_equal(access(path, F_OK), 0);
+}
+
 static void test_check_reports_corruption(void **state)
 {
 	char path[512];
@@ -1120,6 +1173,7 @@ int main(void)
 		cmocka_unit_test(test_refuses_non_sqlite_file),
 		cmocka_unit_test(test_migrates_v1_store),
 		cmocka_unit_test(test_disk_full_keeps_earlier_samples),
+		cmocka_unit_test(test_new_store_without_room_leaves_nothing),
 		cmocka_unit_test(test_check_reports_corruption),
 	};
 	/* a server: connections, databases, roles */

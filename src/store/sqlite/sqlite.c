@@ -2,6 +2,7 @@
 #include "store/sqlite/sqlite.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -70,10 +71,13 @@ int store_sqlite_fail(struct store *st, int rc)
 
 	switch (rc & 0xff) {
 	case SQLITE_FULL:
-		hint = "the disk holding the store is full; samples committed before this one are intact";
+		hint = st->creating ? "the disk is full: the new store is not made and nothing of it is left;"
+				      " free some space, or choose another store with --store or $CLEARPATH_STORE"
+				    : "the disk holding the store is full; samples committed before this one are intact";
 		break;
 	case SQLITE_IOERR:
-		hint = "an I/O error hit the store; samples committed before this one are intact";
+		hint = st->creating ? "an I/O error hit the new store: it is not made and nothing of it is left"
+				    : "an I/O error hit the store; samples committed before this one are intact";
 		break;
 	case SQLITE_CORRUPT:
 		hint = "the store is damaged; 'PRAGMA integrity_check' (store_check) lists what";
@@ -217,10 +221,11 @@ static bool sq_claims(const char *url)
 
 /*
  * Create the directory holding @path when it is missing, but not its parents:
- * a mistyped --store must not leave a tree of directories behind.  0 or
- * -errno (logged, with the command that makes the parents).
+ * a mistyped --store must not leave a tree of directories behind; *@made
+ * says whether it was made here.  0 or -errno (logged, with the command
+ * that makes the parents).
  */
-static int make_parent_dir(const char *path)
+static int make_parent_dir(const char *path, bool *made)
 {
 	char *dir = strdup(path), *p;
 	int ret = 0;
@@ -231,7 +236,8 @@ static int make_parent_dir(const char *path)
 	if (!p || p == dir)
 		goto out;
 	*p = '\0';
-	if (mkdir(dir, 0777) && errno != EEXIST) {
+	*made = !mkdir(dir, 0777);
+	if (!*made && errno != EEXIST) {
 		ret = -errno;
 		log_err("cannot create store directory %s: %s", dir, strerror(errno));
 		if (errno == ENOENT)
@@ -470,6 +476,21 @@ static bool may_write(const char *path)
 	return ok;
 }
 
+/*
+ * Create @path when nothing is there, exclusively, so that only a file this
+ * process made is ever removed again (sq_discard()); as SQLite would make
+ * it (0644 less the umask).  Whether it made it.
+ */
+static bool create_new(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return false;	/* there already, or SQLite says why it cannot be made */
+	close(fd);
+	return true;
+}
+
 static int sq_open(struct store *st, const char *url, bool *readonly, bool *existing)
 {
 	int rc, ret;
@@ -491,9 +512,10 @@ static int sq_open(struct store *st, const char *url, bool *readonly, bool *exis
 	if (*readonly) {
 		rc = open_readonly(st);
 	} else {
-		ret = *existing ? 0 : make_parent_dir(st->path);
+		ret = *existing ? 0 : make_parent_dir(st->path, &st->made_dir);
 		if (ret)
 			return ret;
+		st->creating = !*existing && create_new(st->path);
 		st->priv = store_sqlite_uri(st->path, "");
 		rc = st->priv ? open_probe(st, SQLITE_OPEN_READWRITE | (*existing ? 0 : SQLITE_OPEN_CREATE))
 			      : SQLITE_NOMEM;
@@ -521,6 +543,12 @@ static void sq_discard(struct store *st)
 
 		snprintf(file, sizeof(file), "%s%s", st->path, suffix[i]);
 		unlink(file);
+	}
+	if (st->made_dir && st->path && strrchr(st->path, '/')) {
+		char dir[PATH_MAX];
+
+		snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(st->path, '/') - st->path), st->path);
+		rmdir(dir);	/* only when empty: it was made for this store alone */
 	}
 }
 

@@ -63,19 +63,23 @@ static int export_exit_code(int err)
 
 /*
  * Export into @fd and close it; with @sync the data is on disk when 0 is
- * returned (pipes and devices cannot be synced).  0 or a negative errno.
+ * returned (pipes and devices cannot be synced).  0 or a negative errno;
+ * *@said tells whether it was logged already (the export's own failures,
+ * the store's or writing: export_failed() must not say it again).
  */
-static int export_fd(struct store *st, const struct export_req *req, int fd, bool sync)
+static int export_fd(struct store *st, const struct export_req *req, int fd, bool sync, bool *said)
 {
 	FILE *f = fdopen(fd, "w");
 	int ret;
 
+	*said = false;
 	if (!f) {
 		ret = -errno;
 		close(fd);
 		return ret;
 	}
 	ret = export_to(st, req, f);
+	*said = ret != 0;
 	/* Synced before the rename, so a crash right after cannot leave OUT empty. */
 	if (!ret && sync && fsync(fileno(f)))
 		ret = -errno;
@@ -84,10 +88,16 @@ static int export_fd(struct store *st, const struct export_req *req, int fd, boo
 	return ret;
 }
 
-/* The exit code for a failed export to @path, after saying so. */
-static int export_failed(const char *path, int err, const char *outcome)
+/*
+ * The exit code for a failed export to @path, after saying so once: what
+ * failed when nothing said it yet, else only the @outcome for the file.
+ */
+static int export_failed(const char *path, int err, bool said, const char *outcome)
 {
-	log_err("export to %s failed (%s)%s", path, strerror(-err), outcome);
+	if (!said)
+		log_err("export to %s failed (%s)%s%s", path, strerror(-err), *outcome ? "; " : "", outcome);
+	else if (*outcome)
+		log_hint("nothing was exported to %s: %s", path, outcome);
 	return -err == ENOMEM ? EXIT_INTERNAL : export_exit_code(-err);
 }
 
@@ -101,6 +111,7 @@ static int export_replace(struct store *st, const struct export_req *req, const 
 {
 	char tmp[PATH_MAX];
 	mode_t mask = umask(0);
+	bool said = false;
 	int fd, ret;
 
 	umask(mask);
@@ -115,12 +126,12 @@ static int export_replace(struct store *st, const struct export_req *req, const 
 	}
 	/* mkstemp() makes it 0600; an export is an ordinary file the user's umask governs. */
 	fchmod(fd, 0666 & ~mask);
-	ret = export_fd(st, req, fd, true);
+	ret = export_fd(st, req, fd, true, &said);
 	if (!ret && rename(tmp, target))
 		ret = -errno;
 	if (ret) {
 		unlink(tmp);
-		return export_failed(path, ret, path == target ? "; it is unchanged" : "; its target is unchanged");
+		return export_failed(path, ret, said, path == target ? "it is unchanged" : "its target is unchanged");
 	}
 	return 0;
 }
@@ -142,6 +153,7 @@ static int export_file(struct store *st, const struct export_req *req, const cha
 {
 	struct stat sb;
 	char *target;
+	bool said;
 	int fd, ret;
 
 	/*
@@ -152,8 +164,9 @@ static int export_file(struct store *st, const struct export_req *req, const cha
 	 */
 	if (!stat(path, &sb) && S_ISREG(sb.st_mode) && export_is_stdout(&sb)) {
 		fd = dup(STDOUT_FILENO);
-		ret = fd < 0 ? -errno : export_fd(st, req, fd, false);
-		return ret ? export_failed(path, ret, "") : 0;
+		said = false;
+		ret = fd < 0 ? -errno : export_fd(st, req, fd, false, &said);
+		return ret ? export_failed(path, ret, said, "") : 0;
 	}
 	if (!stat(path, &sb) && (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode))) {
 		fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -161,8 +174,8 @@ static int export_file(struct store *st, const struct export_req *req, const cha
 			log_err("cannot write to %s: %s", path, strerror(errno));
 			return export_exit_code(errno);
 		}
-		ret = export_fd(st, req, fd, false);
-		return ret ? export_failed(path, ret, "") : 0;
+		ret = export_fd(st, req, fd, false, &said);
+		return ret ? export_failed(path, ret, said, "") : 0;
 	}
 	if (!stat(path, &sb) && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
 		log_err("cannot export to %s: it is a special file (neither a regular file, a character"

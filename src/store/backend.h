@@ -59,7 +59,8 @@ struct store_backend {
 	int (*configure)(struct store *st);
 	/* The engine's own consistency check: 0, or -EIO with the findings logged. */
 	int (*check)(struct store *st);
-	bool (*has_table)(struct store *st, const char *name);
+	/* Whether table @name exists: 1, 0, or a logged negative errno (a lost connection). */
+	int (*has_table)(struct store *st, const char *name);
 	/* Run several ';'-separated statements without parameters (schema DDL, in the portable spelling). */
 	int (*script)(struct store *st, const char *sql);
 	const char *begin_sql;	/* how a write transaction starts */

@@ -392,7 +392,7 @@ int store_bench_fill_params(struct store *st)
 	return ret;
 }
 
-bool store_has_identity(struct store *st)
+int store_has_identity(struct store *st)
 {
 	return st->be->has_table(st, "benchmark_param");
 }

@@ -175,8 +175,11 @@ int store_bench_each(struct store *st, const char *sql, struct bench_identity *i
 /* Merging: write the parameters of the benchmarks that have none yet.  0 or a store error. */
 int store_bench_fill_params(struct store *st);
 
-/* Whether @st's schema has benchmark keys and parameters (a store read without migrating may not). */
-bool store_has_identity(struct store *st);
+/*
+ * Whether @st's schema has benchmark keys and parameters (a store read
+ * without migrating may not): 1, 0, or a logged negative errno.
+ */
+int store_has_identity(struct store *st);
 
 /* Schema v3's data step (see bench.c).  0 or a store error. */
 int store_migrate_identity(struct store *st);

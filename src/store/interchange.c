@@ -569,7 +569,8 @@ int store_xchg_export_end(struct store *st, FILE *out, int ret)
 {
 	if (!ret && (fflush(out) || ferror(out)))
 		ret = -EIO;
-	if (ret == -EIO)
+	/* an -EIO of the store (a damaged page) was said by store_sql_fail() */
+	if (ret == -EIO && ferror(out))
 		log_err("writing the export of store %s failed", st->path);
 	else if (ret == -ENOMEM)
 		log_err("out of memory exporting store %s", st->path);

@@ -160,7 +160,8 @@ int store_query(struct store *st, const struct store_filter *f,
 	if (!f)
 		f = &stats_default;
 	/* A store read without migrating may predate parameters: its benchmarks have none. */
-	if (store_has_identity(st))
+	ret = store_has_identity(st);
+	if (ret > 0)
 		ret = query_params_load(st, &qp);
 	if (!ret)
 		ret = store_prepare(st, &stmt, query_sql, "tttttb", f->sut, f->swprofile, f->suite, f->params,
@@ -280,15 +281,19 @@ int store_list_swprofiles(struct store *st, json_t **out)
 
 int store_list_benchmarks(struct store *st, json_t **out)
 {
+	int keys = store_has_identity(st);
 	char sql[512];
 
+	*out = NULL;
+	if (keys < 0)
+		return keys;	/* said once: the query would only fail again */
 	/* without keys (a store read without migrating) each spelling is its own key */
 	snprintf(sql, sizeof(sql), "SELECT b.suite AS suite, b.params AS params, %s AS key,"
 		 " r.name AS resultclass, r.unit AS unit, r.higher_is_better AS higher_is_better,"
 		 " (SELECT count(*) FROM sample WHERE resultclass_id = r.id) AS samples"
 		 " FROM benchmark b JOIN resultclass r ON r.benchmark_id = b.id"
 		 " ORDER BY b.suite, b.params, r.name, r.unit, r.higher_is_better",
-		 store_has_identity(st) ? "b.key" : "b.params");
+		 keys ? "b.key" : "b.params");
 	return list_json(st, sql, out);
 }
 

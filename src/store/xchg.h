@@ -136,7 +136,11 @@ int store_batch_flush(struct store_batch *b);
 /* NULL is fine; rows not flushed are dropped. */
 void store_batch_free(struct store_batch *b);
 
-/* The end of an export to @out that ended with @ret: flushed, and a failure said.  Returns @ret or -EIO. */
+/*
+ * The end of an export to @out that ended with @ret: flushed, and a failure
+ * said once: writing @out (ferror()) or memory here; the store's own errors
+ * were said where they happened.  Returns @ret or -EIO.
+ */
 int store_xchg_export_end(struct store *st, FILE *out, int ret);
 
 /*

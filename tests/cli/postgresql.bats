@@ -209,6 +209,29 @@ EOF2
 	[ "$(pg_sql 'select count(*) from session where complete = 1')" -eq 1 ]
 }
 
+@test "postgresql: export on a connection lost after it started: exit 3, the loss said once" {
+	small_store "$D/a.db"
+	"$CP" merge --into "$PG" "$D/a.db" >/dev/null
+	mkfifo "$D/fifo"
+	for whole in "" --whole; do
+		# connected, then held opening the FIFO until the server dropped the connection
+		"$CP" export $whole --store "$PG" "$D/fifo" 2>"$D/err" &
+		pid=$!
+		for _ in $(seq 300); do
+			[ "$(pg_sql "select count(*) from pg_stat_activity where datname = '$DB' and application_name = 'clearpath'")" -eq 1 ] && break
+			sleep 0.1
+		done
+		pg_sql "select pg_terminate_backend(pid, 30000) from pg_stat_activity where datname = '$DB' and application_name = 'clearpath'"
+		cat "$D/fifo" >/dev/null
+		rc=0
+		wait $pid || rc=$?
+		cat "$D/err"
+		[ "$rc" -eq 3 ]
+		[ "$(grep -c "the connection to the PostgreSQL server was lost" "$D/err")" -eq 1 ]
+		[ "$(grep -c '^clearpath: ' "$D/err")" -eq 1 ]
+	done
+}
+
 @test "postgresql: README's lab roles: the writer runs and cannot delete, the reader shows and cannot write" {
 	pg_sql "CREATE ROLE owner_$DB LOGIN PASSWORD 'o'; CREATE ROLE writer_$DB LOGIN PASSWORD 'w';
 		CREATE ROLE reader_$DB LOGIN PASSWORD 'r';

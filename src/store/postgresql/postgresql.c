@@ -834,13 +834,13 @@ static int pg_check(struct store *st)
 	return 0;
 }
 
-static bool pg_has_table(struct store *st, const char *name)
+static int pg_has_table(struct store *st, const char *name)
 {
 	int64_t n = 0;
+	int ret = store_int64(st, &n, "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema()"
+			      " AND tablename = ?1", "t", name);
 
-	store_int64(st, &n, "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema()"
-		    " AND tablename = ?1", "t", name);
-	return n > 0;
+	return ret ? ret : n > 0;
 }
 
 static int pg_reconnect(struct store *st)

@@ -576,12 +576,12 @@ static int sq_check(struct store *st)
 	return ret;
 }
 
-static bool sq_has_table(struct store *st, const char *name)
+static int sq_has_table(struct store *st, const char *name)
 {
 	int64_t n = 0;
+	int ret = store_int64(st, &n, "SELECT count(*) FROM sqlite_schema WHERE name = ?1", "t", name);
 
-	store_int64(st, &n, "SELECT count(*) FROM sqlite_schema WHERE name = ?1", "t", name);
-	return n > 0;
+	return ret ? ret : n > 0;
 }
 
 const struct store_backend store_backend_sqlite = {

@@ -155,24 +155,42 @@ int store_default_url(char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-/*
- * libpq's keyword form ("host=db dbname=results"): it starts with one of
- * its connection keywords and '='.  A file of that name needs a ./ in front.
- */
-static bool is_pg_keywords(const char *url)
+/* Whether @p starts "KEYWORD =" for one of libpq's common connection keywords. */
+static bool pg_keyword_at(const char *p)
 {
 	static const char *const kw[] = {
 		"host", "hostaddr", "port", "dbname", "user", "password", "service", "connect_timeout",
 		"sslmode", "passfile", "options", "application_name", "target_session_attrs",
 	};
 
-	url += strspn(url, " \t");
 	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++) {
 		size_t n = strlen(kw[i]);
 
-		if (!strncmp(url, kw[i], n) && url[n + strspn(url + n, " \t")] == '=')
+		if (!strncmp(p, kw[i], n) && p[n + strspn(p + n, " \t")] == '=')
 			return true;
 	}
+	return false;
+}
+
+/*
+ * libpq's keyword form ("host=db dbname=results"): it starts with one of
+ * its connection keywords and '=', or with another word and '=' when one
+ * of them follows ("sslcert=x host=db"), so a keyword libpq does not know
+ * is named as such rather than made an SQLite file.  A file of such a name
+ * needs a ./ in front.
+ */
+static bool is_pg_keywords(const char *url)
+{
+	const char *p = url + strspn(url, " \t");
+	size_t word = strspn(p, "abcdefghijklmnopqrstuvwxyz_");
+
+	if (pg_keyword_at(p))
+		return true;
+	if (!word || p[word + strspn(p + word, " \t")] != '=')
+		return false;
+	for (p += word; *p; p++)
+		if (strchr(" \t", *p) && pg_keyword_at(p + 1))
+			return true;
 	return false;
 }
 

@@ -149,6 +149,12 @@ EOF2
 	refused 2 'port "99999" is not a TCP port (1 to 65535)'
 	run --separate-stderr "$CP" list sessions --store 'host=127.0.0.1 nosuchkeyword=1'
 	refused 2 'invalid connection option "nosuchkeyword"' "host=HOST port=PORT dbname=DATABASE"
+	# a keyword libpq does not know first, a known one after: that form too, not an SQLite file of that name
+	cp=$(readlink -f "$CP")
+	cd "$D"
+	run --separate-stderr "$cp" run --quiet --store 'nosuchkeyword=1 host=127.0.0.1' -- mem memset -s 4KB
+	refused 2 'invalid connection option "nosuchkeyword"'
+	[ -z "$(ls -A "$D" | grep nosuchkeyword)" ]
 }
 
 @test "postgresql: a server that never answers: exit 3 after the connect timeout, not a hang" {

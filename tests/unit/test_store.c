@@ -92,6 +92,7 @@ static void test_pg_malformed_url(void **state)
 		{ "postgresql://127.0.0.1/x?sslmode=sometimes", "sslmode \"sometimes\" is none of" },
 		{ "postgresql://127.0.0.1/x?connect_timeout=soon", "connect_timeout \"soon\"" },
 		{ "host=127.0.0.1 nosuchkeyword=1", "invalid connection option \"nosuchkeyword\"" },
+		{ "nosuchkeyword=1 host=127.0.0.1", "invalid connection option \"nosuchkeyword\"" },
 		{ "host=127.0.0.1 port=99999 password=s3cret", "password=***" },
 		{ "host='127.0.0.1 dbname=x", "unterminated quoted string" },
 		{ "host=127.0.0.1,127.0.0.1,127.0.0.1 port=5432,5433", "2 ports for 3 hosts" },

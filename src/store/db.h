@@ -18,9 +18,10 @@ struct store {
 	int tx_failed;		/* an inner level rolled back: the outermost must too */
 	bool replaying;		/* reconnected: writing again what may have been committed */
 	/*
-	 * Set by the backend's open() when it made the store's file (and
-	 * made_dir: its directory) itself, cleared once the store is open: an
-	 * opening that fails before then removes them (store_open()).
+	 * Set by the backend's open() when it made the store's file itself,
+	 * cleared once it holds a schema: an opening that fails before then
+	 * removes it (store_open()).  made_dir: it made the store's directory
+	 * too, which goes with the file, then or at a store_discard().
 	 */
 	bool creating, made_dir;
 	char errmsg[512];	/* what the engine said about the last failure */

@@ -364,9 +364,9 @@ static int store_open_mode(const char *url, bool readonly, struct store **out)
 		ret = identify_readonly(st);
 	if (!ret && !readonly)
 		ret = identify_and_migrate(st);
-	/* it holds a schema now: a store, kept whatever fails after */
+	/* it holds a schema now: a store, kept whatever fails after (unless store_discard()ed) */
 	if (!ret)
-		st->creating = st->made_dir = false;
+		st->creating = false;
 	if (!ret && !readonly && st->be->configure)
 		ret = st->be->configure(st);
 out:

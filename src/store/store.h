@@ -74,8 +74,9 @@ int store_open_readonly(const char *url, struct store **out);
 void store_close(struct store *st);
 
 /*
- * Close @st and delete its file (with -wal, -shm, -journal): for a store the
- * failing command itself created, which must not be left behind empty.
+ * Close @st and delete its file (with -wal, -shm, -journal, and the
+ * directory opening it made, when empty): for a store the failing command
+ * itself created, which must not be left behind empty.
  */
 void store_discard(struct store *st);
 

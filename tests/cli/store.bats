@@ -302,6 +302,12 @@ assert len(h) == 1 and h[0]["samples"] == 18, d'
 	[ "$(samples "$D/t.db")" -eq "$before" ]
 	run --separate-stderr "$CP" import --store "$D/t.db" "$D/nosuch.csv"
 	refused 2 "cannot read $D/nosuch.csv"
+	# a refused file leaves no new store behind, nor the directory made for it
+	run --separate-stderr "$CP" import --store "$D/newdir/n.db" "$D/bad.csv"
+	refused 2 "bad.csv: line 3"
+	run --separate-stderr "$CP" merge --into "$D/newdir/n.db" "$D/bad.csv"
+	[ "$status" -eq 2 ]
+	[ ! -e "$D/newdir" ]
 }
 
 @test "import: a file that is one JSON scalar is refused as that, exit 2, no store made; JSON after blank lines is JSON" {

@@ -28,6 +28,19 @@ static void test_open_creates_its_directory_only(void **state)
 	store_close(st);
 	assert_int_equal(fixture_sqlite_raw(path, "PRAGMA user_version"), store_schema_version());
 	assert_int_equal(fixture_sqlite_raw(path, "PRAGMA application_id"), 0x436c5061);
+
+	/* discarded (a failing command's new store): the directory made for it goes too, one that was there stays */
+	fixture_path(path, sizeof(path), fixture_dir(state), "c/results.db");
+	assert_int_equal(store_open(path, &st), 0);
+	store_discard(st);
+	fixture_path(path, sizeof(path), fixture_dir(state), "c");
+	assert_int_equal(access(path, F_OK), -1);
+	fixture_path(path, sizeof(path), fixture_dir(state), "a/other.db");
+	assert_int_equal(store_open(path, &st), 0);
+	store_discard(st);
+	assert_int_equal(access(path, F_OK), -1);
+	fixture_path(path, sizeof(path), fixture_dir(state), "a/results.db");
+	assert_int_equal(access(path, F_OK), 0);
 }
 
 static void test_url_forms(void **state)

@@ -64,7 +64,7 @@ _clearpath_value()
 	--format)
 		case $1 in
 		bench) _clearpath_add 'default simple json' ;;
-		doctor) _clearpath_add 'text json' ;;
+		doctor | campaign) _clearpath_add 'text json' ;;
 		list) _clearpath_add 'table json' ;;
 		export) _clearpath_add 'csv json' ;;
 		report) _clearpath_add 'html svg png' ;;

@@ -299,10 +299,9 @@ static int campaign_boot_failed(struct campaign *c, struct store_campaign_boot *
 	return code;
 }
 
-/* The next boot of @target that is not done, or NULL when all are. */
-static struct store_campaign_boot *campaign_next(struct campaign *c, const char *target, size_t *total)
+const struct store_campaign_boot *campaign_next_boot(const struct campaign *c, const char *target, size_t *total)
 {
-	struct store_campaign_boot *next = NULL;
+	const struct store_campaign_boot *next = NULL;
 
 	*total = 0;
 	for (size_t i = 0; i < c->nboots; i++) {
@@ -313,6 +312,12 @@ static struct store_campaign_boot *campaign_next(struct campaign *c, const char 
 			next = &c->boots[i];
 	}
 	return next;
+}
+
+/* campaign_next_boot(), to be advanced. */
+static struct store_campaign_boot *campaign_next(struct campaign *c, const char *target, size_t *total)
+{
+	return (struct store_campaign_boot *)campaign_next_boot(c, target, total);
 }
 
 /* pending -> booting: remember the boot id it leaves, run the boot method, wait for the target. */
@@ -499,29 +504,4 @@ int campaign_abort(struct campaign *c)
 		return EXIT_USAGE;
 	}
 	return campaign_finish(c, STORE_CAMPAIGN_ABORTED, "aborted");
-}
-
-void campaign_print_status(const struct campaign *c)
-{
-	size_t done = 0;
-
-	for (size_t i = 0; i < c->nboots; i++)
-		done += !strcmp(c->boots[i].status, STORE_BOOT_DONE);
-	printf("campaign %lld: %s, %zu of %zu boots done\n", (long long)c->row.id, c->row.status, done, c->nboots);
-	printf("plan %s, %lld boots per swprofile, seed %lld, started %s\n", c->row.plan,
-	       (long long)json_integer_value(json_object_get(c->spec, "boots")),
-	       (long long)json_integer_value(json_object_get(c->spec, "seed")), c->row.created);
-	if (c->row.message)
-		printf("%s\n", c->row.message);
-	printf("\n%-12s %4s  %-16s %-10s %-8s %-24s %s\n", "target", "boot", "swprofile", "status", "boot id",
-	       "release", "session");
-	for (size_t i = 0; i < c->nboots; i++) {
-		const struct store_campaign_boot *b = &c->boots[i];
-
-		printf("%-12s %4d  %-16s %-10s %-8.8s %-24s %.8s\n", b->target, b->pos + 1, b->swprofile, b->status,
-		       b->boot_id[0] ? b->boot_id : "-", b->release[0] ? b->release : "-",
-		       b->session[0] ? b->session : "-");
-		if (b->message[0])
-			printf("%17s%s\n", "", b->message);
-	}
 }

@@ -205,8 +205,19 @@ int campaign_advance(struct campaign *c, struct campaign_executor *ex);
 /* Mark campaign @c aborted (it stays in the store, its finished boots' sessions too).  0 or an exit code. */
 int campaign_abort(struct campaign *c);
 
-/* Print @c's state (the order, each boot's status, boot id, session, error) to stdout. */
+/* The next boot of @target that is not done, or NULL when all are; *@total: the target's boots. */
+const struct store_campaign_boot *campaign_next_boot(const struct campaign *c, const char *target, size_t *total);
+
+/* Print @c's state (the order, each boot's status, boot id, session, error, what comes next) to stdout. */
 void campaign_print_status(const struct campaign *c);
+
+/*
+ * @c's state as `campaign status --format json` prints it: the same facts
+ * as the text (id, plan, state, progress per swprofile and per target,
+ * sessions stored, each boot, the next step of each target, the errors).
+ * NULL when out of memory.  The keys are documented in the man page.
+ */
+json_t *campaign_status_json(const struct campaign *c);
 
 /* Whether every boot of @c is done. */
 bool campaign_all_done(const struct campaign *c);

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 enum { CA_BOOTS = 256, CA_STORE, CA_YES, CA_DRY_RUN, CA_SEED, CA_RELEASE, CA_CMDLINE, CA_HOST, CA_SSH_CONFIG,
-       CA_BOOT_TIMEOUT, CA_HELP };
+       CA_BOOT_TIMEOUT, CA_FORMAT, CA_HELP };
 
 #define CA_MAX_HOSTS 64
 
@@ -33,6 +33,7 @@ static const struct option ca_options[] = {
 	{ "host", required_argument, NULL, CA_HOST },
 	{ "ssh-config", required_argument, NULL, CA_SSH_CONFIG },
 	{ "boot-timeout", required_argument, NULL, CA_BOOT_TIMEOUT },
+	{ "format", required_argument, NULL, CA_FORMAT },
 	{ "help", no_argument, NULL, CA_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -47,6 +48,8 @@ struct ca_cli {
 	size_t nhosts;
 	const char *ssh_config;
 	unsigned boot_timeout;
+	bool json;	/* status --format json */
+	bool format_given;
 };
 
 static void ca_usage(FILE *out)
@@ -54,7 +57,7 @@ static void ca_usage(FILE *out)
 	fprintf(out,
 		"usage: clearpath campaign start PLAN --boots N [--store URL] [--yes] [--dry-run] [--seed N]\n"
 		"                [--host [USER@]HOST[:PORT]]... [--ssh-config FILE] [--boot-timeout S]\n"
-		"       clearpath campaign status [ID] [--store URL]\n"
+		"       clearpath campaign status [ID] [--store URL] [--format text|json]\n"
 		"       clearpath campaign continue [--store URL] [--ssh-config FILE] [--boot-timeout S]\n"
 		"       clearpath campaign abort [--store URL]\n"
 		"       clearpath campaign fake-boot --release R [--cmdline C]\n\n"
@@ -82,6 +85,7 @@ static void ca_usage(FILE *out)
 		"    --ssh-config FILE remote mode: ssh's configuration file (ssh -F), recorded\n"
 		"    --boot-timeout S  remote mode: seconds a host may take to come back from a boot\n"
 		"                      before that boot is an error (default %d), recorded\n"
+		"    --format text|json  status: the table, or one JSON object with the same facts\n"
 		"Unit directory: $%s (default %s).\n",
 		CAMPAIGN_MAX_BOOTS, REMOTE_BOOT_TIMEOUT_DEFAULT, CAMPAIGN_UNIT_DIR_ENV, CAMPAIGN_UNIT_DIR);
 }
@@ -123,6 +127,13 @@ static int ca_option(int c, const char *arg, void *ctx)
 		return 0;
 	case CA_SSH_CONFIG: o->ssh_config = arg; return 0;
 	case CA_BOOT_TIMEOUT: return cli_number(arg, "boot-timeout", 1, &o->boot_timeout);
+	case CA_FORMAT:
+		o->format_given = true;
+		o->json = !strcmp(arg, "json");
+		if (o->json || !strcmp(arg, "text"))
+			return 0;
+		log_err("unknown output format '%s': expected text or json", arg);
+		return EXIT_USAGE;
 	}
 	return EXIT_USAGE;
 }
@@ -135,6 +146,10 @@ static int ca_parse(int argc, char **argv, struct ca_cli *o, int max)
 
 	if (!ret && argc - optind > max) {
 		log_err("unexpected argument '%s' to 'campaign %s'", argv[optind + max], argv[0]);
+		return EXIT_USAGE;
+	}
+	if (!ret && o->format_given && strcmp(argv[0], "status")) {
+		log_err("--format is for 'campaign status'");
 		return EXIT_USAGE;
 	}
 	return ret;
@@ -514,6 +529,20 @@ static int ca_abort(int argc, char **argv)
 	return ret ? ret : err;
 }
 
+/* `status --format json`: one object on stdout, nothing else there. */
+static int ca_print_json(const struct campaign *c)
+{
+	json_t *o = campaign_status_json(c);
+	int err = !o || json_dumpf(o, stdout, JSON_INDENT(2)) || putchar('\n') == EOF;
+
+	json_decref(o);
+	if (err) {
+		log_err("cannot write the campaign's status: %s", o ? strerror(errno) : "out of memory");
+		return o ? EXIT_RESOURCE : EXIT_INTERNAL;
+	}
+	return 0;
+}
+
 static int ca_status(int argc, char **argv)
 {
 	struct ca_cli o = { 0 };
@@ -533,7 +562,9 @@ static int ca_status(int argc, char **argv)
 		}
 	}
 	ret = campaign_load(url, id, false, &c);
-	if (!ret)
+	if (!ret && o.json)
+		ret = ca_print_json(&c);
+	else if (!ret)
 		campaign_print_status(&c);
 	campaign_free(&c);
 	return ret;

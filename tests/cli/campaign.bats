@@ -360,3 +360,69 @@ EOF
 	[ ! -e "$STORE" ]
 	[ -z "$(ls "$D/units")" ]
 }
+
+# `campaign status --format json` with what changes from run to run (boot ids, session UUIDs,
+# times, the test's directory) replaced by placeholders, keys and order kept.
+status_json_normalized() {
+	python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+def norm(v):
+    if isinstance(v, dict):
+        return {k: ("<" + k + ">" if k in ("boot_id", "session", "created", "updated") and x is not None
+                    else norm(x)) for k, x in v.items()}
+    if isinstance(v, list):
+        return [norm(x) for x in v]
+    if isinstance(v, str):
+        return v.replace(sys.argv[1], "$D")
+    return v
+print(json.dumps(norm(d), indent=2))' "$D"
+}
+
+@test "campaign status --format json: the text status's facts as one object (golden), next step included" {
+	cmd_plan
+	run "$CP" campaign start "$D/cmd.yaml" --boots 2 --seed 3 --yes
+	[ "$status" -eq 0 ]
+	run "$CP" campaign continue
+	[ "$status" -eq 0 ]
+	# boot 1 done with its session, boot 2 booted and waiting for its check
+	run --separate-stderr "$CP" campaign status --format json
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	printf '%s\n' "$output" | status_json_normalized >"$D/status.json"
+	if [ -n "${UPDATE_GOLDEN:-}" ]; then
+		cp "$D/status.json" "$GOLDEN/status.json"
+	fi
+	diff -u "$GOLDEN/status.json" "$D/status.json"
+	# the values the placeholders stand for are the store's
+	[ "$(printf '%s\n' "$output" | python3 -c 'import json,sys; b=json.load(sys.stdin)["boots"][0]; print(b["boot_id"], b["session"])')" = \
+	  "$(sql "select boot_id, session from campaign_boot where pos = 0" | tr '|' ' ')" ]
+	# the text says the same next step
+	run "$CP" campaign status
+	[[ "$output" == *"next: local: boot 2 of 4 (patch): check the boot it comes back with, then measure"* ]]
+	# a failed campaign: its error, no next step
+	run "$CP" campaign abort
+	rm -f "$STORE"
+	cat >"$D/wrong.yaml" <<'EOF2'
+swprofiles:
+  base:  {boot: {method: fake, release: 6.18.0-base}, expect: {release: 6.18.0-patch}}
+defaults: {warmups: 0, repeats: 1}
+benchmarks:
+  - exec: {name: rate, command: "echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF2
+	run "$CP" campaign start "$D/wrong.yaml" --boots 1
+	[ "$status" -eq 3 ]
+	run --separate-stderr "$CP" campaign status 1 --format json
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["state"] == "failed", d
+assert d["sessions"] == 0 and d["boots_done"] == 0 and d["boots_total"] == 1, d
+assert len(d["errors"]) == 1 and "expected 6.18.0-patch" in d["errors"][0]["error"], d
+assert d["targets"] == [{"target": "local", "done": 0, "total": 1, "next": None}], d
+assert "expected 6.18.0-patch" in d["message"], d'
+	run --separate-stderr "$CP" campaign status --format yaml
+	refused 2 "unknown output format 'yaml'"
+	run --separate-stderr "$CP" campaign abort --format json
+	refused 2 "--format is for 'campaign status'"
+}

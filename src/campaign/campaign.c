@@ -23,18 +23,6 @@ void campaign_order(size_t n, unsigned boots, uint64_t seed, size_t *out)
 	}
 }
 
-static int campaign_plan_get(const char *file, bool fit, struct plan **p);
-
-int campaign_plan_load(const char *file, struct plan **p)
-{
-	return campaign_plan_get(file, true, p);
-}
-
-int campaign_plan_read(const char *file, struct plan **p)
-{
-	return campaign_plan_get(file, false, p);
-}
-
 bool campaign_reboots(const struct plan *p)
 {
 	for (size_t i = 0; i < p->nswprofiles; i++)
@@ -43,8 +31,7 @@ bool campaign_reboots(const struct plan *p)
 	return false;
 }
 
-/* The plan with its swprofiles; @fit: it must fit this machine, else what would not fit is a warning. */
-static int campaign_plan_get(const char *file, bool fit, struct plan **p)
+int campaign_plan_load(const char *file, struct plan **p)
 {
 	int ret = plan_load(file, p);
 	const char *fake = getenv(BOOT_FAKE_ENV);
@@ -62,9 +49,6 @@ static int campaign_plan_get(const char *file, bool fit, struct plan **p)
 				(*p)->swprofiles[i].name, BOOT_FAKE_ENV);
 			ret = EXIT_USAGE;
 		}
-	/* a dry run shows what would stop it, and goes on */
-	if (!ret)
-		ret = fit ? plan_check(*p, log_err) : (plan_check(*p, log_warn), 0);
 	if (ret) {
 		plan_free(*p);
 		*p = NULL;

@@ -146,13 +146,31 @@ struct campaign_start {
 void campaign_order(size_t n, unsigned boots, uint64_t seed, size_t *out);
 
 /*
- * Load and check the plan for a campaign: it must name `swprofiles`, fit
- * this machine (plan_check), and a fake method needs $CLEARPATH_FAKE_BOOT.
- * Returns 0 with *@p set, or an exit code after log_err().
- * campaign_plan_read() only warns about what would not fit (a dry run).
+ * Load and check the plan for a campaign: it must name `swprofiles`, and a
+ * fake method needs $CLEARPATH_FAKE_BOOT.  Whether it fits is the target's
+ * business (campaign_target_check()).  Returns 0 with *@p set, or an exit
+ * code after log_err().
  */
 int campaign_plan_load(const char *file, struct plan **p);
-int campaign_plan_read(const char *file, struct plan **p);
+
+/*
+ * Whether @target (named so in messages: "this machine", a host) is ready
+ * for @p, read through util/sysfs's root (this machine, $CLEARPATH_SYSROOT,
+ * or a host's facts copied under a directory): the plan fits its memory and
+ * hugepages (plan_check), and when a swprofile boots with grub,
+ * GRUB_DEFAULT=saved (campaign_grub_default()).  Every shortfall is said
+ * with its fix; a dry run (@dry_run) warns and returns 0, else
+ * EXIT_RESOURCE or another exit code.
+ */
+int campaign_target_check(const struct plan *p, const char *target, bool dry_run);
+
+/*
+ * The GRUB_DEFAULT grub-mkconfig would use, read as it sources them:
+ * /etc/default/grub, then each /etc/default/grub.d/NAME.cfg in order of NAME (the last
+ * setting wins), through util/sysfs's root.  0 with @buf set, 1 when none
+ * sets it, or -errno when /etc/default/grub cannot be read.
+ */
+int campaign_grub_default(char *buf, size_t len);
 
 /*
  * Create the campaign in the store at @store_url: the spec and every

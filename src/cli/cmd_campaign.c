@@ -452,10 +452,12 @@ static int ca_start(int argc, char **argv)
 	}
 	s.seed = o.have_seed ? o.seed : clock_now_ns() ^ (uint64_t)getpid();
 	o.seed = s.seed;
-	ret = ca_store_url(o.store, url, sizeof(url)) ?: (o.dry_run ? campaign_plan_read : campaign_plan_load)(s.plan_file, &p);
+	ret = ca_store_url(o.store, url, sizeof(url)) ?: campaign_plan_load(s.plan_file, &p);
 	/* the kernels of a campaign on this machine are here; a host's are the host's */
 	if (!ret && !strcmp(s.mode, "local"))
-		ret = ca_check_files(p, o.dry_run);
+		ret = ca_check_files(p, o.dry_run) ?: campaign_target_check(p, "this machine", o.dry_run);
+	else if (!ret)
+		ret = plan_check(p, log_err);
 	if (!ret && o.dry_run)
 		ret = ca_dry_run(&o, p, url);
 	if (ret || o.dry_run)

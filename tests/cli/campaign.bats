@@ -426,3 +426,54 @@ assert "expected 6.18.0-patch" in d["message"], d'
 	run --separate-stderr "$CP" campaign abort --format json
 	refused 2 "--format is for 'campaign status'"
 }
+
+# A fixture root ($D/root: the vm-x86 machine) whose /etc/default/grub sets GRUB_DEFAULT to $1.
+grub_root() {
+	rm -rf "$D/root"
+	cp -r "$BATS_TEST_DIRNAME/../fixtures/vm-x86" "$D/root"
+	mkdir -p "$D/root/etc/default"
+	printf '# If you change this file, run update-grub\n%s\nGRUB_TIMEOUT=5\n' "$1" >"$D/root/etc/default/grub"
+}
+
+@test "campaign start: a grub boot without GRUB_DEFAULT=saved is refused with the fix; a dry run warns" {
+	"$CP" campaign fake-boot --release 6.1.0-9-amd64 --cmdline "root=UUID=1234 ro" >/dev/null
+	cat >"$D/grub.yaml" <<'EOF2'
+swprofiles:
+  base:  {boot: {method: grub, entry: "Debian GNU/Linux, with Linux 6.1.0-9-amd64"}}
+  patch: {boot: {method: grub, entry: "Debian GNU/Linux, with Linux 6.18.0-patch"}}
+defaults: {warmups: 0, repeats: 1}
+benchmarks:
+  - exec: {name: rate, command: "echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF2
+	export CLEARPATH_SYSROOT="$D/root"
+	for setting in GRUB_DEFAULT=0 'GRUB_DEFAULT="Debian GNU/Linux"' '#GRUB_DEFAULT=saved' ''; do
+		grub_root "$setting"
+		run --separate-stderr "$CP" campaign start "$D/grub.yaml" --boots 1 --yes
+		refused 3 "swprofile 'base' boots with grub-reboot, which takes effect only with GRUB_DEFAULT=saved" \
+			"hint: on this machine: set GRUB_DEFAULT=saved in /etc/default/grub, then run update-grub"
+		[ ! -e "$STORE" ] || [ "$(sql "select count(*) from campaign")" -eq 0 ]
+		[ -z "$(ls "$D/units")" ]
+	done
+	[[ "$stderr" == *"has GRUB_DEFAULT=0 (not set)"* ]]
+	# grub-mkconfig reads grub.d/*.cfg after the file: the last setting is the one that counts
+	grub_root 'GRUB_DEFAULT=saved'
+	mkdir -p "$D/root/etc/default/grub.d"
+	echo 'export GRUB_DEFAULT=0' >"$D/root/etc/default/grub.d/50-cloudimg.cfg"
+	run --separate-stderr "$CP" campaign start "$D/grub.yaml" --boots 1 --yes
+	refused 3 "has GRUB_DEFAULT=0: the boot would come back with the default kernel"
+	echo 'GRUB_DEFAULT="saved"  # one-shot boots' >"$D/root/etc/default/grub.d/90-clearpath.cfg"
+	run --separate-stderr "$CP" campaign start "$D/grub.yaml" --boots 1 --dry-run
+	[ "$status" -eq 0 ]
+	[[ "$stderr" != *GRUB_DEFAULT* ]] || { echo "$stderr"; return 1; }
+	# no /etc/default/grub at all: said, and refused
+	rm -rf "$D/root/etc"
+	run --separate-stderr "$CP" campaign start "$D/grub.yaml" --boots 1 --yes
+	refused 3 "this machine's /etc/default/grub cannot be read: No such file or directory"
+	# a dry run shows the same, as a warning, and goes on
+	grub_root GRUB_DEFAULT=0
+	run --separate-stderr "$CP" campaign start "$D/grub.yaml" --boots 1 --dry-run
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"warning: swprofile 'base' boots with grub-reboot, which takes effect only with GRUB_DEFAULT=saved"* ]]
+	[[ "$output" == *"grub-reboot 'Debian GNU/Linux, with Linux 6.18.0-patch'"* ]]
+	[ ! -e "$STORE" ]
+}

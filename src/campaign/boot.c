@@ -156,3 +156,18 @@ void campaign_boot_cmds_free(struct campaign_boot_cmds *c)
 	free(c->fake_cmdline);
 	memset(c, 0, sizeof(*c));
 }
+
+void campaign_print_checks(const struct plan_swprofile *sw, const char *indent)
+{
+	char q[1024];
+
+	printf("%scheck: boot id changed, release %s", indent, sw->expect.release);
+	for (size_t k = 0; k < sw->expect.ncmdline_has; k++)
+		printf(", cmdline has %s", sw->expect.cmdline_has[k]);
+	printf("\n");
+	for (size_t k = 0; k < sw->nsysctl; k++)
+		printf("%ssysctl -w %s=%s\n", indent, sw->sysctl[k].key,
+		       campaign_shell_quote(sw->sysctl[k].value, q, sizeof(q)));
+	for (size_t k = 0; k < sw->expect.nsysctl; k++)
+		printf("%scheck: sysctl %s = %s\n", indent, sw->expect.sysctl[k].key, sw->expect.sysctl[k].value);
+}

@@ -200,6 +200,13 @@ int campaign_boot_commands(const struct plan *p, const struct plan_swprofile *sw
 			   const struct campaign_facts *now, struct campaign_boot_cmds *out);
 void campaign_boot_cmds_free(struct campaign_boot_cmds *c);
 
+/*
+ * A dry run's lines for what follows a boot of @sw, each behind @indent: the
+ * check (boot id, release, cmdline words), the sysctls written, the
+ * sysctls checked.
+ */
+void campaign_print_checks(const struct plan_swprofile *sw, const char *indent);
+
 /* @s quoted for /bin/sh when it needs to be, into @buf.  Returns @buf. */
 char *campaign_shell_quote(const char *s, char *buf, size_t len);
 

@@ -108,12 +108,15 @@ static int target_grub(const struct plan *p, const char *target, void (*say)(con
 int campaign_target_check(const struct plan *p, const char *target, bool dry_run)
 {
 	void (*say)(const char *fmt, ...) = dry_run ? log_warn : log_err;
-	int ret = plan_check(p, say), err;
+	int ret = plan_check(p, NULL), err;
 
+	/* which machine comes first: the shortfalls after it are that machine's */
+	if (ret == EXIT_RESOURCE) {
+		say("the plan does not fit %s:", target);
+		ret = plan_check(p, say);
+	}
 	if (ret && ret != EXIT_RESOURCE)
 		return ret;
-	if (ret)
-		say("the plan does not fit %s", target);
 	err = target_grub(p, target, say);
 	ret = ret ? ret : err;
 	return dry_run ? 0 : ret;

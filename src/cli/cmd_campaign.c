@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "harness/session.h"
 #include "remote/executor.h"
+#include "remote/remote.h"
 #include "store/url.h"
 #include "util/boot.h"
 #include "util/clock.h"
@@ -47,6 +48,7 @@ struct ca_cli {
 	const char *hosts[CA_MAX_HOSTS];	/* remote mode */
 	size_t nhosts;
 	const char *ssh_config;
+	const char *ssh_config_abs;	/* start: --ssh-config as recorded */
 	unsigned boot_timeout;
 	bool json;	/* status --format json */
 	bool format_given;
@@ -75,7 +77,8 @@ static void ca_usage(FILE *out)
 		"    --store URL       a path or sqlite:///path (default: $CLEARPATH_STORE, else\n"
 		"                      ${XDG_DATA_HOME:-~/.local/share}/clearpath/results.db)\n"
 		"    --yes             reboot without asking (asked on a terminal, refused elsewhere)\n"
-		"    --dry-run         print the unit and every command instead of running them\n"
+		"    --dry-run         print the unit and every command instead of running them; with\n"
+		"                      --host, each host's, from its facts read over ssh (nothing changed)\n"
 		"    --seed N          the seed of the boot order (default: from the clock)\n"
 		"    --release R       fake-boot: the kernel release the simulated boot reports\n"
 		"    --cmdline C       fake-boot: its kernel command line\n"
@@ -341,19 +344,39 @@ static int ca_dry_boot(const struct plan *p, const struct plan_swprofile *sw, co
 	else
 		printf("  after the boot, %s runs: %s campaign continue --store %s\n", CAMPAIGN_UNIT_NAME,
 		       campaign_shell_quote(self, q, sizeof(q)), c->store_url);
-	printf("  check: boot id changed, release %s", sw->expect.release);
-	for (size_t k = 0; k < sw->expect.ncmdline_has; k++)
-		printf(", cmdline has %s", sw->expect.cmdline_has[k]);
-	printf("\n");
-	for (size_t k = 0; k < sw->nsysctl; k++)
-		printf("  sysctl -w %s=%s\n", sw->sysctl[k].key, campaign_shell_quote(sw->sysctl[k].value, q, sizeof(q)));
-	for (size_t k = 0; k < sw->expect.nsysctl; k++)
-		printf("  check: sysctl %s = %s\n", sw->expect.sysctl[k].key, sw->expect.sysctl[k].value);
+	campaign_print_checks(sw, "  ");
 	campaign_session_argv(c, sw->name, argv);
 	argv[0] = self;
 	ca_dry_cmd(argv);
 	campaign_boot_cmds_free(&cmds);
 	return 0;
+}
+
+/* --dry-run on this machine (its facts @now): the unit, each boot, the unit's removal. */
+static int ca_dry_run_here(const struct campaign *c, const struct campaign_facts *now, const size_t *order, size_t n,
+			   const char *self)
+{
+	bool reboots = campaign_reboots(c->plan);
+	int ret = reboots ? campaign_unit_install(c->store_url, true) : 0;
+
+	for (size_t i = 0; !ret && i < n; i++)
+		ret = ca_dry_boot(c->plan, &c->plan->swprofiles[order[i]], c, now, i, n, self);
+	if (!ret && reboots)
+		ret = campaign_unit_remove(true);
+	return ret;
+}
+
+/* --dry-run --host: each host's part, one after the other here, as they would run in parallel. */
+static int ca_dry_run_hosts(const struct ca_cli *o, const struct campaign *c, const size_t *order, size_t n)
+{
+	int ret = 0;
+
+	printf("on %zu host%s in parallel, each in a process of its own; $DIR is the private directory made there\n\n",
+	       o->nhosts, o->nhosts == 1 ? "" : "s");
+	for (size_t i = 0; !ret && i < o->nhosts; i++)
+		ret = remote_campaign_dry_run(c, o->hosts[i], o->ssh_config_abs,
+					      o->boot_timeout ? o->boot_timeout : REMOTE_BOOT_TIMEOUT_DEFAULT, order, n);
+	return ret;
 }
 
 /* --dry-run: the unit, then each boot's commands, checks and session, in the order it would run them. */
@@ -363,30 +386,25 @@ static int ca_dry_run(const struct ca_cli *o, const struct plan *p, const char *
 	struct campaign c = { .plan = (struct plan *)p, .store_url = (char *)url };
 	struct campaign_executor ex;
 	struct campaign_facts now;
-	bool reboots = campaign_reboots(p);
 	char self[PATH_MAX], plan_abs[PATH_MAX];
 	int ret = order ? 0 : EXIT_INTERNAL;
 
 	campaign_local_executor(&ex);
 	if (!ret)
-		ret = campaign_self_path(self, sizeof(self)) ?: ex.ops->facts(&ex, &now);
+		ret = campaign_self_path(self, sizeof(self)) ?: o->nhosts ? 0 : ex.ops->facts(&ex, &now);
 	if (!ret && !realpath(p->file, plan_abs))
 		ret = EXIT_INTERNAL;
 	c.plan_path = plan_abs;
 	if (!ret) {
 		campaign_order(p->nswprofiles, o->boots, o->seed, order);
-		printf("campaign (dry run): plan %s, %u boots per swprofile, seed %llu, store %s\norder:", plan_abs,
-		       o->boots, o->seed, url);
+		printf("campaign (dry run): plan %s, %u boots per swprofile, seed %llu, store %s\norder%s:", plan_abs,
+		       o->boots, o->seed, url, o->nhosts ? " (on every host)" : "");
 		for (size_t i = 0; i < n; i++)
 			printf(" %s", p->swprofiles[order[i]].name);
 		printf("\n\n");
 	}
-	if (!ret && reboots)
-		ret = campaign_unit_install(url, true);
-	for (size_t i = 0; !ret && i < n; i++)
-		ret = ca_dry_boot(p, &p->swprofiles[order[i]], &c, &now, i, n, self);
-	if (!ret && reboots)
-		ret = campaign_unit_remove(true);
+	if (!ret)
+		ret = o->nhosts ? ca_dry_run_hosts(o, &c, order, n) : ca_dry_run_here(&c, &now, order, n, self);
 	if (!ret) {
 		const char *argv[4 + 2 * PLAN_MAX_SWPROFILES] = { self, "show", "--store", url };
 		size_t k = 4;
@@ -399,6 +417,34 @@ static int ca_dry_run(const struct ca_cli *o, const struct plan *p, const char *
 		ca_dry_cmd_at("", argv);
 	}
 	free(order);
+	return ret;
+}
+
+/*
+ * Whether the plan fits each host and grub boots will take there, from the
+ * host's own facts, read over ssh (nothing changes there).  A host that
+ * cannot be reached now is checked once a later 'continue' reaches it.
+ */
+static int ca_check_hosts(const struct plan *p, const struct ca_cli *o, const char *ssh_config)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < o->nhosts; i++) {
+		struct remote_host h;
+		bool reached;
+		int err = remote_host_parse(o->hosts[i], &h);
+
+		if (err)
+			return err;
+		h.ssh_config = ssh_config;
+		err = remote_target_check(&h, p, o->dry_run, &reached);
+		if (!reached && err == EXIT_RESOURCE) {
+			log_warn("%s: whether the plan fits it is checked when the campaign reaches it", h.dest);
+			err = 0;
+		}
+		remote_host_free(&h);
+		ret = ret ? ret : err;
+	}
 	return ret;
 }
 
@@ -433,16 +479,12 @@ static int ca_start(int argc, char **argv)
 	s.boots = o.boots;
 	s.boot_timeout = o.boot_timeout;
 	if (o.nhosts) {
-		if (o.dry_run) {
-			log_err("--dry-run shows a campaign on this machine; without --host it prints every command");
-			return EXIT_USAGE;
-		}
 		/* recorded for 'continue', which may run from another directory */
 		if (o.ssh_config && !realpath(o.ssh_config, ssh_config)) {
 			log_err("cannot read the ssh config %s: %s", o.ssh_config, strerror(errno));
 			return EXIT_USAGE;
 		}
-		s.ssh_config = o.ssh_config ? ssh_config : NULL;
+		s.ssh_config = o.ssh_config_abs = o.ssh_config ? ssh_config : NULL;
 		s.mode = "remote";
 		s.targets = o.hosts;
 		s.ntargets = o.nhosts;
@@ -457,7 +499,7 @@ static int ca_start(int argc, char **argv)
 	if (!ret && !strcmp(s.mode, "local"))
 		ret = ca_check_files(p, o.dry_run) ?: campaign_target_check(p, "this machine", o.dry_run);
 	else if (!ret)
-		ret = plan_check(p, log_err);
+		ret = ca_check_hosts(p, &o, s.ssh_config);
 	if (!ret && o.dry_run)
 		ret = ca_dry_run(&o, p, url);
 	if (ret || o.dry_run)

@@ -149,6 +149,13 @@ static int rx_facts(struct campaign_executor *ex, struct campaign_facts *f)
 	return rx_facts_run(ex->priv, f);
 }
 
+int remote_boot_facts(const struct remote_host *h, const char *fake, struct campaign_facts *f)
+{
+	struct rx x = { .h = *h, .fake = (char *)fake };
+
+	return rx_facts_run(&x, f);
+}
+
 /* "/proc/sys/vm/swappiness" for "vm.swappiness", quoted; NULL when out of memory. */
 static char *rx_sysctl_path(const char *key)
 {
@@ -423,12 +430,7 @@ static const struct campaign_executor_ops rx_ops = {
 	.wait = rx_wait,
 };
 
-/*
- * The host's own $CLEARPATH_FAKE_BOOT: a directory per host under the
- * controller's, so hosts that share a file system (tests: several sshds on
- * one machine) simulate their boots apart.  Quoted; NULL when not faking.
- */
-static char *rx_fake_dir(const char *dest)
+char *remote_fake_dir(const char *dest)
 {
 	const char *env = getenv(BOOT_FAKE_ENV);
 	char *dir, *q;
@@ -455,7 +457,7 @@ static int rx_drive_host(const char *store_url, int64_t id, const char *dest, co
 	if (ret)
 		return ret;
 	x.h.ssh_config = ssh_config;
-	x.fake = rx_fake_dir(dest);
+	x.fake = remote_fake_dir(dest);
 	ex.priv = &x;
 	ret = campaign_load(store_url, id, false, &c);
 	if (!ret) {
@@ -465,6 +467,9 @@ static int rx_drive_host(const char *store_url, int64_t id, const char *dest, co
 		 * stay pending and 'campaign continue' tries it again.
 		 */
 		ret = rx_install(&x);
+		/* whether the plan fits the host is known once it is reached: checked before each drive */
+		if (!ret)
+			ret = remote_target_check(&x.h, c.plan, false, NULL);
 		if (!ret)
 			ret = campaign_advance(&c, &ex);
 		campaign_free(&c);

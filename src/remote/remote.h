@@ -100,6 +100,26 @@ int remote_binary_for(const char *arch, char **path);
 int remote_install(struct remote_host *h);
 
 /*
+ * Copy what a plan's fit and a grub boot depend on from @h under the local
+ * directory @dir, at the same paths, to read with util/sysfs's root there:
+ * /proc/meminfo, the first CPU of /proc/cpuinfo, the base page (a line of
+ * /proc/self/smaps), the hugetlb pools, THP, /etc/default/grub and
+ * grub.d/NAME.cfg.  Only read there (cat, sed, grep), under the host's
+ * $CLEARPATH_SYSROOT when it sets one.  0, or an exit code after log_err().
+ */
+int remote_facts_copy(const struct remote_host *h, const char *dir);
+
+/*
+ * campaign_target_check() of @p against @h's facts (remote_facts_copy()
+ * into a temporary directory, removed after): the plan fits the host's
+ * memory and hugepages, grub boots have GRUB_DEFAULT=saved there.  0 or an
+ * exit code after log_err(); *@reached (unless NULL): whether the facts
+ * were read (false: the host could not be asked, and nothing was checked).
+ */
+struct plan;
+int remote_target_check(const struct remote_host *h, const struct plan *p, bool dry_run, bool *reached);
+
+/*
  * @s single-quoted for a POSIX shell ('it'\''s'), malloc'd; NULL when out
  * of memory.
  */

@@ -63,6 +63,19 @@ yaml_str() {
 	printf "'%s'" "${1//\'/\'\'}"
 }
 
+# A third sshd for one test, in $D/$1 (with $SSHD_SETENV, when set), stopped by teardown: sets
+# THIRD (its user@host:port) and $D/cfg, an ssh config that knows the three hosts.
+third_host() {
+	local saved_pid=$SSHD_PID
+	sshd_start "$D/$1"
+	GONE_PID=$SSHD_PID
+	SSHD_PID=$saved_pid
+	THIRD=$SSHD_DEST
+	cat "$BATS_FILE_TMPDIR/known_hosts" "$D/$1/known_hosts" > "$D/known_hosts"
+	sed -e "s|UserKnownHostsFile .*|UserKnownHostsFile $D/known_hosts|" \
+	    -e "s|^  IdentitiesOnly yes|  IdentityFile $D/$1/client_key\n  IdentitiesOnly yes|" "$CFG" > "$D/cfg"
+}
+
 @test "campaign remote: two hosts in parallel, every boot's session measured there and brought back" {
 	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 2 --seed 3 --host "$A_DEST" --host "$B_DEST" \
 		--ssh-config "$CFG"
@@ -109,14 +122,8 @@ yaml_str() {
 
 @test "campaign remote: a host that does not come back from its boot is an error for that boot; the other goes on" {
 	# a third sshd for this test alone: its "boot" stops it for good
-	local saved_pid=$SSHD_PID
-	sshd_start "$D/gone"
-	GONE_PID=$SSHD_PID
-	SSHD_PID=$saved_pid
-	local gone=$SSHD_DEST
-	cat "$BATS_FILE_TMPDIR/known_hosts" "$D/gone/known_hosts" > "$D/known_hosts"
-	sed -e "s|UserKnownHostsFile .*|UserKnownHostsFile $D/known_hosts|" "$CFG" > "$D/cfg"
-	sed -i "s|^  IdentitiesOnly yes|  IdentityFile $D/gone/client_key\n  IdentitiesOnly yes|" "$D/cfg"
+	third_host gone
+	local gone=$THIRD
 	# each boot runs the user's commands on the host: they simulate the boot, then on the gone
 	# host (its sessions' TMPDIR tells) stop its sshd
 	# (and the connection the command came on, as a reboot would)
@@ -191,4 +198,94 @@ yaml_str() {
 	[ "$(sql "select count(*) from session where complete = 1")" -eq 2 ]
 	[ "$(sql "select count(*) from session")" -eq 2 ]
 	[ "$(sql "select count(*) from campaign_boot b join session s on s.uuid = b.session and s.boot_id = b.boot_id")" -eq 2 ]
+}
+
+@test "campaign remote: the plan's fit is checked against each host's own facts, not the controller's" {
+	local fix=$BATS_TEST_DIRNAME/../fixtures
+	# a host whose clearpath reads the small-box fixture: 96MB available, 1 of 4 2MB pages free
+	SSHD_SETENV="CLEARPATH_SYSROOT=$fix/small-box" third_host small
+	local small=$THIRD
+	sed -i 's/^benchmarks:/requires: {memory: 1GB, hugepages: {2MB: 2}}\nbenchmarks:/' "$D/ab.yaml"
+	# the small host does not fit: refused before anything is recorded or copied, naming the host
+	local left
+	left=$(ls -A "$A_DIR/tmp")
+	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --host "$A_DEST" --host "$small" \
+		--ssh-config "$D/cfg"
+	refused 3 "the plan does not fit $small:" "the plan needs 1GB of memory but only 96MB is available" \
+		"the plan needs 2 free 2MB hugetlb pages, but 1 of 4 are free"
+	[[ "$stderr" != *"does not fit $A_DEST"* ]]
+	[ ! -e "$STORE" ] || [ "$(sql "select count(*) from campaign")" -eq 0 ]
+	[ "$(ls -A "$A_DIR/tmp")" = "$left" ]
+	[ -z "$(ls -A "$D/small/tmp")" ]
+	# a controller that would not fit (the small-box fixture here) runs it on a host that does
+	CLEARPATH_SYSROOT="$fix/small-box" run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 \
+		--host "$A_DEST" --ssh-config "$CFG"
+	[ "$status" -eq 0 ] || { echo "$output"; echo "$stderr"; return 1; }
+	[[ "$output" == *"campaign 1 done: 2 boots, one session each"* ]]
+}
+
+@test "campaign start --dry-run --host: each host's boots, commands and sessions from its own facts; nothing done there" {
+	local tool
+	# a host whose shell finds stand-ins for the boot tools first: were any run, it leaves a trace
+	mkdir -p "$D/bin"
+	for tool in kexec systemctl grub-reboot reboot shutdown; do
+		printf '#!/bin/sh\necho "$0 $*" >>"%s/ran"\nexit 1\n' "$D" >"$D/bin/$tool"
+		chmod +x "$D/bin/$tool"
+	done
+	SSHD_SETENV="PATH=$D/bin:/usr/local/bin:/usr/bin:/bin" third_host safe
+	local safe=$THIRD
+	# the host runs a kernel of its own (its simulated boot), whose command line kexec keeps
+	mkdir -p "$CLEARPATH_FAKE_BOOT/$safe"
+	CLEARPATH_FAKE_BOOT="$CLEARPATH_FAKE_BOOT/$safe" "$CP" campaign fake-boot --release 6.1.0-9-amd64 \
+		--cmdline "BOOT_IMAGE=/boot/vmlinuz-6.1.0-9-amd64 root=UUID=1234 ro quiet" >/dev/null
+	local before
+	before=$(cat "$CLEARPATH_FAKE_BOOT/$safe/boot_id")
+	cat >"$D/real.yaml" <<'EOF2'
+name: real
+swprofiles:
+  base:  {boot: {method: kexec, kernel: /boot/vmlinuz-6.18.0-base, initrd: /boot/initrd.img-6.18.0-base, cmdline: keep}}
+  patch: {boot: {method: grub, entry: "Debian GNU/Linux, with Linux 6.18.0-patch"}, sysctl: {vm.swappiness: 10}}
+  lab:   {boot: {method: command, commands: ["ipmitool chassis bootdev disk", "ipmitool power cycle"]}, expect: {release: 6.18.0-lab, cmdline_has: [mitigations=off]}}
+defaults: {warmups: 0, repeats: 1}
+benchmarks:
+  - exec: {name: rate, command: "echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF2
+	run --separate-stderr "$CP" campaign start "$D/real.yaml" --boots 1 --seed 3 --dry-run --host "$safe" \
+		--ssh-config "$D/cfg" --boot-timeout 60
+	[ "$status" -eq 0 ] || { echo "$output"; echo "$stderr"; return 1; }
+	printf '%s\n' "$output" | sed -e "s|$D|\$D|g" -e "s|$safe|\$HOST|g" -e "s|$(cp_exe)|\$CLEARPATH|g" \
+		-e "s|boot id ${before:0:8}|boot id \$BOOT_ID|" -e "s|(for $(uname -m))|(for \$ARCH)|" >"$D/dry.out"
+	if [ -n "${UPDATE_GOLDEN:-}" ]; then
+		cp "$D/dry.out" "$BATS_TEST_DIRNAME/../golden/campaign/dry-run-host.txt"
+	fi
+	diff -u "$BATS_TEST_DIRNAME/../golden/campaign/dry-run-host.txt" "$D/dry.out"
+	# nothing was done: no boot tool ran, the host's boot and private directories are as they were,
+	# no store here
+	[ ! -e "$D/ran" ] || { echo "a boot tool ran: $(cat "$D/ran")"; return 1; }
+	[ "$(cat "$CLEARPATH_FAKE_BOOT/$safe/boot_id")" = "$before" ]
+	[ -z "$(ls -A "$D/safe/tmp")" ]
+	[ ! -e "$STORE" ]
+	# two hosts: each has its part, in the same order; fake boots name each host's own directory
+	local left
+	left=$(ls -A "$A_DIR/tmp" "$B_DIR/tmp")
+	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --dry-run --host "$A_DEST" \
+		--host "$B_DEST" --ssh-config "$CFG"
+	[ "$status" -eq 0 ] || { echo "$output"; echo "$stderr"; return 1; }
+	[[ "$output" == *"on 2 hosts in parallel"* ]]
+	[[ "$output" == *"host $A_DEST: kernel "*"host $B_DEST: kernel "* ]]
+	[ "$(grep -c '^  boot 1 of 2: ' <<<"$output")" -eq 2 ]
+	[[ "$output" == *"CLEARPATH_FAKE_BOOT='$CLEARPATH_FAKE_BOOT/$B_DEST'"* ]]
+	[ "$(ls -A "$A_DIR/tmp" "$B_DIR/tmp")" = "$left" ]
+	[ ! -e "$CLEARPATH_FAKE_BOOT/$A_DEST" ]
+	[ ! -e "$STORE" ]
+	# a host that cannot be reached: what depends on it is unknown, the rest is shown
+	local refused
+	refused="$(id -un)@127.0.0.1:$(free_port)"
+	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --dry-run --host "$refused" \
+		--ssh-config "$CFG"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"host $refused: cannot be reached now: its kernel, command line and architecture are unknown"* ]]
+	[[ "$output" == *"\$DIR/clearpath plan run --sessions 1 --swprofile base --store \$DIR/session.db \$DIR/plan.yaml"* ]]
+	[[ "$stderr" == *"cannot reach $refused over ssh"* ]]
+	[[ "$stderr" == *"$refused: whether the plan fits it is checked when the campaign reaches it"* ]]
 }

@@ -6,7 +6,8 @@
 # (StrictHostKeyChecking yes): the tests talk to a host they know, as a user's would.
 # sshd_stop stops it; call it from teardown (or teardown_file), which bats runs even when a
 # test fails.  Sets SSHD_PORT, SSHD_DEST (user@127.0.0.1:port), SSHD_CONFIG, SSHD_DIR; sessions
-# there have TMPDIR=$SSHD_DIR/tmp.
+# there have TMPDIR=$SSHD_DIR/tmp, and the NAME=VALUE words of $SSHD_SETENV when set (a host
+# whose clearpath reads a fixture: SSHD_SETENV=CLEARPATH_SYSROOT=DIR).
 
 # A TCP port nothing listens on now, from the kernel.
 free_port() {
@@ -43,7 +44,7 @@ sshd_start() {
 			UsePAM no
 			StrictModes no
 			Subsystem sftp $sftp
-			SetEnv TMPDIR=$SSHD_DIR/tmp
+			SetEnv TMPDIR=$SSHD_DIR/tmp ${SSHD_SETENV:-}
 		CONF
 		: > "$SSHD_DIR/sshd.log"
 		/usr/sbin/sshd -D -e -f "$SSHD_DIR/sshd_config" </dev/null >/dev/null 2>"$SSHD_DIR/sshd.log" 3>&- &

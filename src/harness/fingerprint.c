@@ -74,7 +74,14 @@ json_t *fp_sut(char *name, size_t len)
 	return o;
 }
 
-/* Reserved pages per offered size. */
+/*
+ * The hugetlb page sizes the kernel offers, each with its overcommit limit
+ * ({"1GB": 0, "2MB": 0}): settings, which decide where a hugetlb fault's page
+ * comes from.  Not the pool's page counts: free, reserved and surplus pages
+ * move while any process maps hugepages, and the persistent pool is resized
+ * at run time (doctor --fix, other jobs) without changing what a page clear
+ * costs; each session records its pools in its environment instead.
+ */
 static json_t *fp_hugepools(void)
 {
 	json_t *pools = json_object();
@@ -89,7 +96,7 @@ static json_t *fp_hugepools(void)
 		if (sysfs_hugepool(sizes[i], &pool) || !pool.supported)
 			continue;
 		json_object_set_new(pools, size_format(sizes[i], key, sizeof(key)),
-				    json_integer((json_int_t)pool.total));
+				    json_integer((json_int_t)pool.overcommit));
 	}
 	return pools;
 }
@@ -114,7 +121,7 @@ json_t *fp_swprofile(char *name, size_t len)
 	if (!sysfs_read_choice("/sys/kernel/mm/transparent_hugepage/defrag", thp, sizeof(thp)))
 		json_object_set_new(o, "thp_defrag", json_string(thp));
 	json_object_set_new(o, "base_page", json_integer((json_int_t)machine_base_page()));
-	json_object_set_new(o, "hugepages", fp_hugepools());
+	json_object_set_new(o, "hugepage_overcommit", fp_hugepools());
 	json_object_set_new(o, "libc", json_sprintf("glibc %s", gnu_get_libc_version()));
 	json_object_set_new(o, "clearpath", json_string(CLEARPATH_VERSION));
 	snprintf(name, len, "%s", release);

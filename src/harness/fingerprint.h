@@ -15,7 +15,8 @@ json_t *fp_sut(char *name, size_t len);
 
 /*
  * The swprofile fingerprint: kernel release and version, /proc/cmdline, THP
- * enabled/defrag, hugetlb pool sizes (reserved pages per size), libc version,
+ * enabled/defrag, the hugetlb page sizes offered with their overcommit limits
+ * (not the pools' page counts: live state, in the environment), libc version,
  * clearpath version.  Writes the default name (the kernel release) to @name.
  * Returns a new object, NULL when out of memory.
  */

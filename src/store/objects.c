@@ -154,6 +154,34 @@ static int swprofile_fingerprint(struct store *st, int64_t id, char **out)
 	return ret;
 }
 
+/*
+ * Whether @old is a fingerprint of the form written before hugetlb pool
+ * counts left it ("hugepages": {"2MB": 36}, counts that other processes
+ * change while a kernel runs) that agrees with today's @fp on everything
+ * else and on the page sizes offered, whose overcommit limits it did not
+ * record.  Such a profile takes today's form rather than a conflict.
+ */
+static bool swprofile_legacy_match(const char *old, const char *fp)
+{
+	json_t *a = json_loads(old, 0, NULL), *b = json_loads(fp, 0, NULL);
+	json_t *pools = json_object_get(a, "hugepages"), *sizes = json_object_get(b, "hugepage_overcommit");
+	const char *size;
+	json_t *v;
+	bool match = json_is_object(pools) && json_is_object(sizes) && !json_object_get(a, "hugepage_overcommit") &&
+		     json_object_size(pools) == json_object_size(sizes);
+
+	json_object_foreach(pools, size, v)
+		match = match && json_is_integer(v) && json_object_get(sizes, size);
+	if (match) {
+		json_object_del(a, "hugepages");
+		json_object_del(b, "hugepage_overcommit");
+		match = json_equal(a, b);
+	}
+	json_decref(a);
+	json_decref(b);
+	return match;
+}
+
 /* Decide what happens when swprofile @name already exists with fingerprint @old. */
 static int swprofile_reconcile(struct store *st, int64_t id, const char *name, const char *old,
 			       const char *fp, unsigned force)
@@ -162,7 +190,8 @@ static int swprofile_reconcile(struct store *st, int64_t id, const char *name, c
 
 	if (!strcmp(old, fp))
 		return 0;
-	if (!strcmp(old, "{}"))		/* created by an import: nothing to contradict */
+	/* created by an import (nothing to contradict), or by an older clearpath that agrees */
+	if (!strcmp(old, "{}") || swprofile_legacy_match(old, fp))
 		return store_exec(st, "UPDATE swprofile SET fingerprint = ?1 WHERE id = ?2", "ti", fp, id);
 	store_fingerprint_diff(old, fp, diff, sizeof(diff));
 	if (force & STORE_SW_FORCE) {

@@ -198,6 +198,17 @@ void sysfs_hugepool_dir(uint64_t page_bytes, char *buf, size_t len)
 	snprintf(buf, len, "/sys/kernel/mm/hugepages/hugepages-%" PRIu64 "kB", page_bytes / 1024);
 }
 
+/* @dir/@file into *@out, which stays 0 when the file is absent. */
+static int sysfs_pool_optional(const char *dir, const char *file, uint64_t *out)
+{
+	char path[192];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	ret = sysfs_read_u64(path, out);
+	return ret == -ENOENT ? 0 : ret;
+}
+
 int sysfs_hugepool(uint64_t page_bytes, struct sysfs_hugepool *pool)
 {
 	char dir[128], path[192];
@@ -212,6 +223,9 @@ int sysfs_hugepool(uint64_t page_bytes, struct sysfs_hugepool *pool)
 	if (ret)
 		return ret;
 	pool->supported = true;
+	ret = sysfs_pool_optional(dir, "nr_overcommit_hugepages", &pool->overcommit);
+	if (ret)
+		return ret;
 	snprintf(path, sizeof(path), "%s/free_hugepages", dir);
 	return sysfs_read_u64(path, &pool->free);
 }

@@ -54,11 +54,17 @@ int sysfs_write_line(const char *path, const char *value);
 /* MemAvailable from /proc/meminfo in bytes.  0 or -errno. */
 int sysfs_mem_available(uint64_t *bytes);
 
-/* Hugetlb pool for pages of @page_bytes: whether the kernel offers it, total and free pages. */
+/*
+ * Hugetlb pool for pages of @page_bytes: whether the kernel offers it, its
+ * total and free pages (live counts: nr_hugepages includes the surplus pages
+ * allocated while in use), and @overcommit, the most surplus pages allowed
+ * (a setting; 0 where nr_overcommit_hugepages is absent, as in fixture trees).
+ */
 struct sysfs_hugepool {
 	bool supported;
 	uint64_t total;
 	uint64_t free;
+	uint64_t overcommit;
 };
 int sysfs_hugepool(uint64_t page_bytes, struct sysfs_hugepool *pool);
 

@@ -15,8 +15,9 @@ setup() {
 	EOF2
 }
 
-# --force everywhere: other jobs on a shared machine may resize the hugepage pools between
+# --force everywhere: other jobs on a shared machine may change THP (doctor --fix tests) between
 # sessions, which changes the swprofile fingerprint; that is not what these tests are about.
+# (Resizing the hugepage pools no longer does: the fingerprint holds no page counts.)
 
 @test "calibrate: N sessions under the calibration swprofile, and the spread per result class" {
 	run --separate-stderr "$CP" calibrate --quiet --force --sut box --sessions 2 "$D/tiny.yaml"

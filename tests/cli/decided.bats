@@ -24,7 +24,7 @@ sessions() {
 	store_sql "SELECT count(*) FROM session s JOIN swprofile w ON w.id = s.swprofile_id WHERE w.name = '$1'"
 }
 
-# --force: other jobs on a shared machine may resize hugepage pools between sessions.
+# --force: other jobs on a shared machine may change THP (doctor --fix tests) between sessions.
 
 @test "until-decided: no other swprofile yet, nothing to decide: the plan's sessions only" {
 	plan 100 7 a

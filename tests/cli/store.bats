@@ -27,6 +27,12 @@ for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]):
     print("|".join(map(str, r)))' "$@"
 }
 
+# Run statement $2 on database $1 and commit.
+sql_write() {
+	python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()' "$@"
+}
+
 # A small run into $CLEARPATH_STORE: run options, then the memset command line.
 small_run() {
 	"$CP" run --quiet "$@" -- "${MEMSET[@]}"
@@ -93,6 +99,46 @@ samples() {
 	[ "$(sql "$CLEARPATH_STORE" "SELECT count(*) FROM session")" -eq 3 ]
 	# the profile keeps the fingerprint its first sessions were measured under
 	[ "$(sql "$CLEARPATH_STORE" "SELECT fingerprint FROM swprofile")" = "$stored" ]
+}
+
+@test "run: hugetlb pool counts are not the swprofile; page sizes and overcommit are" {
+	ROOT=$D/pools
+	cp -r "$FIX/small-box" "$ROOT"
+	P=$ROOT/sys/kernel/mm/hugepages/hugepages-2048kB
+	CLEARPATH_SYSROOT=$ROOT small_run --swprofile p --repeats 1
+	stored=$(sql "$CLEARPATH_STORE" "SELECT fingerprint FROM swprofile")
+	[[ "$stored" == *'"hugepage_overcommit":{"2MB":0}'* ]]
+	[[ "$stored" != *'"hugepages"'* ]]
+	# another job grows the pool and maps some of it: the same software, no --force needed
+	echo 20 > "$P/nr_hugepages"
+	echo 3 > "$P/free_hugepages"
+	CLEARPATH_SYSROOT=$ROOT run --separate-stderr small_run --swprofile p --repeats 1
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	[ "$(sql "$CLEARPATH_STORE" "SELECT fingerprint FROM swprofile")" = "$stored" ]
+	# ... and each session still records the pool it saw
+	[ "$(sql "$CLEARPATH_STORE" "SELECT count(DISTINCT json_extract(environment, '$.settings.hugepages')) FROM session")" -eq 2 ]
+	# allowing surplus pages changes where a hugetlb fault's page comes from: a setting
+	echo 8 > "$P/nr_overcommit_hugepages"
+	CLEARPATH_SYSROOT=$ROOT run --separate-stderr small_run --swprofile p --repeats 1
+	refused 2 "swprofile 'p' already exists with a different fingerprint" \
+		'hugepage_overcommit: {"2MB":0} -> {"2MB":8}'
+}
+
+@test "run: a swprofile stored with pool counts (older clearpath) takes today's form when all else agrees" {
+	ROOT=$D/pools
+	cp -r "$FIX/small-box" "$ROOT"
+	CLEARPATH_SYSROOT=$ROOT small_run --swprofile p --repeats 1
+	new=$(sql "$CLEARPATH_STORE" "SELECT fingerprint FROM swprofile")
+	old=${new/'"hugepage_overcommit":{"2MB":0}'/'"hugepages":{"2MB":36}'}
+	[ "$old" != "$new" ]
+	sql_write "$CLEARPATH_STORE" "UPDATE swprofile SET fingerprint = '$old'"
+	CLEARPATH_SYSROOT=$ROOT run --separate-stderr small_run --swprofile p --repeats 1
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	[ "$(sql "$CLEARPATH_STORE" "SELECT fingerprint FROM swprofile")" = "$new" ]
+	# other page sizes are another kernel configuration, as before
+	sql_write "$CLEARPATH_STORE" "UPDATE swprofile SET fingerprint = '${old/'{"2MB":36}'/'{"1GB":0,"2MB":36}'}'"
+	CLEARPATH_SYSROOT=$ROOT run --separate-stderr small_run --swprofile p --repeats 1
+	refused 2 "swprofile 'p' already exists with a different fingerprint" 'hugepages: {"1GB":0,"2MB":36} -> (absent)'
 }
 
 # A root claiming one free 1GB hugepage (vm-x86, whose CPU has pdpe1gb) makes run's preflight

@@ -97,7 +97,9 @@ json_t *rpt_header_json(const struct rpt_header_block *b);
 /*
  * Block @b as the lines text formats print between the title and the table
  * ("Machine: ...", per column its kernel, sessions and dates, its cmdline,
- * THP and hugepages, and the doctor's warnings recorded with its sessions).  Lines may be long; formats that fit a width wrap
+ * THP and hugepages, and the doctor's warnings recorded with its sessions;
+ * a kernel, cmdline or THP line that two or more columns all share is
+ * printed once, under "All columns", before them).  Lines may be long; formats that fit a width wrap
  * them.  Calls @emit for each line and stops at its first non-zero return,
  * which it returns; 0 when every line was emitted.
  */

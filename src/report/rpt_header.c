@@ -563,32 +563,118 @@ static int hdr_doctor_lines(const struct rpt_header_column *c, int (*emit)(void 
 	return ret;
 }
 
-static int hdr_column_lines(const struct rpt_header_block *b, const struct rpt_header_column *c,
-			    int (*emit)(void *ctx, const char *line), void *ctx)
+/* "THP enabled X, defrag Y; hugepages Z." for @c, or NULL when none of them is known (or out of memory). */
+static char *hdr_env_text(const struct rpt_header_column *c)
 {
-	char span[256], *machine = NULL;
+	char *line = NULL;
+
+	if ((c->thp_enabled || c->thp_defrag || c->hugepages) &&
+	    asprintf(&line, "THP enabled %s, defrag %s; hugepages %s.", hdr_or(c->thp_enabled, "not recorded"),
+		     hdr_or(c->thp_defrag, "not recorded"), hdr_or(c->hugepages, "not recorded")) < 0)
+		line = NULL;
+	return line;
+}
+
+/*
+ * What every column of a block shares, printed once above the columns: nine
+ * columns on one kernel would otherwise repeat the same long cmdline nine
+ * times.  A value is shared when two or more columns all know it and agree;
+ * an unknown value stays with each column.  The strings are borrowed from
+ * the first column, except @env, which is owned.
+ */
+struct hdr_shared {
+	const char *kernel, *cmdline;
+	char *env;
+};
+
+static const char *hdr_kernel_of(const struct rpt_header_column *c)
+{
+	return c->kernel_release;
+}
+
+static const char *hdr_cmdline_of(const struct rpt_header_column *c)
+{
+	return c->cmdline;
+}
+
+/* The value @get reads from every column of @b when they all know it and agree, else NULL. */
+static const char *hdr_common(const struct rpt_header_block *b, const char *(*get)(const struct rpt_header_column *))
+{
+	const char *first = b->ncols >= 2 ? get(&b->cols[0]) : NULL;
+
+	for (size_t c = 1; first && c < b->ncols; c++)
+		if (!hdr_same(first, get(&b->cols[c])))
+			return NULL;
+	return first;
+}
+
+static void hdr_shared_find(const struct rpt_header_block *b, struct hdr_shared *sh)
+{
+	*sh = (struct hdr_shared){ hdr_common(b, hdr_kernel_of), hdr_common(b, hdr_cmdline_of), NULL };
+	if (b->ncols < 2)
+		return;
+	sh->env = hdr_env_text(&b->cols[0]);
+	for (size_t c = 1; sh->env && c < b->ncols; c++) {
+		char *env = hdr_env_text(&b->cols[c]);
+		bool same = hdr_same(sh->env, env);
+
+		free(env);
+		if (!same) {
+			free(sh->env);
+			sh->env = NULL;
+		}
+	}
+}
+
+/* The shared rows: "All columns: kernel K." (or "All columns:"), then the cmdline and THP lines. */
+static int hdr_shared_lines(const struct hdr_shared *sh, int (*emit)(void *ctx, const char *line), void *ctx)
+{
+	int ret = 0;
+
+	if (!sh->kernel && !sh->cmdline && !sh->env)
+		return 0;
+	if (sh->kernel)
+		ret = hdr_emitf(emit, ctx, "All columns: kernel %s.", sh->kernel);
+	else
+		ret = emit(ctx, "All columns:");
+	if (!ret && sh->cmdline)
+		ret = hdr_emitf(emit, ctx, "  cmdline: %s", sh->cmdline);
+	if (!ret && sh->env)
+		ret = hdr_emitf(emit, ctx, "  %s", sh->env);
+	return ret;
+}
+
+static int hdr_column_lines(const struct rpt_header_block *b, const struct rpt_header_column *c,
+			    const struct hdr_shared *sh, int (*emit)(void *ctx, const char *line), void *ctx)
+{
+	char span[256], *machine = NULL, *env;
 	int ret;
 
 	hdr_span(c->sessions, c->samples, c->first, c->last, span, sizeof(span));
-	ret = hdr_emitf(emit, ctx, "%s%s: kernel %s; %s.", c->name, c->base ? " (base)" : "",
-			hdr_or(c->kernel_release, "not recorded"), span);
+	if (sh->kernel)
+		ret = hdr_emitf(emit, ctx, "%s%s: %s.", c->name, c->base ? " (base)" : "", span);
+	else
+		ret = hdr_emitf(emit, ctx, "%s%s: kernel %s; %s.", c->name, c->base ? " (base)" : "",
+				hdr_or(c->kernel_release, "not recorded"), span);
 	if (!ret && !b->same_machine) {
 		machine = hdr_machine_text(&c->machine);
 		ret = hdr_emitf(emit, ctx, "  Machine: %s%s%s.", hdr_or(c->machine.sut, ""),
 				c->machine.sut && machine ? ": " : "", hdr_or(machine, c->machine.sut ? "" : "not recorded"));
 		free(machine);
 	}
-	if (!ret && c->cmdline)
+	if (!ret && c->cmdline && !sh->cmdline)
 		ret = hdr_emitf(emit, ctx, "  cmdline: %s", c->cmdline);
-	if (!ret && (c->thp_enabled || c->thp_defrag || c->hugepages))
-		ret = hdr_emitf(emit, ctx, "  THP enabled %s, defrag %s; hugepages %s.",
-				hdr_or(c->thp_enabled, "not recorded"), hdr_or(c->thp_defrag, "not recorded"),
-				hdr_or(c->hugepages, "not recorded"));
+	if (!ret && !sh->env && (c->thp_enabled || c->thp_defrag || c->hugepages)) {
+		env = hdr_env_text(c);
+		ret = env ? hdr_emitf(emit, ctx, "  %s", env) : -ENOMEM;
+		free(env);
+	}
 	return ret ? ret : hdr_doctor_lines(c, emit, ctx);
 }
 
 int rpt_header_lines(const struct rpt_header_block *b, int (*emit)(void *ctx, const char *line), void *ctx)
 {
+	struct hdr_shared sh;
 	char span[256];
 	int ret = 0;
 
@@ -601,7 +687,11 @@ int rpt_header_lines(const struct rpt_header_block *b, int (*emit)(void *ctx, co
 	hdr_span(b->sessions, b->samples, b->first, b->last, span, sizeof(span));
 	if (!ret)
 		ret = hdr_emitf(emit, ctx, "Measured: %s.", span);
+	hdr_shared_find(b, &sh);
+	if (!ret)
+		ret = hdr_shared_lines(&sh, emit, ctx);
 	for (size_t c = 0; !ret && c < b->ncols; c++)
-		ret = hdr_column_lines(b, &b->cols[c], emit, ctx);
+		ret = hdr_column_lines(b, &b->cols[c], &sh, emit, ctx);
+	free(sh.env);
 	return ret;
 }

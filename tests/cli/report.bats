@@ -102,6 +102,18 @@ EOF
 	grep -q '<th>default</th>' "$D/p.html"
 }
 
+@test "report's header prints what every column shares once: three strategies on one kernel, one cmdline" {
+	need_cairo
+	cp "$S/param.db" "$D/ph.db"
+	"$BATS_TEST_DIRNAME/../fixtures/show/add-fingerprints" --one-kernel "$D/ph.db"
+	run --separate-stderr "$CP" report --store "$D/ph.db" --columns param:f -o "$D/ph.html"
+	[ "$status" -eq 0 ]
+	grep -q '<p>All columns: kernel 6.18.0.</p>' "$D/ph.html"
+	[ "$(grep -c '<p class="more">cmdline: ' "$D/ph.html")" -eq 1 ]
+	[ "$(grep -c '<p class="more">THP enabled madvise, defrag madvise; hugepages 2MB: 512.</p>' "$D/ph.html")" -eq 1 ]
+	grep -q '<p>x86-64-movnti: 3 sessions, 18 samples' "$D/ph.html"
+}
+
 @test "report refuses bad input with exit 2 and says why" {
 	run --separate-stderr "$CP" report
 	refused 2 "report needs -o FILE.html"

@@ -9,6 +9,7 @@
 #   gaps.csv   'one-shot' has one memset sample only, 2MB mmap only under 'patched', a latency (ns)
 #   flat.csv   seed.csv with every sample equal to its cell's mean: no spread anywhere
 #   header.db  seed.csv plus machine and kernel fingerprints and session environments (add-fingerprints)
+#   param-header.db  param.csv with one kernel's fingerprint and environment for every session
 #   wide.db    nine kernels side by side on one SUT class (make-wide-csv), for --width
 # The golden files are what users paste into mail: after UPDATE_GOLDEN=1 read them by eye.
 
@@ -27,6 +28,8 @@ setup_file() {
 	# the seed with the fingerprints and environments a real run records
 	cp "$BATS_FILE_TMPDIR/seed.db" "$BATS_FILE_TMPDIR/header.db"
 	"$fix/add-fingerprints" "$BATS_FILE_TMPDIR/header.db"
+	cp "$BATS_FILE_TMPDIR/param.db" "$BATS_FILE_TMPDIR/param-header.db"
+	"$fix/add-fingerprints" --one-kernel "$BATS_FILE_TMPDIR/param-header.db"
 	"$fix/make-wide-csv" >"$BATS_FILE_TMPDIR/wide.csv"
 	"$cp" import --store "$BATS_FILE_TMPDIR/wide.db" "$BATS_FILE_TMPDIR/wide.csv" >/dev/null
 }
@@ -607,6 +610,22 @@ assert "change_pct" not in rows["mmap -p 2MB -s 1GB -l 1"][1]'
 	for f in box grid compact markdown json; do
 		golden "header-$f" --store "$S/header.db" --header --format "$f"
 	done
+}
+
+@test "show: --header prints what every column shares once (param:f: three strategies on one kernel)" {
+	for f in grid compact; do
+		golden "header-shared-$f" --store "$S/param-header.db" --columns param:f --header --format "$f"
+	done
+	run --separate-stderr "$CP" show --store "$S/param-header.db" --columns param:f --header --format markdown
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'console=ttyS0,115200n8' <<< "$output")" -eq 1 ]
+	[ "$(grep -c 'THP enabled madvise' <<< "$output")" -eq 1 ]
+	[ "$(grep -c 'kernel 6\.18\.0' <<< "$output")" -eq 1 ]
+	# json keeps every column's own values
+	run --separate-stderr "$CP" show --store "$S/param-header.db" --columns param:f --header --format json
+	[ "$status" -eq 0 ]
+	json_check 'cols = d["blocks"][0]["header"]["columns"]
+assert len(cols) == 3 and all(c["kernel_release"] == "6.18.0" and "ttyS0" in c["cmdline"] and c["hugepages"] == "2MB: 512" for c in cols), cols'
 }
 
 @test "show: --header names the machine once, each column's kernel, cmdline, THP, hugepages, sessions and dates" {

@@ -175,10 +175,10 @@ static json_t *record(size_t n, const char *const *checks, const char *const *va
 	return json_pack("{s:{s:[], s:o}}", "doctor", "checks", "warnings", warnings);
 }
 
-/* The lines of block 0 of the header of @s over @sessions (no other listings), as one string (free it). */
-static char *lines_of(const struct cmp_set *s, const json_t *sessions)
+/* The lines of block 0 of the header of @s over @sessions and @swps (no SUT listing), as one string (free it). */
+static char *lines_over(const struct cmp_set *s, const json_t *sessions, const json_t *swps)
 {
-	struct rpt_header *h = rpt_header_build(s, sessions, NULL, NULL);
+	struct rpt_header *h = rpt_header_build(s, sessions, NULL, swps);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -188,6 +188,11 @@ static char *lines_of(const struct cmp_set *s, const json_t *sessions)
 	fclose(f);
 	rpt_header_free(h);
 	return text;
+}
+
+static char *lines_of(const struct cmp_set *s, const json_t *sessions)
+{
+	return lines_over(s, sessions, NULL);
 }
 
 static void test_doctor_warnings(void **state)
@@ -258,12 +263,70 @@ static void test_doctor_warnings(void **state)
 	cmp_free(s);
 }
 
+/* The header lines of @s over sessions whose swprofiles "old" and "new" have fingerprints @old and @new (JSON). */
+static char *lines_with(const struct cmp_set *s, const char *old, const char *new)
+{
+	json_t *sessions = json_pack("[{s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}]", "uuid", "s1", "swprofile",
+				     "old", "uuid", "s2", "swprofile", "old", "uuid", "s3", "swprofile", "new",
+				     "uuid", "s4", "swprofile", "new");
+	json_t *swps = json_pack("[{s:s, s:o}, {s:s, s:o}]", "name", "old", "fingerprint", json_loads(old, 0, NULL),
+				 "name", "new", "fingerprint", json_loads(new, 0, NULL));
+	char *text = lines_over(s, sessions, swps);
+
+	json_decref(sessions);
+	json_decref(swps);
+	return text;
+}
+
+/* How often @needle occurs in @hay. */
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+static void test_shared_rows(void **state)
+{
+	struct cmp_opts o;
+	struct cmp_set *s = two_kernels(&o);
+	char *text;
+
+	(void)state;
+	/* two kernels, one cmdline and THP: those print once, above the columns; the kernels per column */
+	text = lines_with(s, "{\"kernel_release\": \"6.1\", \"cmdline\": \"ro quiet\", \"thp_enabled\": \"never\"}",
+			  "{\"kernel_release\": \"6.2\", \"cmdline\": \"ro quiet\", \"thp_enabled\": \"never\"}");
+	assert_non_null(strstr(text, "Measured: 4 sessions, 5 samples.\nAll columns:\n  cmdline: ro quiet\n"
+				     "  THP enabled never, defrag not recorded; hugepages not recorded.\n"
+				     "old (base): kernel 6.1; 2 sessions, 2 samples.\n"));
+	assert_int_equal(count(text, "cmdline"), 1);
+	assert_int_equal(count(text, "THP"), 1);
+	free(text);
+	/* one kernel too: it joins them; what differs (THP) stays with each column */
+	text = lines_with(s, "{\"kernel_release\": \"6.1\", \"cmdline\": \"ro quiet\", \"thp_enabled\": \"never\"}",
+			  "{\"kernel_release\": \"6.1\", \"cmdline\": \"ro quiet\", \"thp_enabled\": \"always\"}");
+	assert_non_null(strstr(text, "All columns: kernel 6.1.\n  cmdline: ro quiet\nold (base): 2 sessions, 2 samples.\n"
+				     "  THP enabled never, defrag not recorded; hugepages not recorded.\n"));
+	assert_non_null(strstr(text, "\nnew: 2 sessions, 3 samples.\n  THP enabled always,"));
+	assert_int_equal(count(text, "cmdline"), 1);
+	free(text);
+	/* a value one column lacks is not shared: each column says what it knows */
+	text = lines_with(s, "{\"kernel_release\": \"6.1\", \"cmdline\": \"ro quiet\"}", "{\"kernel_release\": \"6.2\"}");
+	assert_null(strstr(text, "All columns"));
+	assert_non_null(strstr(text, "old (base): kernel 6.1; 2 sessions, 2 samples.\n  cmdline: ro quiet\n"));
+	free(text);
+	cmp_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_build),
 		cmocka_unit_test(test_lines_and_json),
 		cmocka_unit_test(test_doctor_warnings),
+		cmocka_unit_test(test_shared_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

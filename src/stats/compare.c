@@ -34,16 +34,31 @@ static const char *stats_insufficient(const struct stats_cell *base, const struc
 }
 
 /* Welch-Satterthwaite df of Vb + Vo; a zero term carries no information and drops out. */
-static double stats_welch_df(const struct stats_estimate *eb, const struct stats_estimate *eo)
+static double stats_welch_df_of(double vb, double vo, const struct stats_estimate *eb,
+				const struct stats_estimate *eo)
 {
-	double v = eb->var_mean + eo->var_mean;
 	double den = 0;
 
-	if (eb->var_mean > 0)
-		den += eb->var_mean * eb->var_mean / eb->df;
-	if (eo->var_mean > 0)
-		den += eo->var_mean * eo->var_mean / eo->df;
-	return v * v / den;
+	if (vb > 0)
+		den += vb * vb / eb->df;
+	if (vo > 0)
+		den += vo * vo / eo->df;
+	return (vb + vo) * (vb + vo) / den;
+}
+
+static double stats_welch_df(const struct stats_estimate *eb, const struct stats_estimate *eo)
+{
+	double df = stats_welch_df_of(eb->var_mean, eo->var_mean, eb, eo);
+	double scale = eb->var_mean > eo->var_mean ? eb->var_mean : eo->var_mean;
+
+	/*
+	 * Squaring variances such as 1e296 (means of 1e150) overflows, and a NaN
+	 * df makes GSL's t quantile abort the program: then both relative to the
+	 * larger, which leaves df as it is.
+	 */
+	if (isfinite(df) || !(scale > 0))
+		return df;
+	return stats_welch_df_of(eb->var_mean / scale, eo->var_mean / scale, eb, eo);
 }
 
 /* A column's estimate with rounding-level variance set to exactly 0, so it drops out. */

@@ -287,6 +287,24 @@ static void test_compare_matches_r_welch(void **state)
 	assert_non_null(strstr(ch.why_insufficient, "unbounded"));
 }
 
+/*
+ * Columns 300 orders of magnitude apart (means 1e-150 and 1e150): squaring the
+ * larger variance of the mean overflowed, df became NaN and GSL's t quantile
+ * aborted the program.  Scaled, df lies between the columns' own df and their
+ * sum, and the change is the ratio's.
+ */
+static void test_compare_vast_ratio(void **state)
+{
+	struct stats_cell b = cell_made(1e-150, 1e-304, 3), o = cell_made(1e150, 1e296, 5);
+	struct stats_change ch = compare(&b, &o, true, STATS_RULE_NESTED);
+
+	(void)state;
+	assert_true(ch.df >= 3 && ch.df <= 8);
+	assert_near(ch.pct / 1e302, 1, 1e-9);
+	assert_true(ch.ci_low > 0 && ch.ci_high > ch.ci_low);
+	assert_int_equal(ch.verdict, STATS_IMPROVEMENT);
+}
+
 /* Nested vs fastpath on the same balanced columns: the rules disagree on what is noise. */
 static void test_compare_balanced_both_rules(void **state)
 {
@@ -613,6 +631,7 @@ int main(void)
 		cmocka_unit_test(test_zero_variance),
 		cmocka_unit_test(test_rejects_bad_input),
 		cmocka_unit_test(test_compare_matches_r_welch),
+		cmocka_unit_test(test_compare_vast_ratio),
 		cmocka_unit_test(test_compare_balanced_both_rules),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_fastpath_rule),

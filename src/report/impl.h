@@ -92,6 +92,16 @@ const char *rpt_axis_name(enum cmp_axis a);
 /* What a block is, as the JSON key and the title say it: "swprofile" for CMP_BY_SUT, else "sut". */
 const char *rpt_block_key(enum cmp_axis a);
 
+/*
+ * A percentage as cells print it, without the "%": two decimals ("+4.00",
+ * with @sign a "+" on positive values) while |v| < 10000 (a change within
+ * 101x); beyond, the exponent form ("+1.00e+06"), so a cell never grows past
+ * 11 characters and nothing is cut; just above -100 as many decimals (up to
+ * 12) as tell it from -100 ("-99.9999": a millionth of the base, not zero);
+ * "+inf" / "-inf" / "nan" as they are.
+ */
+void rpt_pct(double v, bool sign, char *buf, size_t len);
+
 /* The interval of a cell's mean that @rule uses (nested or pooled). */
 const struct stats_estimate *rpt_estimate(const struct cmp_cell *c, enum stats_rule rule);
 

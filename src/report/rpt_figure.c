@@ -79,12 +79,13 @@ void rpt_figure_free(struct rpt_figure *f)
 static char *rpt_change_note(const struct cmp_cell *c)
 {
 	const struct stats_change *ch = &c->change;
-	char *s = NULL;
+	char *s = NULL, pct[32];
 
-	if (!c->n || !c->has_change || !isfinite(ch->pct))
+	if (!c->n || !c->has_change || isnan(ch->pct))
 		return NULL;
-	if (asprintf(&s, "%s%+.2f%%", ch->verdict == STATS_IMPROVEMENT ? "(I) " :
-				      ch->verdict == STATS_REGRESSION ? "(R) " : "", ch->pct) < 0)
+	rpt_pct(ch->pct, true, pct, sizeof(pct));
+	if (asprintf(&s, "%s%s%%", ch->verdict == STATS_IMPROVEMENT ? "(I) " :
+				   ch->verdict == STATS_REGRESSION ? "(R) " : "", pct) < 0)
 		return NULL;
 	return s;
 }

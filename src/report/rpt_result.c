@@ -25,6 +25,24 @@ const struct stats_estimate *rpt_estimate(const struct cmp_cell *c, enum stats_r
 	return rule == STATS_RULE_FASTPATH ? &c->st.pooled : &c->st.robust;
 }
 
+void rpt_pct(double v, bool sign, char *buf, size_t len)
+{
+	if (!isfinite(v) || fabs(v) >= 1e4) {
+		if (sign)
+			snprintf(buf, len, "%+.2e", v);
+		else
+			snprintf(buf, len, "%.2e", v);
+		return;
+	}
+	if (sign)
+		snprintf(buf, len, "%+.2f", v);
+	else
+		snprintf(buf, len, "%.2f", v);
+	/* -99.99999 is not -100.00: the value fell a hundred-thousandfold, it did not vanish */
+	for (int d = 3; v > -100 && d <= 12 && strtod(buf, NULL) == -100; d++)
+		snprintf(buf, len, "%.*f", d, v);
+}
+
 /* " o=N" when samples of the cell are flagged as outliers, else "". */
 static void show_outliers(const struct cmp_cell *c, char *buf, size_t len)
 {
@@ -70,8 +88,11 @@ static void show_mean(double v, const char *unit, const struct show_opts *o, cha
 		rpt_human(v, unit, whole, sizeof(whole));
 	else
 		snprintf(whole, sizeof(whole), "%.2f", v);
-	/* too long for the cell (an imported 1e300): the exponent form, never a number cut short */
-	if (strlen(whole) < len)
+	/*
+	 * too long for the cell (an imported 1e300), or rounded to nothing (1e-300 is
+	 * not 0.00): the exponent form, never a number cut short or lost
+	 */
+	if (strlen(whole) < len && (v == 0 || strtod(whole, NULL) != 0))
 		memcpy(buf, whole, strlen(whole) + 1);
 	else
 		snprintf(buf, len, "%.6e", v);
@@ -81,7 +102,7 @@ static void show_base_cell(const struct cmp_cell *c, const char *unit, const str
 			   size_t len)
 {
 	double half = c->n ? stats_ci_halfwidth_pct(c->st.mean, rpt_estimate(c, o->cmp->rule)) : NAN;
-	char out[32], mean[64];
+	char out[32], mean[64], hw[32], cv[32];
 
 	if (!c->n) {
 		buf[0] = '\0';
@@ -93,10 +114,11 @@ static void show_base_cell(const struct cmp_cell *c, const char *unit, const str
 		return;
 	}
 	show_outliers(c, out, sizeof(out));
-	if (isfinite(half))
-		snprintf(buf, len, "%s ±%.2f%% n=%zu/%zu cv=%.2f%%%s", mean, half, c->st.n, c->st.sessions,
-			 100.0 * c->st.cv, out);
-	else
+	rpt_pct(100.0 * c->st.cv, false, cv, sizeof(cv));
+	if (isfinite(half)) {
+		rpt_pct(half, false, hw, sizeof(hw));
+		snprintf(buf, len, "%s ±%s%% n=%zu/%zu cv=%s%%%s", mean, hw, c->st.n, c->st.sessions, cv, out);
+	} else
 		snprintf(buf, len, "%s n=%zu/%zu%s", mean, c->st.n, c->st.sessions, out);
 }
 
@@ -105,11 +127,14 @@ static void show_plan(const struct stats_change *ch, char *buf, size_t len)
 {
 	int used = 0;
 
+	char mde[32];
+
 	buf[0] = '\0';
 	if (ch->decided)
 		return;
+	rpt_pct(ch->mde_pct, false, mde, sizeof(mde));
 	if (isfinite(ch->mde_pct))
-		used = snprintf(buf, len, " mde=%.2f%%", ch->mde_pct);
+		used = snprintf(buf, len, " mde=%s%%", mde);
 	if (isfinite(ch->sessions_needed) && used >= 0 && (size_t)used < len)
 		snprintf(buf + used, len - (size_t)used, " need=%.0f", ch->sessions_needed);
 }
@@ -123,10 +148,12 @@ static void show_change_cell(const struct cmp_cell *c, const char *unit, const s
 			     size_t len, enum rpt_tone *tone)
 {
 	const struct stats_change *ch = &c->change;
+	char pct[32];
 	int used;
 
 	*tone = RPT_TONE_NEUTRAL;
-	if (!c->n || !c->has_change || !isfinite(ch->pct)) {
+	/* an infinite change (a base of 1e-300) is a change, printed "+inf%"; NaN is none */
+	if (!c->n || !c->has_change || isnan(ch->pct)) {
 		/* present without a base value (or change) to compare with: show the mean itself */
 		if (c->n)
 			show_mean(c->st.mean, unit, o, buf, len);
@@ -138,15 +165,19 @@ static void show_change_cell(const struct cmp_cell *c, const char *unit, const s
 		*tone = RPT_TONE_IMPROVED;
 	else if (ch->verdict == STATS_REGRESSION)
 		*tone = RPT_TONE_REGRESSED;
-	used = snprintf(buf, len, "%s%+.2f%%", show_marker(ch->verdict), ch->pct);
+	rpt_pct(ch->pct, true, pct, sizeof(pct));
+	used = snprintf(buf, len, "%s%s%%", show_marker(ch->verdict), pct);
 	if (o->stats && used > 0 && (size_t)used < len) {
-		char out[32], plan[64];
+		char out[32], plan[64], lo[32], hi[32], cv[32];
 
 		show_outliers(c, out, sizeof(out));
 		show_plan(ch, plan, sizeof(plan));
+		rpt_pct(ch->ci_low, true, lo, sizeof(lo));
+		rpt_pct(ch->ci_high, true, hi, sizeof(hi));
+		rpt_pct(100.0 * c->st.cv, false, cv, sizeof(cv));
 		if (isfinite(ch->ci_low) && isfinite(ch->ci_high))
-			snprintf(buf + used, len - (size_t)used, " [%+.2f, %+.2f] n=%zu/%zu cv=%.2f%%%s%s",
-				 ch->ci_low, ch->ci_high, c->st.n, c->st.sessions, 100.0 * c->st.cv, out, plan);
+			snprintf(buf + used, len - (size_t)used, " [%s, %s] n=%zu/%zu cv=%s%%%s%s", lo, hi, c->st.n,
+				 c->st.sessions, cv, out, plan);
 		else
 			snprintf(buf + used, len - (size_t)used, " n=%zu/%zu%s%s", c->st.n, c->st.sessions, out,
 				 plan);
@@ -301,8 +332,12 @@ static int show_geomean_row(struct rpt_table *t, const struct cmp_set *s, const 
 		return ret;
 	snprintf(show_cell(&l, 1), SHOW_CELL, "geometric mean of ratios (+ is better)");
 	for (size_t c = 0; c < s->ncols; c++)
-		if (c != s->base && isfinite(blk->geomean_pct[c]))
-			snprintf(show_cell(&l, 2 + c), SHOW_CELL, "%+.2f%%", blk->geomean_pct[c]);
+		if (c != s->base && isfinite(blk->geomean_pct[c])) {
+			char pct[32];
+
+			rpt_pct(blk->geomean_pct[c], true, pct, sizeof(pct));
+			snprintf(show_cell(&l, 2 + c), SHOW_CELL, "%s%%", pct);
+		}
 	return show_line_add(&l, t);
 }
 

@@ -1,8 +1,10 @@
 /* test_report: the table model, display widths, and every renderer against golden files. */
+#include "report/impl.h"
 #include "report/report.h"
 
 #include <errno.h>
 #include <locale.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -562,9 +564,35 @@ static void test_render_fit(void **state)
 /* One test per format, named after it so a TAP line says which golden file broke. */
 #define GOLDEN(fmt) { "golden_" fmt, test_golden, NULL, NULL, (void *)(fmt) }
 
+/* rpt_pct at the extremes: never longer than a cell should be, never a lie about -100%. */
+static void test_pct_extremes(void **state)
+{
+	static const struct { double v; bool sign; const char *text; } cases[] = {
+		{ 4, true, "+4.00" }, { -0.57, true, "-0.57" }, { 0, true, "+0.00" }, { 1.03, false, "1.03" },
+		{ 9999.99, true, "+9999.99" }, { 10000, true, "+1.00e+04" }, { 999900, true, "+1.00e+06" },
+		{ -600, true, "-600.00" }, { -12345, true, "-1.23e+04" }, { 1e302, true, "+1.00e+302" },
+		{ 3e5, false, "3.00e+05" }, { -99.99, true, "-99.99" }, { -99.9999, true, "-99.9999" },
+		{ -99.99999, true, "-99.99999" }, { -99.999999999, true, "-99.999999999" }, { -100, true, "-100.00" },
+		{ -100 + 1e-13, true, "-100.000000000000" }, { INFINITY, true, "+inf" }, { -INFINITY, true, "-inf" },
+	};
+	char buf[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		rpt_pct(cases[i].v, cases[i].sign, buf, sizeof(buf));
+		assert_string_equal(buf, cases[i].text);
+	}
+	rpt_pct(NAN, false, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "nan"));
+	/* the longest form fits the smallest buffer a caller gives it */
+	rpt_pct(-1.7e308, true, buf, sizeof(buf));
+	assert_string_equal(buf, "-1.70e+308");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pct_extremes),
 		GOLDEN("box"),
 		GOLDEN("grid"),
 		GOLDEN("compact"),

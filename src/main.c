@@ -106,11 +106,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
-		return EXIT_OK;
+		return output_checked(EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("clearpath %s (%s)\n", CLEARPATH_VERSION, CLEARPATH_MACHINE);
-		return EXIT_OK;
+		return output_checked(EXIT_OK);
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))

@@ -37,3 +37,11 @@ full() {
 	[[ "$stderr" == *"unknown key 'repeat'"* ]]
 	[[ "$stderr" != *"cannot write the output"* ]]
 }
+
+@test "--help, -h and --version exit 1 when stdout is /dev/full" {
+	for opt in --help -h --version; do
+		full "$opt"
+		[ "$status" -eq 1 ] || { echo "$opt: status $status"; return 1; }
+		[[ "$stderr" == *"cannot write the output to stdout"* ]]
+	done
+}

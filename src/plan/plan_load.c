@@ -622,22 +622,102 @@ static int plan_one_document(struct plan_file *f, yaml_parser_t *parser)
 	return ret;
 }
 
+/*
+ * A plan is a page or two of YAML.  A file far larger (a wrong path, a
+ * generated blob) would make libyaml build a node per scalar, gigabytes
+ * for tens of megabytes; nesting thousands deep costs libyaml's scanner
+ * time quadratic in the depth.  Both are refused before the document is
+ * built.
+ */
+#define PLAN_MAX_BYTES (1 << 20)
+#define PLAN_MAX_NEST 64
+
+/* The whole of @in into *@buf (*@len bytes), at most PLAN_MAX_BYTES of it. */
+static int plan_slurp(const char *path, FILE *in, unsigned char **buf, size_t *len)
+{
+	*buf = malloc(PLAN_MAX_BYTES + 1);
+	if (!*buf) {
+		log_err("out of memory");
+		return EXIT_INTERNAL;
+	}
+	*len = fread(*buf, 1, PLAN_MAX_BYTES + 1, in);
+	if (ferror(in)) {
+		log_err("cannot read plan %s: %s", path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (*len > PLAN_MAX_BYTES) {
+		log_err("%s: the plan is larger than %d bytes, which no plan needs", path, PLAN_MAX_BYTES);
+		log_hint("check the path (is it a plan?), or split it into files joined with include:");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int plan_parser_init(yaml_parser_t *parser, const unsigned char *buf, size_t len)
+{
+	if (!yaml_parser_initialize(parser)) {
+		log_err("out of memory");
+		return EXIT_INTERNAL;
+	}
+	yaml_parser_set_input_string(parser, buf, len);
+	return 0;
+}
+
+/* 0, or EXIT_USAGE after plan_err() when event @ev opens a level deeper than PLAN_MAX_NEST. */
+static int plan_nest(struct plan_file *f, const yaml_event_t *ev, unsigned *depth)
+{
+	struct plan_loc loc = { f->path, (unsigned)ev->start_mark.line + 1, (unsigned)ev->start_mark.column + 1 };
+
+	if (ev->type == YAML_SEQUENCE_END_EVENT || ev->type == YAML_MAPPING_END_EVENT)
+		--*depth;
+	if (ev->type != YAML_SEQUENCE_START_EVENT && ev->type != YAML_MAPPING_START_EVENT)
+		return 0;
+	if (++*depth <= PLAN_MAX_NEST)
+		return 0;
+	return plan_err(&loc, "lists and mappings nest deeper than %d levels", PLAN_MAX_NEST);
+}
+
+/* A first pass over the events: refuse nesting deeper than PLAN_MAX_NEST before it costs anything. */
+static int plan_check_nesting(struct plan_file *f, const unsigned char *buf, size_t len)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	unsigned depth = 0;
+	bool end = false;
+	int ret = plan_parser_init(&parser, buf, len);
+
+	if (ret)
+		return ret;
+	while (!ret && !end) {
+		if (!yaml_parser_parse(&parser, &ev)) {
+			ret = plan_yaml_error(f, &parser);
+			break;
+		}
+		ret = plan_nest(f, &ev, &depth);
+		end = ev.type == YAML_STREAM_END_EVENT;
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	return ret;
+}
+
 /* Parse @path with libyaml; a syntax error is reported at libyaml's problem mark. */
 static int plan_parse_yaml(struct plan_file *f, FILE *in)
 {
 	yaml_parser_t parser;
-	int ret = 0;
+	unsigned char *buf = NULL;
+	size_t len = 0;
+	int ret = plan_slurp(f->path, in, &buf, &len) ?: plan_check_nesting(f, buf, len) ?:
+		  plan_parser_init(&parser, buf, len);
 
-	if (!yaml_parser_initialize(&parser)) {
-		log_err("out of memory");
-		return EXIT_INTERNAL;
+	if (!ret) {
+		if (!yaml_parser_load(&parser, &f->doc))
+			ret = plan_yaml_error(f, &parser);
+		else
+			ret = plan_one_document(f, &parser);
+		yaml_parser_delete(&parser);
 	}
-	yaml_parser_set_input_file(&parser, in);
-	if (!yaml_parser_load(&parser, &f->doc))
-		ret = plan_yaml_error(f, &parser);
-	else
-		ret = plan_one_document(f, &parser);
-	yaml_parser_delete(&parser);
+	free(buf);
 	return ret;
 }
 

@@ -233,3 +233,23 @@ setup() {
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"(this one: 200 and 6)"* ]]
 }
+
+@test "a plan nested thousands deep or larger than 1MB is refused at once, not parsed for minutes or into gigabytes" {
+	python3 -c "print('benchmarks: ' + '[' * 100000 + ']' * 100000)" >"$BATS_TEST_TMPDIR/deep.yaml"
+	run --separate-stderr "$CP" plan validate "$BATS_TEST_TMPDIR/deep.yaml"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"deep.yaml:1:76: lists and mappings nest deeper than 64 levels"* ]]
+	python3 -c "print('benchmarks: [' + 'a,' * 600000 + 'a]')" >"$BATS_TEST_TMPDIR/big.yaml"
+	run --separate-stderr "$CP" plan validate "$BATS_TEST_TMPDIR/big.yaml"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"big.yaml: the plan is larger than 1048576 bytes"* ]]
+	# 64 levels (the top mapping and 63 lists) are still a plan's business: here a wrong type, said where
+	python3 -c "print('benchmarks: ' + '[' * 63 + ']' * 63)" >"$BATS_TEST_TMPDIR/ok.yaml"
+	run --separate-stderr "$CP" plan validate "$BATS_TEST_TMPDIR/ok.yaml"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"a benchmark must be a mapping"* ]]
+	# a directory named as a plan (an include of one) says so
+	run --separate-stderr "$CP" plan validate "$BATS_TEST_TMPDIR"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"Is a directory"* ]]
+}

@@ -128,6 +128,22 @@ EOF
 	[ ! -e "$D/x.html" ]
 }
 
+@test "report -o naming the store (or any SQLite database), or nothing, is refused and the store kept" {
+	cp "$S/seed.db" "$D/store.db"
+	sum=$(cksum <"$D/store.db")
+	run --separate-stderr "$CP" report --store "$D/store.db" -o "$D/store.db"
+	refused 2 "$D/store.db is an SQLite database (a clearpath store?): report does not replace it"
+	ln -s store.db "$D/link.db"
+	run --separate-stderr "$CP" report --store "$D/store.db" -o "$D/link.db"
+	refused 2 "is an SQLite database"
+	[ "$(cksum <"$D/store.db")" = "$sum" ]
+	"$CP" list sessions --store "$D/store.db" >/dev/null
+	cd "$D"
+	run --separate-stderr "$CP" report --store "$D/store.db" -o ''
+	refused 2 "report -o needs a path, not an empty one"
+	[ -z "$(ls -A "$D" | grep tmp)" ]
+}
+
 @test "report into an unwritable place exits 3 and leaves no partial file" {
 	need_cairo
 	run --separate-stderr "$CP" report -o "$D/no/such/dir/r.html"

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,7 +77,8 @@ int doctor_needs_parse_hugepages(struct doctor_needs *needs, const char *spec)
 		return -EINVAL;
 	errno = 0;
 	n = strtoull(colon + 1, &end, 10);
-	if (errno || end == colon + 1 || *end || colon[1] == '-')
+	/* a pool counts pages in an unsigned long; a count past 2^32 would also overflow n * page */
+	if (errno || end == colon + 1 || *end || colon[1] == '-' || n > UINT32_MAX)
 		return -EINVAL;
 	return doctor_needs_add(needs, n * page, page);
 }

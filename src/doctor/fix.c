@@ -69,6 +69,30 @@ static int doctor_fix_thp(FILE *out)
 	return doctor_fix_write(out, DOCTOR_THP_DIR "/enabled", enabled, "madvise");
 }
 
+/*
+ * The kernel grows a pool as far as memory lets it: asked for more than
+ * there is, it takes all the free memory and the rest of the machine
+ * starves (or the OOM killer steps in).  0 when the pages to add fit in
+ * MemAvailable less the reserve, else -ENOMEM after saying so.
+ */
+static int doctor_fix_pool_fits(const struct doctor_hugeneed *need, const struct sysfs_hugepool *pool,
+				const char *sz)
+{
+	uint64_t avail, more = need->pages - pool->free;
+	char have[32];
+
+	if (machine_mem_available(&avail))
+		return 0;	/* no MemAvailable (before Linux 3.14): the kernel's own limit decides */
+	avail = avail > MACHINE_RESERVE ? avail - MACHINE_RESERVE : 0;
+	if (more <= avail / need->page_bytes)
+		return 0;
+	size_format(avail, have, sizeof(have));
+	log_err("reserving %" PRIu64 " more %s pages takes more memory than the %s available (MemAvailable less"
+		" 64MB): nothing was reserved", more, sz, have);
+	log_hint("ask for fewer pages, or free memory first; at most %" PRIu64 " more fit now", avail / need->page_bytes);
+	return -ENOMEM;
+}
+
 /* Grow the pool of @need->page_bytes pages until @need->pages are free.  0, -ENOMEM when short, or -errno. */
 static int doctor_fix_pool(FILE *out, const struct doctor_hugeneed *need)
 {
@@ -88,6 +112,9 @@ static int doctor_fix_pool(FILE *out, const struct doctor_hugeneed *need)
 		fprintf(out, "kept %s pool: %" PRIu64 " free, %" PRIu64 " needed\n", sz, pool.free, need->pages);
 		return 0;
 	}
+	ret = doctor_fix_pool_fits(need, &pool, sz);
+	if (ret)
+		return ret;
 	snprintf(path, sizeof(path), "%s/nr_hugepages", dir);
 	snprintf(old_s, sizeof(old_s), "%" PRIu64, pool.total);
 	snprintf(new_s, sizeof(new_s), "%" PRIu64, pool.total + need->pages - pool.free);

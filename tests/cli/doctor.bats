@@ -212,6 +212,19 @@ assert "page_reporting.page_reporting_order=11" in r["fix"], r
 	[ "$status" -eq 3 ]
 }
 
+@test "doctor --fix never asks the kernel for more hugepages than memory holds; absurd counts are refused" {
+	cp -R "$FIXTURES/x86-metal/." "$BATS_TEST_TMPDIR/"
+	# the fixture has 255000000 kB available: 200000 2MB pages (400GB) do not fit
+	CLEARPATH_SYSROOT=$BATS_TEST_TMPDIR run "$CP" doctor --fix --hugepages 2MB:200000
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"reserving 199984 more 2MB pages takes more memory than the"*"nothing was reserved"* ]]
+	[ "$(cat "$BATS_TEST_TMPDIR/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages")" = 16 ]
+	# a count past 2^32 (which wrapped around in count x page size) is no count
+	run "$CP" doctor --hugepages 2MB:99999999999999
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"bad --hugepages '2MB:99999999999999'"* ]]
+}
+
 @test "doctor --fix refuses without root and changes nothing" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to drop to another user"
 	command -v setpriv >/dev/null || skip "setpriv is not installed"

@@ -8,6 +8,7 @@
 #include "util/log.h"
 #include "util/sysfs.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -70,9 +71,10 @@ static int pr_parse(int argc, char **argv, struct pr_cli *o)
 		case PR_RESUME: o->resume = true; break;
 		case PR_SCALE: o->scale = optarg; break;
 		case PR_SEED:
+			errno = 0;	/* past 2^64-1 strtoull() says ERANGE and gives the largest seed instead */
 			o->seed = strtoull(optarg, &end, 10);
 			o->have_seed = true;
-			if (*optarg < '0' || *optarg > '9' || *end) {
+			if (*optarg < '0' || *optarg > '9' || *end || errno) {
 				log_err("--seed takes a whole number, not '%s'", optarg);
 				ret = EXIT_USAGE;
 			}

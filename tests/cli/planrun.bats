@@ -193,6 +193,11 @@ EOF2
 	[ "$status" -eq 2 ]
 	run "$CP" plan run --scale 3 plans/quick.yaml
 	[ "$status" -eq 2 ]
+	# a seed past 2^64-1 is no seed (it ran with 2^64-1 instead)
+	run "$CP" plan run --seed 99999999999999999999 plans/quick.yaml
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--seed takes a whole number, not '99999999999999999999'"* ]]
+	[ ! -e "$STORE" ]
 	run "$CP" plan run --help
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"--resume"* ]]

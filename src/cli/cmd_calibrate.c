@@ -62,7 +62,14 @@ static int ca_option(int c, const char *arg, void *ctx)
 	case CA_SEED: o->seed = arg; return 0;
 	case CLI_STORE: o->store = arg; return 0;
 	case CLI_SUT: o->sut = arg; return 0;
-	case CLI_SWPROFILE: o->swprofile = arg; return 0;
+	case CLI_SWPROFILE:
+		if (!*arg) {
+			/* it would calibrate under " (calibration)", a name no kernel has */
+			log_err("--swprofile needs a name, not an empty one");
+			return EXIT_USAGE;
+		}
+		o->swprofile = arg;
+		return 0;
 	case CLI_QUIET: o->quiet = true; return 0;
 	case CLI_FORCE: o->force = true; return 0;
 	case CA_TARGET:

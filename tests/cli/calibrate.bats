@@ -74,6 +74,11 @@ assert [c["swprofile"] for c in r["columns"]] == ["base", "patched"], r'
 	refused 2 "calibrate needs exactly one plan file"
 	run --separate-stderr "$CP" calibrate --target 0 "$D/tiny.yaml"
 	refused 2 "invalid value '0' for --target"
+	run --separate-stderr "$CP" calibrate --swprofile '' "$D/tiny.yaml"
+	refused 2 "--swprofile needs a name, not an empty one"
+	run --separate-stderr "$CP" calibrate --seed 99999999999999999999 "$D/tiny.yaml"
+	refused 2 "--seed takes a whole number"
+	[ ! -e "$STORE" ]
 	run "$CP" calibrate --help
 	[ "$status" -eq 0 ]
 	[[ "$output" == "usage: clearpath calibrate [options] PLAN"* ]]

@@ -31,6 +31,17 @@ int cli_number(const char *arg, const char *name, unsigned min, unsigned *out)
 	return 0;
 }
 
+const char *cli_refused_option(char **argv, char buf[3])
+{
+	/* an unknown long option leaves optopt 0; a long one lacking its value sets its code (>= 256) */
+	if (optopt <= 0 || optopt > 255)
+		return argv[optind - 1];
+	buf[0] = '-';
+	buf[1] = (char)optopt;
+	buf[2] = '\0';
+	return buf;
+}
+
 int cli_getopt(const struct cli_getopt *g, int argc, char **argv, void *ctx)
 {
 	int c, ret = 0;
@@ -43,7 +54,10 @@ int cli_getopt(const struct cli_getopt *g, int argc, char **argv, void *ctx)
 			return CLI_HELP_SHOWN;
 		}
 		if (c == '?' || c == ':') {
-			log_err("%s is not an option of '%s' (or it needs a value)", argv[optind - 1], g->name);
+			char opt[3];
+
+			log_err("%s is not an option of '%s' (or it needs a value)", cli_refused_option(argv, opt),
+				g->name);
 			log_hint("see 'clearpath %s --help'", g->name);
 			return EXIT_USAGE;
 		}

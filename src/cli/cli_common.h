@@ -45,6 +45,14 @@ struct cli_getopt {
  */
 int cli_getopt(const struct cli_getopt *g, int argc, char **argv, void *ctx);
 
+/*
+ * The option getopt_long() just refused in @argv, as written: "-o" for a
+ * short one (in a cluster such as -oProxyCommand=x optind has not moved
+ * past it yet, so argv[optind - 1] would name the word before), else the
+ * long option's word.  Points into @argv or @buf.
+ */
+const char *cli_refused_option(char **argv, char buf[3]);
+
 /* Parse a whole number in [min, 100000] for --@name.  0 or EXIT_USAGE after log_err(). */
 int cli_number(const char *arg, const char *name, unsigned min, unsigned *out);
 

@@ -86,9 +86,13 @@ static int pr_parse(int argc, char **argv, struct pr_cli *o)
 		case PR_HELP: pr_usage(stdout); return CLI_HELP_SHOWN;
 		case '?':
 		case ':':
-			log_err("%s is not an option of 'plan run' (or it needs a value)", argv[optind - 1]);
+		{
+			char opt[3];
+
+			log_err("%s is not an option of 'plan run' (or it needs a value)", cli_refused_option(argv, opt));
 			log_hint("see 'clearpath plan run --help'");
 			return EXIT_USAGE;
+		}
 		default:
 			ret = cli_harness_option(c, optarg, &o->h);
 		}

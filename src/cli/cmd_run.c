@@ -60,9 +60,13 @@ static int run_parse(int argc, char **argv, struct run_cli *o)
 		case RUN_HELP: run_usage(stdout); return CLI_HELP_SHOWN;
 		case '?':
 		case ':':
-			log_err("%s is not an option of 'run' (or it needs a value)", argv[optind - 1]);
+		{
+			char opt[3];
+
+			log_err("%s is not an option of 'run' (or it needs a value)", cli_refused_option(argv, opt));
 			log_hint("the bench command line goes after '--'; see 'clearpath run --help'");
 			return EXIT_USAGE;
+		}
 		default:
 			ret = cli_harness_option(c, optarg, &o->h);
 		}

@@ -77,6 +77,13 @@ leftovers() {
 	refused 2 "bad host 'root@127.0.0.1:99999'"
 	run --separate-stderr "$CP" remote check -- "-oProxyCommand=x"
 	refused 2 "bad host"
+	# without '--' it is an option: named as written, not as the word before it ("check is not an option")
+	run --separate-stderr "$CP" remote check "-oProxyCommand=x" nohost.invalid
+	refused 2 "-o is not an option of 'remote'"
+	run --separate-stderr "$CP" run --quiet -xyz -- mem memset
+	refused 2 "-x is not an option of 'run'"
+	run --separate-stderr "$CP" plan run -Qz plans/quick.yaml
+	refused 2 "-Q is not an option of 'plan run'"
 	# ssh refused these itself ("hostname contains invalid characters"), which was exit 3
 	for bad in "a b.invalid" $'box\t1.invalid' $'root@bo\nx.invalid'; do
 		run --separate-stderr "$CP" remote check "$bad"

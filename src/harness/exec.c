@@ -3,6 +3,7 @@
 #include "util/log.h"
 #include "util/clock.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
@@ -192,6 +193,12 @@ int harness_exec_extract(const char *regex, const char *output, double *value)
 	num[len] = '\0';
 	errno = 0;
 	*value = strtod(num, &end);
+	ret = -EDOM;
+	if (end == num)
+		goto out;
+	/* "(.*)" takes the line's newline too: blanks after the number are no reason to refuse it */
+	while (isspace((unsigned char)*end))
+		end++;
 	/* nan, inf and 1e999 are numbers to strtod but no measurement: the store takes finite values */
 	if (*end == '\0')
 		ret = isfinite(*value) && !(errno == ERANGE && fabs(*value) > 1) ? 0 : -ERANGE;

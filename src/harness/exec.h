@@ -28,9 +28,10 @@ void harness_exec_kill_running(void);
 
 /*
  * Read the value @regex (POSIX extended, group 1) finds in @output into
- * *value.  Returns 0, or -ENOENT when the regex does not match or group 1 is
- * not a number, -ERANGE when that number is not finite (nan, inf, 1e999),
- * -EINVAL when the regex does not compile.
+ * *value (blanks after the number are allowed).  Returns 0, or -ENOENT when
+ * the regex does not match, -EDOM when group 1 is not a number, -ERANGE when
+ * that number is not finite (nan, inf, 1e999), -EINVAL when the regex does
+ * not compile.
  */
 int harness_exec_extract(const char *regex, const char *output, double *value);
 

@@ -346,6 +346,9 @@ static int run_exec_invocation(struct run_session *rs)
 	else if ((ret = harness_exec_extract(u->exec.regex, x.out ?: "", &value)) == -ERANGE)
 		log_err("'%s': the value /%s/ reads is not a finite number; stderr: %s", u->id, u->exec.regex,
 			x.err_tail);
+	else if (ret == -EDOM)
+		log_err("'%s': /%s/ matches the output, but its group 1 is no number; stderr: %s", u->id,
+			u->exec.regex, x.err_tail);
 	else if (ret)
 		log_err("'%s': the output does not match /%s/; stderr: %s", u->id, u->exec.regex, x.err_tail);
 	else

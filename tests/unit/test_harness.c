@@ -72,7 +72,12 @@ static void test_exec_extract(void **state)
 	(void)state;
 	assert_int_equal(harness_exec_extract("rate ([0-9.]+)", "rate 42.5 GB/s\n", &v), 0);
 	assert_true(v == 42.5);
-	assert_int_equal(harness_exec_extract("rate ([0-9.]+)", "rate . GB/s\n", &v), -ENOENT);
+	assert_int_equal(harness_exec_extract("rate ([0-9.]+)", "rate . GB/s\n", &v), -EDOM);
+	/* "(.*)" takes the newline too: the number before it is still read */
+	assert_int_equal(harness_exec_extract("v=(.*)", "v=1e3\n", &v), 0);
+	assert_true(v == 1000);
+	assert_int_equal(harness_exec_extract("v=(.*)", "v=5.5.5\n", &v), -EDOM);
+	assert_int_equal(harness_exec_extract("v=(.*)", "v= \n", &v), -EDOM);
 	assert_int_equal(harness_exec_extract("rate ([0-9.]+)", "nothing\n", &v), -ENOENT);
 	assert_int_equal(harness_exec_extract("rate ([0-9.]+", "rate 1\n", &v), -EINVAL);
 }

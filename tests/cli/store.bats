@@ -456,6 +456,26 @@ assert len(h) == 1 and h[0]["samples"] == 18, d'
 	[ -e "$FULL/empty.db" ]
 }
 
+@test "bad stores: a store file read-only to its user is exit 3 with what to do, and stays as it was" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to drop to another user"
+	command -v setpriv >/dev/null || skip "setpriv is not installed"
+	small_run --repeats 1 >/dev/null
+	# the directory is the user's (so SQLite may add its journal), the file is not; the test's own
+	# directory is not open to that user, so this one lives in /tmp
+	ro=$(mktemp -d /tmp/clearpath-ro.XXXXXX)
+	cp "$CLEARPATH_STORE" "$ro/r.db"
+	chmod 755 "$ro"
+	chown 65534 "$ro"
+	chmod 644 "$ro/r.db"
+	sum=$(cksum <"$ro/r.db")
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$(realpath "$CP")" run --quiet --warmups 0 --repeats 1 --store "$ro/r.db" -- mem memset -f default -s 4KB
+	after=$(cksum <"$ro/r.db")
+	rm -rf "$ro"
+	refused 3 "attempt to write a readonly database" "read-only to you" "nothing was written"
+	[ "$after" = "$sum" ]
+}
+
 @test "bad stores: a corrupt database is a resource error, never a crash" {
 	small_run --repeats 2 --sessions 2 >/dev/null
 	cp "$CLEARPATH_STORE" "$D/corrupt.db"

@@ -85,6 +85,10 @@ int store_sqlite_fail(struct store *st, int rc)
 	case SQLITE_BUSY:
 		hint = "another clearpath held the store locked for longer than the busy timeout";
 		break;
+	case SQLITE_READONLY:
+		hint = "the store's file is read-only to you: get write access to it, or copy it and"
+		       " point --store at the copy; nothing was written";
+		break;
 	}
 	store_set_error(st, hint, "%s", st->conn ? sqlite3_errmsg(db_of(st)) : sqlite3_errstr(rc));
 	return sq_errno(rc) ? sq_errno(rc) : -EIO;

@@ -97,11 +97,19 @@ static bool report_is_database(const char *path)
 /* -o names a page or a directory, never nothing and never a store. */
 static int report_check_output(const struct report_cli *o)
 {
+	struct stat sb;
+
 	if (!o->output)
 		return 0;
 	if (!*o->output) {
 		log_err("report -o needs a path, not an empty one");
 		log_hint("name the page, e.g. -o report.html");
+		return EXIT_USAGE;
+	}
+	if (strcmp(o->format, "html") && !stat(o->output, &sb) && !S_ISDIR(sb.st_mode)) {
+		log_err("%s is a file, not a directory: --format %s writes one plot per result class into a"
+			" directory", o->output, o->format);
+		log_hint("name a new directory, e.g. -o plots/");
 		return EXIT_USAGE;
 	}
 	if (!strcmp(o->format, "html") && report_is_database(o->output)) {

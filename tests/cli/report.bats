@@ -141,6 +141,10 @@ EOF
 	cd "$D"
 	run --separate-stderr "$CP" report --store "$D/store.db" -o ''
 	refused 2 "report -o needs a path, not an empty one"
+	# plots go into a directory: a file there (the store, say) is refused before anything is drawn
+	run --separate-stderr "$CP" report --store "$D/store.db" --format svg -o "$D/store.db"
+	refused 2 "$D/store.db is a file, not a directory: --format svg writes one plot per result class"
+	[ "$(cksum <"$D/store.db")" = "$sum" ]
 	[ -z "$(ls -A "$D" | grep tmp)" ]
 }
 

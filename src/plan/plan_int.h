@@ -7,6 +7,8 @@
 #include <yaml.h>
 
 #define PLAN_MAX_DEPTH 16
+/* Files read for one plan, includes of includes counted each time: a fan-out (each file including the next ten times) grows exponentially */
+#define PLAN_MAX_FILES 256
 
 /* One plan run through plan_load(): the plan being filled and the include chain. */
 struct plan_reader {
@@ -14,6 +16,7 @@ struct plan_reader {
 	char *real[PLAN_MAX_DEPTH];	/* realpath of each file being read, outermost first */
 	const char *shown[PLAN_MAX_DEPTH];	/* the same, as named in messages */
 	size_t depth;
+	size_t files;		/* files read so far, the top plan included */
 };
 
 /* One YAML file being read. */

@@ -746,6 +746,13 @@ static int plan_read_file(struct plan_reader *rd, const char *path, bool top)
 		log_err("%s: includes nest deeper than %d files", path, PLAN_MAX_DEPTH);
 		return EXIT_USAGE;
 	}
+	if (++rd->files > PLAN_MAX_FILES) {
+		fclose(in);
+		free(real);
+		log_err("%s: the plan reads more than %d files through its includes", path, PLAN_MAX_FILES);
+		log_hint("include each file once: a file included again, by several files, is read each time");
+		return EXIT_USAGE;
+	}
 	rd->real[rd->depth] = real;
 	rd->shown[rd->depth++] = path;
 	ret = plan_parse_yaml(&f, in);

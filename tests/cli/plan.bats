@@ -253,3 +253,16 @@ setup() {
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"Is a directory"* ]]
 }
+
+@test "includes that fan out (each file including the next ten times) are refused at 256 files, not read 10^8 times" {
+	d=$BATS_TEST_TMPDIR
+	echo "defaults: {warmups: 0}" >"$d/f8.yaml"
+	for i in 7 6 5 4 3 2 1 0; do
+		python3 -c "import sys; print('include: [' + ', '.join(['f%d.yaml' % (int(sys.argv[1]) + 1)] * 10) + ']')" "$i" >"$d/f$i.yaml"
+	done
+	echo "benchmarks: [mem memset -s 8KB]" >>"$d/f0.yaml"
+	run --separate-stderr timeout 60 "$CP" plan validate "$d/f0.yaml"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"the plan reads more than 256 files through its includes"* ]]
+	[[ "$stderr" == *"f0.yaml:1:11: included from here"* ]]
+}

@@ -1,4 +1,5 @@
 /* cmd_plan_run: `clearpath plan run FILE`: parses, loads and scales the plan, and hands it to the harness. */
+#include "campaign/campaign.h"
 #include "cli/cli_cmp.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
@@ -171,13 +172,47 @@ static int pr_check(const struct pr_cli *o, const struct plan *p)
 	return ret;
 }
 
+/* Append " OPT VALUE" (VALUE quoted for the shell) to the hint @buf when @value is set. */
+static void pr_hint_add(char *buf, size_t len, const char *opt, const char *value)
+{
+	char q[PATH_MAX + 8];
+	size_t n = strlen(buf);
+
+	if (value && n < len)
+		snprintf(buf + n, len - n, " %s %s", opt, campaign_shell_quote(value, q, sizeof(q)));
+}
+
+/*
+ * The command that continues this run: the resume state keeps the seed, the
+ * session and the scale, not where the samples go, so the swprofile, SUT,
+ * store and sessions given are repeated (a resume without them would file
+ * the rest under the kernel release, or look in another store).
+ */
+static void pr_resume_hint(const struct pr_cli *o, const struct plan *p, char *buf, size_t len)
+{
+	char n[16];
+
+	snprintf(buf, len, "clearpath plan run --resume");
+	/* a swprofile the plan names itself goes without saying */
+	if (o->h.swprofile && strcmp(o->h.swprofile, p->swprofile))
+		pr_hint_add(buf, len, "--swprofile", o->h.swprofile);
+	pr_hint_add(buf, len, "--sut", o->h.sut);
+	pr_hint_add(buf, len, "--store", o->h.store_url);
+	snprintf(n, sizeof(n), "%u", o->sessions);
+	pr_hint_add(buf, len, "--sessions", o->sessions ? n : NULL);
+	snprintf(n, sizeof(n), "%u", p->scale);
+	pr_hint_add(buf, len, "--scale", p->scale > 1 ? n : NULL);
+	if (strlen(buf) < len)
+		snprintf(buf + strlen(buf), len - strlen(buf), " %s", o->file);
+}
+
 /* The plan as the harness's run: its units, its name for resuming, what each session records. */
 static int pr_harness(const struct pr_cli *o, const struct plan *p, int argc, char **argv)
 {
 	struct harness_run r = { .opts = o->h, .nunits = p->nbench, .name = p->name, .scale = p->scale,
 				 .seed = o->seed, .have_seed = o->have_seed, .resume = o->resume };
 	struct harness_unit *units = NULL;
-	char scale[16], hint[PATH_MAX + 64];
+	char scale[16], hint[4 * PATH_MAX];
 	int ret = plan_units(p, &units);
 
 	r.units = units;
@@ -188,7 +223,7 @@ static int pr_harness(const struct pr_cli *o, const struct plan *p, int argc, ch
 	if (!ret && o->child) {
 		ret = harness_run_session(&r);
 	} else if (!ret) {
-		snprintf(hint, sizeof(hint), "clearpath plan run --resume %s", o->file);
+		pr_resume_hint(o, p, hint, sizeof(hint));
 		r.resume_command = hint;
 		r.child_argv = pr_child_argv(p, argc, argv, scale, sizeof(scale));
 		ret = r.child_argv ? harness_run(&r) : EXIT_INTERNAL;

@@ -200,7 +200,7 @@ int harness_run(struct harness_run *r)
 	if (!ret && harness_stop_signal())
 		ret = EXIT_INTERNAL;
 	if (ret && r->resume_command)
-		log_hint("'%s' continues from the first unfinished benchmark", r->resume_command);
+		log_hint("to continue from the first unfinished benchmark: %s", r->resume_command);
 	if (!ret && r->name)
 		ret = run_state_clear(r);
 	harness_stop_die();

@@ -108,7 +108,7 @@ EOF2
 	# Ctrl-C signals the whole foreground process group: a group of its own, SIGINT not ignored
 	run python3 - "$CP" "$D/sleepy.yaml" "$D/started" <<'PY'
 import os, signal, subprocess, sys, time
-p = subprocess.Popen([sys.argv[1], "plan", "run", sys.argv[2]], stderr=subprocess.PIPE, text=True,
+p = subprocess.Popen([sys.argv[1], "plan", "run", "--swprofile", "it's patched", sys.argv[2]], stderr=subprocess.PIPE, text=True,
                      start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 for _ in range(600):
     if os.path.exists(sys.argv[3]):
@@ -120,7 +120,8 @@ print("status", p.returncode)
 print(err)
 PY
 	echo "$output" | grep -Fx "status -2"	# it dies of the SIGINT, as a shell expects
-	echo "$output" | grep -F "hint: 'clearpath plan run --resume $D/sleepy.yaml' continues from the first unfinished benchmark"
+	# the hint repeats the swprofile: without it the rest would go under the kernel release
+	echo "$output" | grep -F "hint: to continue from the first unfinished benchmark: clearpath plan run --resume --swprofile 'it'\\''s patched' $D/sleepy.yaml"
 	[ "$(sql 'select count(*) from session where complete = 0')" -eq 1 ]
 	# the exec's own process group went too, not left sleeping
 	sleep 0.5

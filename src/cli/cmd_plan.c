@@ -21,8 +21,14 @@ static void plan_usage(FILE *out)
 /* "1h 5m", "3m 20s", "12s": rough on purpose, it is an estimate. */
 static char *plan_duration(double s, char *buf, size_t len)
 {
-	unsigned long t = (unsigned long)(s + 0.5);
+	unsigned long t;
 
+	/* past a million hours (sizes of terabytes times -l 2^32) converting to an integer overflowed: "0s" */
+	if (!(s < 3600e6)) {
+		snprintf(buf, len, "> 1000000h");
+		return buf;
+	}
+	t = (unsigned long)(s + 0.5);
 	if (s > 0 && s < 0.5)
 		snprintf(buf, len, "<1s");
 	else if (t >= 3600)

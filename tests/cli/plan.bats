@@ -266,3 +266,16 @@ setup() {
 	[[ "$stderr" == *"the plan reads more than 256 files through its includes"* ]]
 	[[ "$stderr" == *"f0.yaml:1:11: included from here"* ]]
 }
+
+@test "show: an estimate past what an integer of seconds holds says so, never 0s" {
+	cat >"$BATS_TEST_TMPDIR/huge.yaml" <<'EOF2'
+defaults: {warmups: 1000, repeats: 1000, sessions: 1000}
+benchmarks:
+  - mem mmap -s 1TB -l 4294967295 -t 1024
+  - mem memset -f default -s 8KB
+EOF2
+	run --separate-stderr "$CP" plan show "$BATS_TEST_TMPDIR/huge.yaml"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -E '^ +1  mem mmap -f all -s 1TB -l 4294967295 -t 1024 .* > 1000000h$'
+	echo "$output" | grep -Fx "2 benchmarks, 4000000 invocations, about > 1000000h"
+}

@@ -663,11 +663,17 @@ static int plan_parser_init(yaml_parser_t *parser, const unsigned char *buf, siz
 	return 0;
 }
 
-/* 0, or EXIT_USAGE after plan_err() when event @ev opens a level deeper than PLAN_MAX_NEST. */
-static int plan_nest(struct plan_file *f, const yaml_event_t *ev, unsigned *depth)
+/*
+ * 0, or EXIT_USAGE after plan_err() when event @ev opens a level deeper than
+ * PLAN_MAX_NEST, or is a scalar holding a NUL ("\0" in double quotes): C
+ * strings end there, so "mem memset -s 8KB\0 -l 5" would run without -l 5.
+ */
+static int plan_check_event(struct plan_file *f, const yaml_event_t *ev, unsigned *depth)
 {
 	struct plan_loc loc = { f->path, (unsigned)ev->start_mark.line + 1, (unsigned)ev->start_mark.column + 1 };
 
+	if (ev->type == YAML_SCALAR_EVENT && memchr(ev->data.scalar.value, '\0', ev->data.scalar.length))
+		return plan_err(&loc, "a value holds a NUL character (\\0), which would cut it short there");
 	if (ev->type == YAML_SEQUENCE_END_EVENT || ev->type == YAML_MAPPING_END_EVENT)
 		--*depth;
 	if (ev->type != YAML_SEQUENCE_START_EVENT && ev->type != YAML_MAPPING_START_EVENT)
@@ -677,7 +683,7 @@ static int plan_nest(struct plan_file *f, const yaml_event_t *ev, unsigned *dept
 	return plan_err(&loc, "lists and mappings nest deeper than %d levels", PLAN_MAX_NEST);
 }
 
-/* A first pass over the events: refuse nesting deeper than PLAN_MAX_NEST before it costs anything. */
+/* A first pass over the events: refuse nesting deeper than PLAN_MAX_NEST before it costs anything, and NULs. */
 static int plan_check_nesting(struct plan_file *f, const unsigned char *buf, size_t len)
 {
 	yaml_parser_t parser;
@@ -693,7 +699,7 @@ static int plan_check_nesting(struct plan_file *f, const unsigned char *buf, siz
 			ret = plan_yaml_error(f, &parser);
 			break;
 		}
-		ret = plan_nest(f, &ev, &depth);
+		ret = plan_check_event(f, &ev, &depth);
 		end = ev.type == YAML_STREAM_END_EVENT;
 		yaml_event_delete(&ev);
 	}

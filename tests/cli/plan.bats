@@ -279,3 +279,15 @@ EOF2
 	echo "$output" | grep -E '^ +1  mem mmap -f all -s 1TB -l 4294967295 -t 1024 .* > 1000000h$'
 	echo "$output" | grep -Fx "2 benchmarks, 4000000 invocations, about > 1000000h"
 }
+
+@test "a value holding a NUL (\"\\0\" in double quotes) is refused, not cut short where C strings end" {
+	printf 'benchmarks: ["mem memset -f default -s 8KB\\0 -l 5"]\n' >"$BATS_TEST_TMPDIR/nul.yaml"
+	run --separate-stderr "$CP" plan validate "$BATS_TEST_TMPDIR/nul.yaml"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"nul.yaml:1:14: a value holds a NUL character (\\0)"* ]]
+	printf 'benchmarks:\n  - exec: {name: e, command: "echo 1\\0; echo 2", regex: "([0-9])", unit: u, higher_is_better: true}\n' \
+		>"$BATS_TEST_TMPDIR/nulcmd.yaml"
+	run --separate-stderr "$CP" plan validate "$BATS_TEST_TMPDIR/nulcmd.yaml"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"nulcmd.yaml:2:30: a value holds a NUL character"* ]]
+}

@@ -4,6 +4,7 @@
 #include "workloads/workload.h"
 #include "util/log.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,11 @@ static int bench_take_format(int *argc, char **argv, const char **format)
 	return 0;
 }
 
+static bool bench_is_help(const char *arg)
+{
+	return !strcmp(arg, "--list") || !strcmp(arg, "-h") || !strcmp(arg, "--help");
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	const char *format = "default";
@@ -53,8 +59,8 @@ int cmd_bench(int argc, char **argv)
 
 	if (ret)
 		return ret;
-	if (argc == 0 || !strcmp(argv[0], "--list") || !strcmp(argv[0], "-h") ||
-	    !strcmp(argv[0], "--help")) {
+	if (argc == 0 || bench_is_help(argv[0]) || (argc > 1 && bench_is_help(argv[1]))) {
+		/* `bench mem --help` (and `help bench mem`) too: a collection's help is the workload list */
 		bench_list();
 		return argc == 0 ? EXIT_USAGE : EXIT_OK;
 	}

@@ -439,6 +439,11 @@ int wl_parse(int argc, char **argv, struct wl_parsed *out)
 		return EXIT_USAGE;
 	}
 	out->wl = wl_find(argv[0], argv[1]);
+	if (!out->wl && argv[1][0] == '-') {
+		log_err("'bench %s' needs a workload before its options, e.g. 'bench mem memset %s'", argv[0], argv[1]);
+		log_hint("'clearpath bench --list' shows every workload");
+		return EXIT_USAGE;
+	}
 	if (!out->wl) {
 		log_err("unknown workload '%s %s'", argv[0], argv[1]);
 		log_hint("'clearpath bench --list' shows every workload");

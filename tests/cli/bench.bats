@@ -231,6 +231,15 @@ assert all(o["runs_here"] for o in d), d'
 	run --separate-stderr "$CP" bench --list
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"mem mmap"* ]]
+	# a collection's help is the list too ("unknown workload 'mem --help'" before)
+	for cmd in "bench mem --help" "help bench mem"; do
+		run --separate-stderr "$CP" $cmd
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"mem mmap"* ]]
+	done
+	# options before the workload: say the workload is missing, not that "mem -s" is unknown
+	run --separate-stderr "$CP" bench mem -s 8KB
+	refused 2 "'bench mem' needs a workload before its options, e.g. 'bench mem memset -s'"
 }
 
 @test "--thp applies to 4KB pages only" {

@@ -101,8 +101,13 @@ static int run_preflight(const struct run_cli *o)
 	ret = wl_parse(o->bench_argc, o->bench_argv, &p);
 	if (ret)
 		return ret;
+	/* The workload's options, printed by wl_parse(): what was asked, so nothing runs and all is well */
+	if (p.help) {
+		wl_parsed_free(&p);
+		return CLI_HELP_SHOWN;
+	}
 	/* The workload's own checks, so a run that cannot work fails before storing anything. */
-	if (p.help || !strcmp(p.functions, "help")) {
+	if (!strcmp(p.functions, "help")) {
 		log_err("run measures; to list the functions use 'clearpath bench %s %s -f help'",
 			o->bench_argv[0], o->bench_argv[1]);
 		wl_parsed_free(&p);
@@ -149,5 +154,7 @@ int cmd_run(int argc, char **argv)
 		return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
 	if (!o.child)
 		ret = run_preflight(&o);
+	if (ret == CLI_HELP_SHOWN)
+		return EXIT_OK;
 	return ret ? ret : run_harness(&o, argc + 1, argv - 1);
 }

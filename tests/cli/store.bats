@@ -247,6 +247,11 @@ assert len(h) == 1 and h[0]["samples"] == 18, d'
 	refused 2 "unknown workload 'mem nosuch'"
 	run --separate-stderr "$CP" run -- mem memset -f nosuch
 	refused 2
+	# the workload's --help is its options, exit 0 (it was exit 2, saying to use -f help), nothing run
+	run --separate-stderr "$CP" run -- mem memset --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == "usage: clearpath bench mem memset [options]"* ]]
+	[ -z "$stderr" ]
 	[ ! -e "$CLEARPATH_STORE" ]
 }
 

@@ -10,13 +10,14 @@
 #include "util/sysfs.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { PR_RESUME = 256, PR_SCALE, PR_SEED, PR_SESSIONS, PR_UNTIL, PR_MAX_SESSIONS, PR_HELP };
+enum { PR_RESUME = 256, PR_SCALE, PR_SEED, PR_SESSIONS, PR_UNTIL, PR_MAX_SESSIONS, PR_DIGEST, PR_HELP };
 
 static const struct option pr_options[] = {
 	{ "resume", no_argument, NULL, PR_RESUME },
@@ -25,6 +26,7 @@ static const struct option pr_options[] = {
 	{ "sessions", required_argument, NULL, PR_SESSIONS },
 	{ "until-decided", no_argument, NULL, PR_UNTIL },
 	{ "max-sessions", required_argument, NULL, PR_MAX_SESSIONS },
+	{ "plan-digest", required_argument, NULL, PR_DIGEST },	/* internal: the session process's check */
 	{ "help", no_argument, NULL, PR_HELP },
 	CLI_HARNESS_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -40,6 +42,7 @@ struct pr_cli {
 	unsigned sessions;	/* --sessions: overrides every benchmark's, 0: the plan's */
 	bool until;		/* --until-decided: add sessions while cells are undecided */
 	unsigned max_sessions;	/* --max-sessions: at most this many in all */
+	const char *digest;	/* --plan-digest: the session process's plan must be the run's */
 };
 
 static void pr_usage(FILE *out)
@@ -84,6 +87,7 @@ static int pr_parse(int argc, char **argv, struct pr_cli *o)
 		case PR_UNTIL: o->until = true; break;
 		case PR_MAX_SESSIONS: ret = cli_number(optarg, "max-sessions", 1, &o->max_sessions); break;
 		case CLI_SESSION_CHILD: o->child = true; break;
+		case PR_DIGEST: o->digest = optarg; break;
 		case PR_HELP: pr_usage(stdout); return CLI_HELP_SHOWN;
 		case '?':
 		case ':':
@@ -131,29 +135,64 @@ static int pr_load(const struct pr_cli *o, struct plan **p)
 	return divisor > 1 ? plan_scale(*p, divisor) : 0;
 }
 
+static uint64_t pr_fnv(uint64_t h, const char *s)
+{
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return (h ^ 0xff) * 0x100000001b3ULL;	/* a separator, so "ab","c" differs from "a","bc" */
+}
+
+/*
+ * What the plan runs, as a hex digest into @buf: each benchmark's identity,
+ * its exec command, regex and unit, and its protocol except the sessions
+ * (--until-decided changes those).  Each session process reads the plan file
+ * again: one edited meanwhile would measure something else under the same run.
+ */
+static void pr_digest(const struct plan *p, char buf[17])
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	char n[64];
+
+	for (size_t i = 0; i < p->nbench; i++) {
+		const struct plan_bench *b = &p->bench[i];
+
+		snprintf(n, sizeof(n), "%d %u %u %u %u", (int)b->kind, b->proto.warmups, b->proto.repeats,
+			 b->proto.timeout_s, b->proto.profile);
+		h = pr_fnv(pr_fnv(h, b->id), n);
+		if (b->kind == PLAN_EXEC)
+			h = pr_fnv(pr_fnv(pr_fnv(h, b->exec.command), b->exec.regex), b->exec.unit);
+	}
+	snprintf(buf, 17, "%016" PRIx64, h);
+}
+
 /*
  * The session process's command line: "clearpath plan run --session-child
  * --scale N <the user's options> FILE", the scale the parent chose in place
  * of "auto" and no --resume (the harness hands the session its place).
  */
-static char **pr_child_argv(const struct plan *p, int argc, char **argv, char *scale, size_t len)
+static char **pr_child_argv(const struct plan *p, int argc, char **argv, char *scale, size_t len,
+			    char digest[17])
 {
-	char **child = calloc((size_t)argc + 8, sizeof(*child));
+	char **child = calloc((size_t)argc + 10, sizeof(*child));
 	int n = 0;
 
 	if (!child)
 		return NULL;
 	snprintf(scale, len, "%u", p->scale);
+	pr_digest(p, digest);
 	child[n++] = "clearpath";
 	child[n++] = "plan";
 	child[n++] = "run";
 	child[n++] = "--session-child";
+	child[n++] = "--plan-digest";
+	child[n++] = digest;
 	child[n++] = "--scale";
 	child[n++] = scale;
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--resume") || !strncmp(argv[i], "--scale=", 8))
+		if (!strcmp(argv[i], "--resume") || !strncmp(argv[i], "--scale=", 8) ||
+		    !strncmp(argv[i], "--plan-digest=", 14))
 			continue;
-		if (!strcmp(argv[i], "--scale")) {
+		if (!strcmp(argv[i], "--scale") || !strcmp(argv[i], "--plan-digest")) {
 			i++;
 			continue;
 		}
@@ -212,7 +251,7 @@ static int pr_harness(const struct pr_cli *o, const struct plan *p, int argc, ch
 	struct harness_run r = { .opts = o->h, .nunits = p->nbench, .name = p->name, .scale = p->scale,
 				 .seed = o->seed, .have_seed = o->have_seed, .resume = o->resume };
 	struct harness_unit *units = NULL;
-	char scale[16], hint[4 * PATH_MAX];
+	char scale[16], digest[17], hint[4 * PATH_MAX];
 	int ret = plan_units(p, &units);
 
 	r.units = units;
@@ -225,7 +264,7 @@ static int pr_harness(const struct pr_cli *o, const struct plan *p, int argc, ch
 	} else if (!ret) {
 		pr_resume_hint(o, p, hint, sizeof(hint));
 		r.resume_command = hint;
-		r.child_argv = pr_child_argv(p, argc, argv, scale, sizeof(scale));
+		r.child_argv = pr_child_argv(p, argc, argv, scale, sizeof(scale), digest);
 		ret = r.child_argv ? harness_run(&r) : EXIT_INTERNAL;
 		free(r.child_argv);
 	}
@@ -346,6 +385,20 @@ static json_t *pr_swprofile_sysctls(const struct plan *p, const char *name)
 	return o;
 }
 
+/* In a session process: 0 when the plan is the one the run started with, else EXIT_USAGE saying so. */
+static int pr_same_plan(const struct pr_cli *o, const struct plan *p)
+{
+	char now[17];
+
+	pr_digest(p, now);
+	if (!strcmp(now, o->digest))
+		return 0;
+	log_err("%s changed since this run started: its benchmarks are no longer those the first session ran",
+		o->file);
+	log_hint("put the plan back as it was to go on with --resume, or run the new one from the start");
+	return EXIT_USAGE;
+}
+
 int plan_run(int argc, char **argv)
 {
 	struct pr_cli o = { .h = { .max_failures = 3 } };
@@ -361,6 +414,8 @@ int plan_run(int argc, char **argv)
 		o.h.swprofile_extra = pr_swprofile_sysctls(p, o.h.swprofile);
 	if (!ret && !o.child)
 		ret = pr_check(&o, p);
+	if (!ret && o.child && o.digest)
+		ret = pr_same_plan(&o, p);
 	if (!ret && o.max_sessions && !o.until) {
 		log_err("--max-sessions goes with --until-decided");
 		ret = EXIT_USAGE;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # planrun: `clearpath plan run` on small plans: sessions, seeded order, exec units, --resume.
 
+bats_require_minimum_version 1.5.0
 load helpers
 
 setup() {
@@ -216,4 +217,19 @@ EOF2
 	[ "$(sql 'select count(*) from session')" -eq 1 ]
 	run "$CP" plan run --sessions 1 "$D/four.yaml"
 	[ "$(sql 'select count(*) from session')" -eq 2 ]
+}
+
+@test "plan run: a plan file edited while the run goes on stops it, not measured as the same run" {
+	# the first session's exec edits the plan: the next session would read another plan
+	plan edited <<EOF2
+name: edited
+defaults: {warmups: 0, repeats: 1, sessions: 3}
+benchmarks:
+  - exec: {name: editor, command: "sed -i 's/repeats: 1,/repeats: 2,/' '$D/edited.yaml'; echo v 1", regex: 'v ([0-9]+)', unit: u, higher_is_better: true}
+EOF2
+	run --separate-stderr "$CP" plan run --quiet "$D/edited.yaml"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"$D/edited.yaml changed since this run started"* ]]
+	[ "$(sql 'select count(*) from session')" -eq 1 ]
+	[ "$(sql 'select count(*) from sample')" -eq 1 ]
 }

@@ -7,7 +7,10 @@
 #include <yaml.h>
 
 #define PLAN_MAX_DEPTH 16
-/* Files read for one plan, includes of includes counted each time: a fan-out (each file including the next ten times) grows exponentially */
+/*
+ * Files read for one plan, a file included again counted again: a fan-out
+ * (each file including the next ten times) grows exponentially.
+ */
 #define PLAN_MAX_FILES 256
 
 /* One plan run through plan_load(): the plan being filled and the include chain. */

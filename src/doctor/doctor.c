@@ -3,6 +3,7 @@
 #include "machine/machine.h"
 #include "util/size.h"
 #include "util/sysfs.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -107,6 +108,10 @@ int doctor_add(struct doctor_report *rep, const char *check, enum doctor_status 
 	va_start(ap, fmt);
 	vsnprintf(r->detail, sizeof(r->detail), fmt, ap);
 	va_end(ap);
+	/* what the machine says (a DMI product name, the kernel command line) may hold terminal escapes */
+	text_one_line(r->value);
+	text_one_line(r->detail);
+	text_one_line(r->fix);
 	return 0;
 }
 

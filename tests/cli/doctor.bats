@@ -225,6 +225,15 @@ assert "page_reporting.page_reporting_order=11" in r["fix"], r
 	[[ "$output" == *"bad --hugepages '2MB:99999999999999'"* ]]
 }
 
+@test "doctor prints no terminal escape from what the machine says (a DMI product name)" {
+	cp -R "$FIXTURES/vm/." "$BATS_TEST_TMPDIR/"
+	printf 'Evil\033[2J\033]0;title\007Box\n' >"$BATS_TEST_TMPDIR/sys/class/dmi/id/product_name"
+	CLEARPATH_SYSROOT=$BATS_TEST_TMPDIR run "$CP" doctor
+	[[ "$output" == *"Evil [2J ]0;title Box"* ]]
+	! printf '%s' "$output" | grep -q $'\033'
+	! printf '%s' "$output" | grep -q $'\007'
+}
+
 @test "doctor --fix refuses without root and changes nothing" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to drop to another user"
 	command -v setpriv >/dev/null || skip "setpriv is not installed"

@@ -92,6 +92,11 @@ leftovers() {
 	# a missing --ssh-config was "cannot reach HOST over ssh", exit 3
 	run --separate-stderr "$CP" remote check --ssh-config "$D/nonexistent" nohost.invalid
 	refused 2 "cannot read the ssh config $D/nonexistent"
+	# ssh read /dev/zero as its configuration for ever (a hang), and took a directory for none
+	for cfg in /dev/zero "$D"; do
+		run --separate-stderr timeout 60 "$CP" remote check --ssh-config "$cfg" nohost.invalid
+		refused 2 "the ssh config $cfg is not a regular file"
+	done
 	run --separate-stderr "$CP" remote check
 	refused 2 "at least one host"
 	run --separate-stderr "$CP" remote

@@ -184,8 +184,9 @@ int cmd_list(int argc, char **argv)
 		ret = list_table(k, rows);
 	}
 	json_decref(rows);
-	if (!ret && (fflush(stdout) || ferror(stdout)))
-		ret = -EIO;
+	/* stdout that cannot be written is what main() says for every command: exit 1, not 3 */
+	if (ferror(stdout) || (!ret && fflush(stdout)))
+		return EXIT_OK;
 	if (ret)
 		log_err("cannot print the %s: %s", k->name, strerror(-ret));
 	return ret ? EXIT_RESOURCE : EXIT_OK;

@@ -45,3 +45,13 @@ full() {
 		[[ "$stderr" == *"cannot write the output to stdout"* ]]
 	done
 }
+
+@test "list exits 1 like every command when stdout is /dev/full (it said exit 3, 'Input/output error')" {
+	store="$BATS_TEST_TMPDIR/s.db"
+	"$CP" import --store "$store" tests/fixtures/show/seed.csv >/dev/null
+	for fmt in table json; do
+		full list sessions --store "$store" --format "$fmt"
+		[ "$status" -eq 1 ] || { echo "$fmt: status $status: $stderr"; return 1; }
+		[[ "$stderr" == *"cannot write the output to stdout"* ]]
+	done
+}

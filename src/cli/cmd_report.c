@@ -187,7 +187,7 @@ static int report_html(const struct report_cli *o, const struct rpt_result *r, c
 {
 	char source[4200];
 	struct rpt_page p = { r, json_object_get(st->inputs, "suts"), json_object_get(st->inputs, "swprofiles"),
-			      json_object_get(st->inputs, "sessions"), study, source, prof };
+			      json_object_get(st->inputs, "sessions"), study, source, prof, st->envs };
 	struct replace out;
 	int ret;
 
@@ -287,7 +287,7 @@ int cmd_report(int argc, char **argv)
 		ret = EXIT_INTERNAL;
 	if (!ret && o.output) {
 		/* the header above every table: the page always carries it */
-		struct rpt_result r = { set, &o.sel.cmp, diffs, header, thp };
+		struct rpt_result r = { set, &o.sel.cmp, diffs, header, thp, NULL };
 
 		ret = strcmp(o.format, "html") ? report_plots(&o, &r, prof) : report_html(&o, &r, &st, study, prof);
 	}

@@ -204,7 +204,28 @@ static int show_thp_envs(struct store *st, const struct cmp_set *set, json_t *en
 	return ret;
 }
 
-static json_t *show_envs(struct store *st, const struct cmp_set *set)
+/* Every session of @set: show --profile says per column how each was sampled. */
+static int show_all_envs(struct store *st, const struct cmp_set *set, json_t *envs)
+{
+	int ret = 0;
+
+	for (size_t b = 0; !ret && b < set->nblocks; b++) {
+		const struct cmp_block *blk = &set->blocks[b];
+
+		for (size_t r = 0; !ret && r < blk->nrows; r++) {
+			for (size_t c = 0; !ret && c < set->ncols; c++) {
+				const struct cmp_cell *cell = &blk->rows[r].cells[c];
+				bool found;
+
+				for (size_t u = 0; !ret && u < cell->nuuids; u++)
+					ret = show_env_want(st, envs, cell->uuids[u], &found);
+			}
+		}
+	}
+	return ret;
+}
+
+static json_t *show_envs(struct store *st, const struct cmp_set *set, bool profile)
 {
 	struct store_counts n;
 	json_t *envs = json_object();
@@ -226,7 +247,7 @@ static json_t *show_envs(struct store *st, const struct cmp_set *set)
 		}
 	}
 	if (!ret && n.environments)
-		ret = show_thp_envs(st, set, envs);
+		ret = profile ? show_all_envs(st, set, envs) : show_thp_envs(st, set, envs);
 	/* NULL on failure (logged): show must not go on and exit 0 after an error */
 	if (ret) {
 		if (ret == -ENOMEM)
@@ -251,7 +272,7 @@ static int show_load(const struct show_cli *o, struct cmp_set *set, struct cmp_s
 	if (ret)
 		return ret;
 	ret = store_query(st, NULL, show_collect, ctx);
-	*envs = ret ? NULL : show_envs(st, set);
+	*envs = ret ? NULL : show_envs(st, set, o->profile);
 	if (!ret && o->header)
 		*hdr_in = show_header_inputs(st);
 	store_close(st);
@@ -280,15 +301,18 @@ static int show_render(const struct show_cli *o, const struct cmp_set *set, cons
 	json_t **diffs = show_settings(set, envs, show_env_diffs);
 	json_t **thp = show_settings(set, envs, show_thp_always);
 	struct rpt_header *header = hdr_in ? show_header_build(set, hdr_in) : NULL;
-	struct rpt_result r = { set, &o->sel.cmp, diffs, header, thp };
+	json_t **prof = o->profile ? show_profile_json(set, envs) : NULL;
+	struct rpt_result r = { set, &o->sel.cmp, diffs, header, thp, prof };
 	struct rpt_opts ro = {
 		.color = !strcmp(o->color, "always") || (!strcmp(o->color, "auto") && isatty(STDOUT_FILENO)),
 		.stats = o->stats,
 		.width = o->width >= 0 ? (size_t)o->width : show_default_width(),
 		.human = o->units ? !strcmp(o->units, "human") : isatty(STDOUT_FILENO),
 	};
-	int ret = diffs && thp && (header || !hdr_in) ? rpt_render_result(&r, o->format, &ro, stdout) : -ENOMEM;
+	int ret = diffs && thp && (header || !hdr_in) && (prof || !o->profile) ?
+			  rpt_render_result(&r, o->format, &ro, stdout) : -ENOMEM;
 
+	show_settings_free(prof, set->nblocks);
 	show_settings_free(diffs, set->nblocks);
 	show_settings_free(thp, set->nblocks);
 	rpt_header_free(header);
@@ -334,7 +358,8 @@ int cmd_show(int argc, char **argv)
 		cmp_attach_floor(set, cal, &o.sel.cmp);
 	if (!ret)
 		ret = show_render(&o, set, envs, hdr_in);
-	if (!ret && o.profile && strcmp(o.format, "json") && strcmp(o.format, "csv") && show_profile_render(set, stdout)) {
+	if (!ret && o.profile && strcmp(o.format, "json") && strcmp(o.format, "csv") &&
+	    show_profile_render(set, envs, stdout)) {
 		log_err("out of memory rendering the profile");
 		ret = EXIT_INTERNAL;
 	}

@@ -59,10 +59,19 @@ void show_settings_free(json_t **diffs, size_t n);
 
 /*
  * `show --profile`: per block and benchmark of @s (profile classes only,
- * report/profile.h), each column's clearing share and top symbols with
- * their change from the base column in percentage points, and the bound
- * each column's share sets.  0 or -ENOMEM.
+ * report/profile.h), how each column's sessions sampled (from @envs,
+ * session UUID -> environment), each column's clearing share and top
+ * symbols with their change from the base column in percentage points (and
+ * how many runs a symbol's share covers where that is fewer than the
+ * column's), and the bound each column's share sets.  0 or -ENOMEM.
  */
-int show_profile_render(const struct cmp_set *s, FILE *out);
+int show_profile_render(const struct cmp_set *s, const json_t *envs, FILE *out);
+
+/*
+ * The same as JSON, per block (rpt_profiles_json), for rpt_result.profiles:
+ * a new array of nblocks to free with show_settings_free(); NULL when out
+ * of memory.
+ */
+json_t **show_profile_json(const struct cmp_set *s, const json_t *envs);
 
 #endif

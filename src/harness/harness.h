@@ -46,6 +46,8 @@ struct harness_unit {
 	unsigned sessions;	/* the unit runs in sessions 1..sessions of the run */
 	unsigned timeout_s;	/* per invocation, 0: none */
 	bool profile;		/* bench: sample as --profile does (a plan's profile: true) */
+	unsigned profile_hz;	/* bench: a plan's profile_freq over the command line's (0: none) */
+	const char *profile_event;	/* bench: a plan's profile_event ("cycles"), or NULL */
 };
 
 /*

@@ -307,6 +307,74 @@ static void run_unparsed_ident(const struct harness_unit *u, struct bench_identi
 	ident_raw(id, suite, params);
 }
 
+/* What a plan says of @u's profile (profile: true, profile_freq, profile_event) over its command line's. */
+static void run_unit_profile(const struct harness_unit *u, struct wl_parsed *p)
+{
+	p->profile = p->profile || u->profile;
+	if (u->profile_hz)
+		p->profile_cfg.hz = u->profile_hz;
+	if (u->profile_event)
+		profile_event_parse(u->profile_event, &p->profile_cfg.event);
+}
+
+/* Append to @rec how function @fn of @p samples: {benchmark, event, hz}, once. */
+static void run_profile_add(json_t *rec, const struct wl_parsed *p, const char *fn)
+{
+	struct bench_identity id;
+	char bench[sizeof(id.display) + 160];
+	json_t *e;
+	size_t i;
+
+	if (wl_identity(p->wl, p->params, p->given, fn, &id))
+		return;
+	snprintf(bench, sizeof(bench), "%s %s %s", p->wl->collection, p->wl->name, id.display);
+	e = json_pack("{s:s, s:s, s:I}", "benchmark", bench, "event", profile_event_name(p->profile_cfg.event), "hz",
+		      (json_int_t)p->profile_cfg.hz);
+	/* a unit repeated (several sessions' worth in one) is one entry */
+	for (i = 0; e && i < json_array_size(rec) && !json_equal(json_array_get(rec, i), e); i++)
+		;
+	if (e && i == json_array_size(rec))
+		json_array_append(rec, e);
+	json_decref(e);
+}
+
+/*
+ * How @u's results will be profiled, appended to @rec: an entry per function
+ * it runs ("-f all": each of the workload's this machine can run, a list:
+ * each named), its
+ * benchmark as show names its results ("mem mmap -p 4KB -f demand -s
+ * 64MB"); nothing when @u does not profile or does not parse.
+ */
+static void run_profile_entry(const struct harness_unit *u, json_t *rec)
+{
+	struct wl_func funcs[WL_MAX_FUNCS];
+	struct wl_parsed p;
+	bool quiet = log_set_quiet(true);
+	int ret = wl_parse(u->argc, u->argv, &p);
+
+	log_set_quiet(quiet);
+	if (ret)
+		return;
+	run_unit_profile(u, &p);
+	if (p.profile && !p.help && !strcmp(p.functions, "all")) {
+		size_t n = p.wl->functions(funcs, WL_MAX_FUNCS);
+
+		/* those that cannot run here yield no result to say it of */
+		for (size_t i = 0; i < n; i++)
+			if (!funcs[i].why_not)
+				run_profile_add(rec, &p, funcs[i].name);
+	}
+	for (const char *f = p.functions; p.profile && !p.help && strcmp(p.functions, "all") && *f;) {
+		char name[128];
+		size_t len = strcspn(f, ",");
+
+		snprintf(name, sizeof(name), "%.*s", (int)len, f);
+		run_profile_add(rec, &p, name);
+		f += len + (f[len] == ',');
+	}
+	wl_parsed_free(&p);
+}
+
 static int run_bench_invocation(struct run_session *rs, struct wl_sink *sink)
 {
 	const struct harness_unit *u = rs->unit;
@@ -316,8 +384,8 @@ static int run_bench_invocation(struct run_session *rs, struct wl_sink *sink)
 	/* An error row's benchmark: the one the results would have had, -f as given. */
 	if (ret || wl_identity(p.wl, p.params, p.given, p.functions, &rs->unit_ident))
 		run_unparsed_ident(u, &rs->unit_ident);
-	if (!ret && u->profile)
-		p.profile = true;
+	if (!ret)
+		run_unit_profile(u, &p);
 	if (!ret) {
 		/* An invocation past its timeout ends the session process: SIGALRM's default action. */
 		alarm(u->timeout_s);
@@ -463,13 +531,36 @@ int harness_register(const struct harness_opts *o)
 	return ret;
 }
 
+/*
+ * The session environment's "profile": how each profiled benchmark of
+ * @units samples, [{benchmark, event, hz}], so that stored shares say what
+ * they are shares of; NULL when none profiles (or out of memory).
+ */
+static json_t *run_profile_record(const struct harness_unit *units, size_t n)
+{
+	json_t *rec = json_array();
+
+	for (size_t k = 0; rec && k < n; k++)
+		if (units[k].kind == HARNESS_BENCH)
+			run_profile_entry(&units[k], rec);
+	if (rec && !json_array_size(rec)) {
+		json_decref(rec);
+		rec = NULL;
+	}
+	return rec;
+}
+
 static int run_begin_session(struct run_session *rs, int64_t sut_id, int64_t sw_id, json_t *extra,
-			     unsigned doctor, char *uuid)
+			     const struct harness_unit *units, size_t n, char *uuid)
 {
 	struct store_session s = { .sut_id = sut_id, .swprofile_id = sw_id };
-	json_t *env = fp_environment(doctor);
+	json_t *env = fp_environment(run_doctor_bits(units, n)), *prof = run_profile_record(units, n);
 	char boot[64], *env_text = NULL;
 	int ret;
+
+	if (env && prof)
+		json_object_set(env, "profile", prof);
+	json_decref(prof);
 
 	if (env && extra)
 		json_object_update(env, extra);
@@ -528,8 +619,7 @@ int harness_session(const struct harness_opts *o, const struct harness_unit *uni
 		return EXIT_INTERNAL;
 	ret = run_open_ids(o, true, &rs->st, &sut_id, &sw_id);
 	if (!ret)
-		ret = store_exit_code(run_begin_session(rs, sut_id, sw_id, env_extra,
-							      run_doctor_bits(units, n), uuid));
+		ret = store_exit_code(run_begin_session(rs, sut_id, sw_id, env_extra, units, n, uuid));
 	progress_from_env(&prog, o->quiet);
 	for (size_t i = 0; !prog.steps && i < n; i++)
 		prog.steps += units[i].warmups + units[i].repeats;	/* a session started by hand */

@@ -35,8 +35,13 @@ struct profile_config {
 	unsigned hz;		/* samples per second per thread */
 };
 
+/* The highest --profile-freq (and a plan's profile_freq): samples per second per thread. */
+#define PROFILE_MAX_HZ 100000
+
 /* "cpu-clock" or "cycles": the --profile-event name of @e. */
 const char *profile_event_name(enum profile_event e);
+/* The event named @name ("cpu-clock", "cycles") into *@e: 0, or -EINVAL for another name (*@e unchanged). */
+int profile_event_parse(const char *name, enum profile_event *e);
 
 /* One symbol's share of a profile. */
 struct profile_sym {

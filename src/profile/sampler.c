@@ -313,6 +313,14 @@ const char *profile_event_name(enum profile_event e)
 	return e == PROFILE_CYCLES ? "cycles" : "cpu-clock";
 }
 
+int profile_event_parse(const char *name, enum profile_event *e)
+{
+	if (strcmp(name, "cpu-clock") && strcmp(name, "cycles"))
+		return -EINVAL;
+	*e = strcmp(name, "cycles") ? PROFILE_CPU_CLOCK : PROFILE_CYCLES;
+	return 0;
+}
+
 /*
  * sqrt(p(1-p)/n) with Agresti and Coull's two added successes and failures:
  * the same for many samples, but 10 samples all clearing say +-9 points,

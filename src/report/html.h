@@ -24,6 +24,7 @@ struct rpt_page {
 	const struct rpt_study *study;	/* report/study.h: the clearing-strategy study; NULL: none */
 	const char *source;		/* what the page was made from, for its first line ("store X") */
 	const struct cmp_set *profile;	/* the --profile classes, kept out of @result (report/profile.h); NULL: none */
+	const json_t *envs;		/* session UUID -> environment (how each profile was sampled); NULL: unknown */
 };
 
 /*

@@ -67,6 +67,8 @@ struct rpt_result {
 	 * (they measured mostly THP faults), [{resultclass, unit, columns}]; NULL: unknown.
 	 */
 	json_t *const *thp_always;
+	/* Per block: show --profile's summary (rpt_profiles_json), json's "profiles"; NULL: not asked for. */
+	json_t *const *profiles;
 };
 
 /*

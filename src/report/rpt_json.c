@@ -129,6 +129,8 @@ static json_t *json_block(const struct rpt_result *r, size_t b)
 
 	if (j && r->header && b < r->header->nblocks)
 		json_object_set_new(j, "header", rpt_header_json(&r->header->blocks[b]));
+	if (j && r->profiles)
+		json_object_set(j, "profiles", r->profiles[b]);
 	return j;
 }
 

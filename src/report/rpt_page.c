@@ -164,7 +164,7 @@ static int rpt_page_block(const struct rpt_page *p, size_t b, const json_t *by_u
 		return ret;
 	ret = rpt_page_plots(r, b, &ss, out);
 	if (!ret)
-		ret = rpt_profile_html(p->profile, r->set->blocks[b].name, out);
+		ret = rpt_profile_html(p->profile, r->set->blocks[b].name, p->envs, out);
 	if (!ret) {
 		fputs("<h3>Sessions</h3>\n", out);
 		rpt_page_sessions(p, &ss, by_uuid, out);

@@ -126,12 +126,14 @@ static int rpt_profile_draw(const void *fig, enum plot_kind kind, FILE *out)
  * One cell: the share and its change from the base in points, as show
  * --profile prints them, and the sessions' range.  A symbol is stored only
  * for the runs that had it among their top five, so its mean is over those:
- * where they are fewer than the column's profiled runs (@runs, the clearing
- * share's samples), the cell says so rather than pass it off as every run's.
+ * where they are fewer than the column's profiled runs (rpt_profile_cover_of),
+ * the cell says so rather than pass it off as every run's.
  */
-static void rpt_profile_cell(const struct cmp_set *s, const struct cmp_row *r, size_t c, size_t runs, FILE *out)
+static void rpt_profile_cell(const struct cmp_set *s, const struct rpt_profile *p, const struct cmp_row *r, size_t c,
+			     FILE *out)
 {
 	double v = rpt_profile_share(r, c), b = rpt_profile_share(r, s->base);
+	struct rpt_profile_cover cv = rpt_profile_cover_of(p, r, c);
 	struct rpt_spread sp;
 
 	if (isnan(v)) {
@@ -146,9 +148,29 @@ static void rpt_profile_cell(const struct cmp_set *s, const struct cmp_row *r, s
 		fprintf(out, "<span class=\"spread\">sessions %.1f&ndash;%.1f%% (%d)</span>", sp.lo, sp.hi, sp.sessions);
 	else if (sp.sessions == 1)
 		fputs("<span class=\"spread\">1 session</span>", out);
-	if (r->cells[c].n < runs)
-		fprintf(out, "<span class=\"runs\">in %zu of %zu runs</span>", r->cells[c].n, runs);
+	if (cv.partial)
+		fprintf(out, "<span class=\"runs\">in %zu of %zu runs</span>", cv.runs, cv.of_runs);
 	fputs("</td>", out);
+}
+
+/* How each column's sessions sampled (event and frequency), or that they did not record it. */
+static int rpt_profile_sampled(const struct cmp_set *s, const struct rpt_profile *p, const json_t *envs, FILE *out)
+{
+	fputs("<p class=\"sampled\">Sampled with", out);
+	for (size_t c = 0; c < s->ncols; c++) {
+		struct rpt_sampling smp;
+		char text[512];
+
+		if (rpt_profile_sampling(p, c, envs, &smp))
+			return -ENOMEM;
+		rpt_sampling_text(&smp, text, sizeof(text));
+		fputs(c ? "; <b>" : " <b>", out);
+		rpt_html_escape(s->cols[c], out);
+		fputs("</b>: ", out);
+		rpt_html_escape(text, out);
+	}
+	fputs(".</p>\n", out);
+	return 0;
 }
 
 /* The bound each column's clearing share sets, in words. */
@@ -190,7 +212,7 @@ static void rpt_profile_table(const struct cmp_set *s, const struct rpt_profile_
 		rpt_html_escape(f->labels[i], out);
 		fputs("</td>", out);
 		for (size_t c = 0; c < s->ncols; c++)
-			rpt_profile_cell(s, r, c, p->clearing ? p->clearing->cells[c].n : 0, out);
+			rpt_profile_cell(s, p, r, c, out);
 		fputs("</tr>\n", out);
 	}
 	fputs("</tbody>\n</table>\n", out);
@@ -198,7 +220,7 @@ static void rpt_profile_table(const struct cmp_set *s, const struct rpt_profile_
 
 /* Benchmark @p, the @i-th profile of block @block, as a section with an anchor ("profile-aws-m7g-metal-1"). */
 static int rpt_profile_section(const struct cmp_set *s, const char *block, size_t i, const struct rpt_profile *p,
-			       FILE *out)
+			       const json_t *envs, FILE *out)
 {
 	struct rpt_profile_fig f;
 	char slug[64];
@@ -217,10 +239,13 @@ static int rpt_profile_section(const struct cmp_set *s, const char *block, size_
 	      " clearing category groups the kernel's page-clearing functions (clear_page_erms, clear_page,"
 	      " folio_zero_user, ...). A run stores its top five symbols: a symbol's share is its mean over the runs"
 	      " that had it there, and a cell says when those were not all of the column's runs.</p>\n", out);
-	if (p->clearing)
+	ret = rpt_profile_sampled(s, p, envs, out);
+	if (!ret && p->clearing)
 		rpt_profile_bounds(s, p->clearing, out);
-	rpt_profile_table(s, &f, p, out);
-	ret = rpt_html_plot("plot profile", "profile", f.title, rpt_profile_draw, &f.bars, out);
+	if (!ret)
+		rpt_profile_table(s, &f, p, out);
+	if (!ret)
+		ret = rpt_html_plot("plot profile", "profile", f.title, rpt_profile_draw, &f.bars, out);
 	fputs("</section>\n", out);
 	rpt_profile_fig_free(&f);
 	return ret;
@@ -236,7 +261,7 @@ static size_t rpt_profile_block(const struct cmp_set *s, const char *name)
 	return b;
 }
 
-int rpt_profile_html(const struct cmp_set *prof, const char *name, FILE *out)
+int rpt_profile_html(const struct cmp_set *prof, const char *name, const json_t *envs, FILE *out)
 {
 	struct rpt_profile *ps = NULL;
 	size_t b, n = 0;
@@ -247,7 +272,7 @@ int rpt_profile_html(const struct cmp_set *prof, const char *name, FILE *out)
 	if ((ret = rpt_profiles_of(prof, b, &ps, &n)))
 		return ret;
 	for (size_t i = 0; !ret && i < n; i++)
-		ret = rpt_profile_section(prof, name, i, &ps[i], out);
+		ret = rpt_profile_section(prof, name, i, &ps[i], envs, out);
 	rpt_profiles_free(ps, n);
 	return ret;
 }

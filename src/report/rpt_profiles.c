@@ -1,5 +1,6 @@
 /* rpt_profiles: the --profile result classes of a block grouped per benchmark, symbols by their largest share. */
-#define _GNU_SOURCE	/* qsort_r */
+#define _GNU_SOURCE	/* qsort_r, asprintf */
+#include "report/impl.h"
 #include "report/profile.h"
 #include "profile/profile.h"
 
@@ -122,4 +123,235 @@ void rpt_profiles_free(struct rpt_profile *p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(p[i].syms);
 	free(p);
+}
+
+struct rpt_profile_cover rpt_profile_cover_of(const struct rpt_profile *p, const struct cmp_row *r, size_t col)
+{
+	const struct cmp_cell *c = &r->cells[col], *all = p->clearing ? &p->clearing->cells[col] : NULL;
+	struct rpt_profile_cover v = { c->n, all ? all->n : c->n, c->nuuids, all ? all->nuuids : c->nuuids, false };
+
+	/* a symbol in no run of the column has no share there ("-"), not a partial one */
+	v.partial = v.runs && v.runs < v.of_runs;
+	return v;
+}
+
+/* The profile's row @i: clearing first when stored, then the symbols. */
+static const struct cmp_row *rpt_profile_nth(const struct rpt_profile *p, size_t i)
+{
+	return p->clearing ? (i ? p->syms[i - 1] : p->clearing) : p->syms[i];
+}
+
+/* Whether entry @e of a session's profile record is a sampling: a named event and a positive frequency. */
+static bool rpt_sampling_valid(const json_t *e)
+{
+	const json_t *hz = json_object_get(e, "hz");
+
+	return json_is_string(json_object_get(e, "event")) && json_is_integer(hz) && json_integer_value(hz) > 0;
+}
+
+/* The entry of session environment @env that says how benchmark @bench was sampled, or NULL. */
+static const json_t *rpt_sampling_entry(const json_t *env, const char *bench)
+{
+	const json_t *rec = json_object_get(env, "profile"), *e, *first = NULL;
+	size_t i;
+
+	json_array_foreach(rec, i, e)
+		if (json_is_string(json_object_get(e, "benchmark")) &&
+		    !strcmp(json_string_value(json_object_get(e, "benchmark")), bench))
+			return rpt_sampling_valid(e) ? e : NULL;
+	/* no entry of its own (stored under another spelling): the session's, when all of them agree */
+	json_array_foreach(rec, i, e) {
+		if (!rpt_sampling_valid(e))
+			return NULL;
+		if (first && (!json_equal(json_object_get(e, "event"), json_object_get(first, "event")) ||
+			      !json_equal(json_object_get(e, "hz"), json_object_get(first, "hz"))))
+			return NULL;
+		first = first ? first : e;
+	}
+	return first;
+}
+
+/* Count session environment @env's sampling of @bench into @out. */
+static void rpt_sampling_add(struct rpt_sampling *out, const json_t *env, const char *bench)
+{
+	const json_t *e = rpt_sampling_entry(env, bench);
+	const char *event = e ? json_string_value(json_object_get(e, "event")) : NULL;
+	long long hz = e ? json_integer_value(json_object_get(e, "hz")) : 0;
+	size_t w = 0;
+
+	out->sessions++;
+	if (!e) {
+		out->not_recorded++;
+		return;
+	}
+	while (w < out->nways && (out->ways[w].hz != hz || strcmp(out->ways[w].event, event)))
+		w++;
+	if (w == out->nways && w == RPT_SAMPLING_WAYS) {
+		out->other++;
+		return;
+	}
+	if (w == out->nways)
+		out->ways[out->nways++] = (struct rpt_sampling_way){ event, hz, 0 };
+	out->ways[w].sessions++;
+}
+
+int rpt_profile_sampling(const struct rpt_profile *p, size_t col, const json_t *envs, struct rpt_sampling *out)
+{
+	json_t *seen = json_object();
+	char *bench = NULL;
+	int ret = -ENOMEM;
+
+	if (seen && asprintf(&bench, "%s %.*s", p->bench, (int)p->namelen, p->name) >= 0)
+		ret = 0;
+	else
+		bench = NULL;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; !ret && i < (p->clearing ? 1 : 0) + p->nsyms; i++) {
+		const struct cmp_cell *c = &rpt_profile_nth(p, i)->cells[col];
+
+		for (size_t u = 0; !ret && u < c->nuuids; u++) {
+			if (json_object_get(seen, c->uuids[u]))
+				continue;
+			ret = json_object_set_new(seen, c->uuids[u], json_true()) ? -ENOMEM : 0;
+			rpt_sampling_add(out, json_object_get(envs, c->uuids[u]), bench);
+		}
+	}
+	free(bench);
+	json_decref(seen);
+	return ret;
+}
+
+/* "N sessions" or "1 session" after @lead into @buf at @at. */
+static size_t rpt_sampling_part(char *buf, size_t len, size_t at, const char *lead, size_t n, bool first)
+{
+	int k = snprintf(buf + at, at < len ? len - at : 0, "%s%s in %zu%s", first ? "differs: " : ", ", lead, n,
+			 first ? (n == 1 ? " session" : " sessions") : "");
+
+	return at + (k > 0 ? (size_t)k : 0);
+}
+
+bool rpt_sampling_text(const struct rpt_sampling *s, char *buf, size_t len)
+{
+	char way[64];
+	size_t at = 0;
+
+	if (!s->sessions || s->not_recorded == s->sessions) {
+		snprintf(buf, len, "%s", s->sessions ? "not recorded" : "-");
+		return true;
+	}
+	if (s->nways == 1 && !s->not_recorded && !s->other) {
+		snprintf(buf, len, "%s at %lld Hz", s->ways[0].event, s->ways[0].hz);
+		return true;
+	}
+	buf[0] = '\0';
+	for (size_t w = 0; w < s->nways; w++) {
+		snprintf(way, sizeof(way), "%s at %lld Hz", s->ways[w].event, s->ways[w].hz);
+		at = rpt_sampling_part(buf, len, at, way, s->ways[w].sessions, !w);
+	}
+	if (s->other)
+		at = rpt_sampling_part(buf, len, at, "other ways", s->other, false);
+	if (s->not_recorded)
+		rpt_sampling_part(buf, len, at, "not recorded", s->not_recorded, false);
+	return false;
+}
+
+json_t *rpt_sampling_json(const struct rpt_sampling *s)
+{
+	json_t *ways = json_array();
+	char text[512];
+
+	rpt_sampling_text(s, text, sizeof(text));
+	for (size_t w = 0; ways && w < s->nways; w++)
+		json_array_append_new(ways, json_pack("{s:s, s:I, s:I}", "event", s->ways[w].event, "hz",
+						      (json_int_t)s->ways[w].hz, "sessions",
+						      (json_int_t)s->ways[w].sessions));
+	return json_pack("{s:s, s:I, s:I, s:I, s:o}", "text", text, "sessions", (json_int_t)s->sessions,
+			 "not_recorded", (json_int_t)s->not_recorded, "other", (json_int_t)s->other, "ways", ways);
+}
+
+/* Symbol row @r of @p in column @c: its share, change from the base, and how many runs it covers. */
+static json_t *rpt_profile_cell_json(const struct cmp_set *s, const struct rpt_profile *p, const struct cmp_row *r,
+				     size_t c)
+{
+	double v = rpt_profile_share(r, c), b = rpt_profile_share(r, s->base);
+	struct rpt_profile_cover cv = rpt_profile_cover_of(p, r, c);
+
+	return json_pack("{s:s, s:o, s:o, s:I, s:I, s:I, s:I, s:b}", rpt_axis_name(s->axis), s->cols[c], "share_pct",
+			 isnan(v) ? json_null() : json_real(v), "change_pp",
+			 isnan(v) || isnan(b) || c == s->base ? json_null() : json_real(v - b), "runs",
+			 (json_int_t)cv.runs, "of_runs", (json_int_t)cv.of_runs, "sessions", (json_int_t)cv.sessions,
+			 "of_sessions", (json_int_t)cv.of_sessions, "partial", cv.partial);
+}
+
+/* Column @c of @p: its runs and sessions, how they were sampled, the bound its clearing share sets. */
+static json_t *rpt_profile_col_json(const struct cmp_set *s, const struct rpt_profile *p, size_t c, const json_t *envs)
+{
+	struct rpt_sampling smp;
+	double v = p->clearing ? rpt_profile_share(p->clearing, c) : NAN;
+
+	if (rpt_profile_sampling(p, c, envs, &smp))
+		return NULL;
+	return json_pack("{s:s, s:b, s:I, s:I, s:o, s:o}", rpt_axis_name(s->axis), s->cols[c], "base", c == s->base,
+			 "runs", (json_int_t)(p->clearing ? p->clearing->cells[c].n : 0), "sessions",
+			 (json_int_t)smp.sessions, "sampling", rpt_sampling_json(&smp), "bound_factor",
+			 isnan(v) ? json_null() : json_real(v / 100));
+}
+
+/* Its symbols' rows: clearing first, each with every column's cell. */
+static json_t *rpt_profile_syms_json(const struct cmp_set *s, const struct rpt_profile *p)
+{
+	json_t *syms = json_array();
+
+	for (size_t i = 0; syms && i < (p->clearing ? 1 : 0) + p->nsyms; i++) {
+		const struct cmp_row *r = rpt_profile_nth(p, i);
+		const char *sym = rpt_profile_symbol(r);
+		json_t *cells = json_array();
+
+		for (size_t c = 0; cells && c < s->ncols; c++)
+			json_array_append_new(cells, rpt_profile_cell_json(s, p, r, c));
+		json_array_append_new(syms, json_pack("{s:s, s:b, s:o}", "symbol", sym, "clearing",
+						      r == p->clearing || rpt_profile_clearing_symbol(sym), "columns",
+						      cells ? cells : json_null()));
+	}
+	return syms;
+}
+
+static json_t *rpt_profile_json(const struct cmp_set *s, const struct rpt_profile *p, const json_t *envs)
+{
+	json_t *cols = json_array(), *j = NULL;
+	char *bench = NULL;
+	bool ok = cols && asprintf(&bench, "%s %.*s", p->bench, (int)p->namelen, p->name) >= 0;
+
+	if (!ok)
+		bench = NULL;
+	for (size_t c = 0; ok && c < s->ncols; c++)
+		ok = !json_array_append_new(cols, rpt_profile_col_json(s, p, c, envs));
+	if (ok)
+		j = json_pack("{s:s, s:O, s:o}", "benchmark", bench, "columns", cols, "symbols",
+			      rpt_profile_syms_json(s, p));
+	json_decref(cols);
+	free(bench);
+	return j;
+}
+
+json_t *rpt_profiles_json(const struct cmp_set *s, size_t b, const json_t *envs)
+{
+	struct rpt_profile *ps;
+	size_t n;
+	json_t *a;
+
+	if (rpt_profiles_of(s, b, &ps, &n))
+		return NULL;
+	a = json_array();
+	for (size_t i = 0; a && i < n; i++) {
+		json_t *j = rpt_profile_json(s, &ps[i], envs);
+
+		if (!j || json_array_append_new(a, j)) {
+			json_decref(a);
+			a = NULL;
+		}
+	}
+	rpt_profiles_free(ps, n);
+	return a;
 }

@@ -218,7 +218,7 @@ static const struct wl_opt *inv_by_short(const struct workload *wl, int c)
 /* --profile-freq and --profile-event (which imply --profile) into @p.  0 or EXIT_USAGE. */
 static int inv_profile_opt(struct wl_parsed *p, int c, const char *arg)
 {
-	static const struct wl_opt freq = { 0, "profile-freq", WL_OPT_UINT, 0, NULL, NULL, NULL, 1, 100000, NULL };
+	static const struct wl_opt freq = { 0, "profile-freq", WL_OPT_UINT, 0, NULL, NULL, NULL, 1, PROFILE_MAX_HZ, NULL };
 	static const char *const events[] = { "cpu-clock", "cycles", NULL };
 	static const struct wl_opt event = { 0, "profile-event", WL_OPT_STR, 0, NULL, NULL, NULL, 0, 0, events };
 	const char *name;
@@ -229,7 +229,7 @@ static int inv_profile_opt(struct wl_parsed *p, int c, const char *arg)
 		return inv_set_uint(&freq, arg, &p->profile_cfg.hz, "--profile-freq");
 	ret = inv_set_str(&event, arg, &name, "--profile-event");
 	if (!ret)
-		p->profile_cfg.event = strcmp(name, "cycles") ? PROFILE_CPU_CLOCK : PROFILE_CYCLES;
+		profile_event_parse(name, &p->profile_cfg.event);
 	return ret;
 }
 

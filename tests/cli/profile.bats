@@ -197,7 +197,10 @@ profile_store() {
 	"$CP" import --store "$D/copy.db" "$D/all.csv"
 	run --separate-stderr "$CP" show --format grid --profile --store "$D/copy.db"
 	[ "$status" -eq 0 ]
-	[ "$output" = "$before" ]
+	# the samples' CSV carries no session environment: how they were sampled is then not known
+	[ "$(grep '^  sampled with' <<<"$before" | tr -s ' ')" = " sampled with cpu-clock at 4000 Hz cpu-clock at 4000 Hz" ]
+	[ "$(grep '^  sampled with' <<<"$output" | tr -s ' ')" = " sampled with not recorded not recorded" ]
+	[ "$(grep -v '^  sampled with' <<<"$output")" = "$(grep -v '^  sampled with' <<<"$before")" ]
 	run --separate-stderr "$CP" show --format json --profile --store "$D/copy.db"
 	json_check '
 rs = [r for b in d["blocks"] for r in b["results"]]
@@ -205,6 +208,74 @@ assert rs and all(":profile:" in r["resultclass"] and r["unit"] == "%" for r in 
 c = [r for r in rs if r["resultclass"].endswith(" :profile:clearing")]
 assert len(c) == 1 and [x["swprofile"] for x in c[0]["columns"]] == ["base", "patched"], c
 assert all(x["n"] == 2 and 0 <= x["mean"] <= 100 for x in c[0]["columns"]), c'
+}
+
+# prof_session SWPROFILE HZ [STORE]: one profiled run of a small mmap, sampled at HZ, into $STORE (or STORE).
+prof_session() {
+	run --separate-stderr "$CP" run --store "${3:-$STORE}" --quiet --warmups 0 --repeats 1 --swprofile "$1" --force -- \
+		mem mmap -p 4KB -f demand -s 16MB --profile --profile-freq "$2"
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+}
+
+@test "the store keeps how each profile was sampled; show --profile says it per column, and when sessions differ" {
+	can_profile || skip "perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid) and not root"
+	setup_store
+	prof_session base 1000
+	prof_session patched 1000
+	prof_session patched 250
+	# each session's environment: the benchmark as show names it, the event and the frequency
+	store_sql "SELECT environment FROM session ORDER BY id" | python3 -c '
+import json, sys
+recs = [json.loads(l)["profile"] for l in sys.stdin]
+want = lambda hz: [{"benchmark": "mem mmap -p 4KB -f demand -s 16MB", "event": "cpu-clock", "hz": hz}]
+assert recs == [want(1000), want(1000), want(250)], recs'
+	# a session without --profile records nothing
+	"$CP" run --quiet --warmups 0 --repeats 1 --swprofile base --force -- mem memset -s 1MB >/dev/null 2>&1
+	[ "$(store_sql "SELECT count(*) FROM session WHERE environment LIKE '%\"profile\"%'")" = 3 ]
+	run --separate-stderr "$CP" show --profile --format grid
+	[ "$status" -eq 0 ]
+	re=$'\n  sampled with  +cpu-clock at 1000 Hz  +differs \\(below\\)\n'
+	[[ "$output" =~ $re ]] || { echo "$output"; return 1; }
+	[[ "$output" == *$'\n  (patched sampled: differs: cpu-clock at 1000 Hz in 1 session, cpu-clock at 250 Hz in 1)\n'* ]]
+	run --separate-stderr "$CP" show --profile --format json
+	[ "$status" -eq 0 ]
+	json_check '
+(p,) = d["blocks"][0]["profiles"]
+assert p["benchmark"] == "mem mmap -p 4KB -f demand -s 16MB", p
+base, patched = p["columns"]
+assert base["sampling"]["ways"] == [{"event": "cpu-clock", "hz": 1000, "sessions": 1}], base
+assert base["sampling"]["text"] == "cpu-clock at 1000 Hz" and base["runs"] == 1, base
+assert [w["hz"] for w in patched["sampling"]["ways"]] == [1000, 250] and patched["sessions"] == 2, patched
+assert p["symbols"][0]["symbol"] == "clearing" and p["symbols"][0]["clearing"], p["symbols"][0]'
+	# a session stored before clearpath recorded it: not recorded, never a default
+	store_sql "UPDATE session SET environment = json_remove(environment, '$.profile')
+		WHERE swprofile_id = (SELECT id FROM swprofile WHERE name = 'base')"
+	run --separate-stderr "$CP" show --profile --format grid
+	re=$'\n  sampled with  +not recorded  +differs \\(below\\)\n'
+	[[ "$output" =~ $re ]] || { echo "$output"; return 1; }
+}
+
+@test "how a profile was sampled survives export --whole (CSV, JSON) -> import and merge: show --profile the same" {
+	can_profile || skip "perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid) and not root"
+	setup_store
+	prof_session base 1000
+	prof_session patched 250
+	"$CP" show --profile --format grid >"$D/a.txt"
+	grep -q '^  sampled with  *cpu-clock at 1000 Hz  *cpu-clock at 250 Hz$' "$D/a.txt"
+	for fmt in csv json; do
+		"$CP" export --whole --format $fmt "$D/a.$fmt"
+		"$CP" import --store "$D/$fmt.db" "$D/a.$fmt" >/dev/null
+	done
+	"$CP" merge --into "$D/m.db" "$STORE" >/dev/null
+	want=$(store_sql "SELECT uuid, environment FROM session ORDER BY uuid")
+	for db in csv json m; do
+		[ "$(STORE=$D/$db.db store_sql "SELECT uuid, environment FROM session ORDER BY uuid")" = "$want" ]
+		"$CP" show --store "$D/$db.db" --profile --format grid >"$D/$db.txt"
+		diff -u "$D/a.txt" "$D/$db.txt"
+	done
+	# and a copy exported again is the same bytes
+	"$CP" export --store "$D/m.db" --whole --format json "$D/m.json"
+	cmp "$D/a.json" "$D/m.json"
 }
 
 @test "a plan's profile: true profiles its bench benchmarks; profile: false and the default do not" {

@@ -71,7 +71,8 @@ for line in text.split("\n"):
     if line.startswith("mem "):
         bench = line
         lines[bench] = []
-    elif bench and line.startswith("  ") and not line.startswith("   ") and not line.startswith("  ("):
+    elif bench and line.startswith("  ") and not line.startswith("   ") and not line.startswith("  (") \
+            and not line.startswith("  sampled with"):
         lines[bench].append(line)
 means = {}
 for res in prof["blocks"][0]["results"]:
@@ -188,4 +189,35 @@ EOF
 	[[ $row == *'<span class="runs">in 3 of 4 runs</span></td><td class="num"'* ]] || { echo "$row"; return 1; }
 	[ "$(grep -c 'class="runs"' "$D/sec")" -eq 1 ]
 	! grep -q 'class="runs"' "$GOLDEN/profile.html"
+	# show --profile says the same, under the symbol's line, in text and JSON
+	run --separate-stderr "$CP" show --store "$D/p.db" --profile --format grid
+	[ "$status" -eq 0 ]
+	sed -n '/^mem mmap -p 4KB -f demand -s 64MB$/,/^mem /p' <<<"$output" >"$D/txt"
+	[ "$(grep -A1 '^  exc_page_fault ' "$D/txt" | tail -1 | tr -s ' ')" = " in runs (a run keeps its top five) 3 of 4 4 of 4" ] ||
+		{ cat "$D/txt"; return 1; }
+	[ "$(grep -c 'in runs (a run keeps its top five)' <<<"$output")" -eq 1 ]
+	run --separate-stderr "$CP" show --store "$D/p.db" --profile --format json
+	[ "$status" -eq 0 ]
+	json_check '
+p = [p for p in d["blocks"][0]["profiles"] if p["benchmark"] == "mem mmap -p 4KB -f demand -s 64MB"][0]
+cells = {(s["symbol"], c["swprofile"]): c for s in p["symbols"] for c in s["columns"]}
+c = cells[("exc_page_fault", "base")]
+assert c["partial"] and (c["runs"], c["of_runs"], c["sessions"], c["of_sessions"]) == (3, 4, 2, 2), c
+assert [k for k, c in cells.items() if c["partial"]] == [("exc_page_fault", "base")], cells'
+}
+
+@test "show --profile and the report say how each column was sampled: not recorded for imported shares" {
+	need_cairo
+	run --separate-stderr "$CP" show --profile --format grid
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^  sampled with  *not recorded  *not recorded$' <<<"$output")" -eq 2 ] || { echo "$output"; return 1; }
+	run --separate-stderr "$CP" show --profile --format json
+	json_check '
+for p in d["blocks"][0]["profiles"]:
+    for c in p["columns"]:
+        s = c["sampling"]
+        assert s["text"] == "not recorded" and s["not_recorded"] == s["sessions"] == c["sessions"] > 0, c
+        assert s["ways"] == [], s'
+	"$CP" report -o "$D/p.html" >/dev/null
+	[ "$(grep -c '<p class="sampled">Sampled with <b>base</b>: not recorded; <b>nt-clear</b>: not recorded.</p>' "$D/p.html")" -eq 2 ]
 }

@@ -65,3 +65,44 @@ doctor_session() {
 	"$CP" show --store "$D/b.db" --header --format grid >"$D/b.txt"
 	diff -u "$D/a.txt" "$D/b.txt"
 }
+
+# Two profiled sessions sampled at different frequencies in SQLite store $1, show --profile's text in $2.
+profile_sessions() {
+	[ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 1 ] ||
+		skip "perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid) and not root"
+	skip_emulated "no perf_event_open under a user-mode emulator"
+	for hz in 1000 250; do
+		"$CP" run --store "$1" --warmups 0 --repeats 1 --quiet --swprofile "at $hz" --force \
+			-- mem mmap -p 4KB -f demand -s 16MB --profile --profile-freq $hz >/dev/null 2>&1
+	done
+	"$CP" show --store "$1" --profile --format grid >"$2"
+	grep -q '^  sampled with  *cpu-clock at 1000 Hz  *cpu-clock at 250 Hz$' "$2"
+}
+
+@test "whole, PostgreSQL: how each profile was sampled survives export --whole -> import, the same bytes back" {
+	profile_sessions "$D/a.db" "$D/a.txt"
+	"$CP" export --store "$D/a.db" --whole --format json "$D/a.json"
+	"$CP" import --store "$PG" "$D/a.json" >/dev/null
+	"$CP" show --store "$PG" --profile --format grid >"$D/pg.txt"
+	diff -u "$D/a.txt" "$D/pg.txt"
+	"$CP" export --store "$PG" --whole --format json "$D/pg.json"
+	cmp "$D/a.json" "$D/pg.json"
+}
+
+@test "whole, PostgreSQL: how each profile was sampled survives merge into PostgreSQL and out again" {
+	profile_sessions "$D/a.db" "$D/a.txt"
+	"$CP" merge --into "$PG" "$D/a.db" >/dev/null
+	"$CP" show --store "$PG" --profile --format json >"$D/pg.json"
+	python3 - "$D/pg.json" <<'PY'
+import json, sys
+(p,) = json.load(open(sys.argv[1]))["blocks"][0]["profiles"]
+assert [c["sampling"]["ways"] for c in p["columns"]] == [
+    [{"event": "cpu-clock", "hz": 1000, "sessions": 1}], [{"event": "cpu-clock", "hz": 250, "sessions": 1}]], p
+PY
+	"$CP" export --store "$PG" --whole --format csv "$D/pg.csv"
+	"$CP" export --store "$D/a.db" --whole --format csv "$D/a.csv"
+	cmp "$D/a.csv" "$D/pg.csv"
+	"$CP" merge --into "$D/b.db" "$PG" >/dev/null
+	"$CP" show --store "$D/b.db" --profile --format grid >"$D/b.txt"
+	diff -u "$D/a.txt" "$D/b.txt"
+}

@@ -21,6 +21,8 @@ struct plan_protocol {
 	unsigned sessions;
 	unsigned timeout_s;	/* per invocation */
 	unsigned profile;	/* profile: true: bench runs as with --profile (1), or not (0) */
+	unsigned profile_hz;	/* profile_freq: samples per second per thread; 0: the command line's */
+	unsigned profile_event;	/* profile_event: 1 + enum profile_event; 0: the command line's */
 };
 
 enum plan_kind {

@@ -17,7 +17,7 @@
 #define PLAN_NKEYS(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Built-in protocol, used where neither a benchmark nor any file's defaults say. */
-static const struct plan_protocol plan_builtin = { 1, 3, 1, 600, 0 };
+static const struct plan_protocol plan_builtin = { 1, 3, 1, 600, 0, 0, 0 };
 
 static int plan_read_file(struct plan_reader *rd, const char *path, bool top);
 
@@ -136,7 +136,31 @@ static int plan_get_uint(struct plan_file *f, yaml_node_t *n, const char *what, 
 	return 0;
 }
 
-static const char *const plan_proto_keys[] = { "warmups", "repeats", "sessions", "timeout", "profile" };
+static const char *const plan_proto_keys[] = {
+	"warmups", "repeats", "sessions", "timeout", "profile", "profile_freq", "profile_event",
+};
+
+/* profile_freq and profile_event: how a profiled bench benchmark samples (as --profile-freq, --profile-event). */
+static int plan_read_profile_cfg(struct plan_file *f, yaml_node_t *n, struct plan_protocol *p)
+{
+	yaml_node_t *v;
+	int ret = 0;
+
+	if ((v = plan_get(f, n, "profile_freq")))
+		ret = plan_get_uint(f, v, "profile_freq", 1, PROFILE_MAX_HZ, &p->profile_hz);
+	if (!ret && (v = plan_get(f, n, "profile_event"))) {
+		struct plan_loc loc = plan_node_loc(f, v);
+		const char *s = plan_scalar(f, v, "profile_event");
+		enum profile_event e;
+
+		if (!s)
+			return EXIT_USAGE;
+		if (profile_event_parse(s, &e))
+			return plan_err(&loc, "profile_event must be cpu-clock or cycles, not '%s'", s);
+		p->profile_event = 1 + (unsigned)e;
+	}
+	return ret;
+}
 
 /* Set the protocol fields mapping @n names (defaults, or a benchmark's own keys). */
 static int plan_read_proto(struct plan_file *f, yaml_node_t *n, struct plan_protocol *p)
@@ -168,7 +192,7 @@ static int plan_read_proto(struct plan_file *f, yaml_node_t *n, struct plan_prot
 			return plan_err(&loc, "profile must be true or false, not '%s'", s);
 		p->profile = !strcmp(s, "true");
 	}
-	return ret;
+	return ret ? ret : plan_read_profile_cfg(f, n, p);
 }
 
 /* Append a zeroed benchmark written at @n; NULL after log_err() when out of memory. */
@@ -184,7 +208,8 @@ static struct plan_bench *plan_new_bench(struct plan_file *f, yaml_node_t *n)
 	p->bench = b;
 	b = &p->bench[p->nbench];
 	memset(b, 0, sizeof(*b));
-	b->proto = (struct plan_protocol){ PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET };
+	b->proto = (struct plan_protocol){ PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET,
+					   PLAN_UNSET };
 	b->line = (unsigned)n->start_mark.line + 1;
 	b->col = (unsigned)n->start_mark.column + 1;
 	if (!(b->file = plan_strdup(f->path)))
@@ -303,7 +328,8 @@ static int plan_fill_row(struct plan_file *f, struct plan_bench *b, yaml_node_t 
 }
 
 static const char *const plan_item_keys[] = {
-	"bench", "args", "matrix", "exec", "warmups", "repeats", "sessions", "timeout", "profile",
+	"bench", "args", "matrix", "exec", "warmups", "repeats", "sessions", "timeout", "profile", "profile_freq",
+	"profile_event",
 };
 static const char *const plan_exec_keys[] = {
 	"name", "command", "regex", "unit", "higher_is_better",
@@ -517,6 +543,23 @@ static void plan_apply_defaults(struct plan *p, size_t first, const struct plan_
 		b->sessions = b->sessions == PLAN_UNSET ? d->sessions : b->sessions;
 		b->timeout_s = b->timeout_s == PLAN_UNSET ? d->timeout_s : b->timeout_s;
 		b->profile = b->profile == PLAN_UNSET ? d->profile : b->profile;
+		b->profile_hz = b->profile_hz == PLAN_UNSET ? d->profile_hz : b->profile_hz;
+		b->profile_event = b->profile_event == PLAN_UNSET ? d->profile_event : b->profile_event;
+	}
+}
+
+/*
+ * A benchmark that says how to sample but not whether to profile profiles,
+ * as --profile-freq and --profile-event imply --profile; an explicit
+ * profile (the benchmark's or a default's) decides.
+ */
+static void plan_profile_implied(struct plan *p)
+{
+	for (size_t i = 0; i < p->nbench; i++) {
+		struct plan_protocol *b = &p->bench[i].proto;
+
+		if (b->profile == PLAN_UNSET && (b->profile_hz != PLAN_UNSET || b->profile_event != PLAN_UNSET))
+			b->profile = 1;
 	}
 }
 
@@ -541,7 +584,7 @@ static const char *const plan_top_keys[] = {
 /* Walk the top mapping of one file in the order written, so includes land where they are named. */
 static int plan_read_root(struct plan_file *f, yaml_node_t *root, bool top)
 {
-	struct plan_protocol d = { PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET };
+	struct plan_protocol d = { PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET };
 	size_t first = f->rd->plan->nbench;
 	yaml_node_t *v;
 	int ret = plan_check_keys(f, root, "a plan", plan_top_keys, PLAN_NKEYS(plan_top_keys));
@@ -834,6 +877,7 @@ int plan_load(const char *path, struct plan **out)
 		plan_free(rd.plan);
 		return ret;
 	}
+	plan_profile_implied(rd.plan);
 	plan_apply_defaults(rd.plan, 0, &plan_builtin);
 	*out = rd.plan;
 	return 0;

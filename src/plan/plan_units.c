@@ -26,6 +26,8 @@ int plan_units(const struct plan *p, struct harness_unit **out)
 			.sessions = b->proto.sessions,
 			.timeout_s = b->proto.timeout_s,
 			.profile = b->proto.profile == 1,
+			.profile_hz = b->proto.profile_hz,
+			.profile_event = b->proto.profile_event ? profile_event_name(b->proto.profile_event - 1) : NULL,
 		};
 	}
 	return 0;

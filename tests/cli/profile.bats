@@ -299,6 +299,51 @@ YAML
 	[[ "$stderr" == *"profile must be true or false, not 'yes'"* ]]
 }
 
+@test "a plan's profile_freq and profile_event: each benchmark samples so, its sessions record it, show says it" {
+	can_profile || skip "perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid) and not root"
+	setup_store
+	cat > "$D/p.yaml" <<'YAML'
+defaults: {warmups: 0, repeats: 1, profile_freq: 500}
+benchmarks:
+  - mem mmap -p 4KB -f demand -s 16MB
+  - bench: mem memset
+    args: {s: 64MB}
+    profile_event: cpu-clock
+    profile_freq: 4000
+YAML
+	run --separate-stderr "$CP" plan run "$D/p.yaml"
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	# memset's -f is all: an entry for each of its functions, as its results are named
+	store_sql "SELECT environment FROM session" | python3 -c '
+import json, sys
+(rec,) = [json.loads(l)["profile"] for l in sys.stdin]
+mmap = {"benchmark": "mem mmap -p 4KB -f demand -s 16MB", "event": "cpu-clock", "hz": 500}
+assert mmap in rec, rec
+rec.remove(mmap)
+assert {"benchmark": "mem memset -f default -s 64MB", "event": "cpu-clock", "hz": 4000} in rec, rec
+assert len(rec) > 1 and all(e["benchmark"].startswith("mem memset -f ") and e["hz"] == 4000 for e in rec), rec'
+	run --separate-stderr "$CP" show --profile --format json
+	[ "$status" -eq 0 ]
+	json_check '
+got = {p["benchmark"]: p["columns"][0]["sampling"]["text"] for p in d["blocks"][0]["profiles"]}
+assert got.pop("mem mmap -p 4KB -f demand -s 16MB") == "cpu-clock at 500 Hz", got
+assert "mem memset -f default -s 64MB" in got and set(got.values()) == {"cpu-clock at 4000 Hz"}, got'
+}
+
+@test "a plan's profile_freq and profile_event are checked, with the line: range, not a number, unknown event" {
+	run --separate-stderr "$CP" plan validate tests/fixtures/plans/profile-freq-zero.yaml
+	refused 2 "profile-freq-zero.yaml:4:19: profile_freq must be a whole number from 1 to 100000, not '0'"
+	run --separate-stderr "$CP" plan validate tests/fixtures/plans/profile-freq-word.yaml
+	refused 2 "profile-freq-word.yaml:6:19: profile_freq must be a whole number from 1 to 100000, not 'fast'"
+	run --separate-stderr "$CP" plan validate tests/fixtures/plans/profile-event.yaml
+	refused 2 "profile-event.yaml:4:18: profile_event must be cpu-clock or cycles, not 'instructions'"
+	printf 'benchmarks:\n  - bench: mem memset\n    profile_frq: 100\n' > "$BATS_TEST_TMPDIR/typo.yaml"
+	run --separate-stderr "$CP" plan validate "$BATS_TEST_TMPDIR/typo.yaml"
+	refused 2 "typo.yaml:3:5: unknown key 'profile_frq'" "profile_freq"
+	run --separate-stderr "$CP" plan validate tests/fixtures/plans/profile.yaml
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+}
+
 @test "doctor reports whether --profile can work, with the setting and the fix" {
 	root=$(refusing_root paranoid)
 	CLEARPATH_SYSROOT="$root" run "$CP" doctor

@@ -214,6 +214,58 @@ static void test_bad_plans_more(void **state)
 	load_fails(FIX "help-bundle.yaml");
 }
 
+/* profile_freq and profile_event: defaults and a benchmark's own, implying profile unless it says false. */
+static void test_profile_keys(void **state)
+{
+	struct plan *p = load_ok(FIX "profile.yaml");
+	struct harness_unit *u;
+
+	(void)state;
+	assert_int_equal(p->nbench, 4);
+	assert_int_equal(plan_units(p, &u), 0);
+	/* the defaults' frequency, and so profiled */
+	assert_true(u[0].profile);
+	assert_int_equal(u[0].profile_hz, 250);
+	assert_null(u[0].profile_event);
+	/* its own frequency and event over the defaults' */
+	assert_true(u[1].profile);
+	assert_int_equal(u[1].profile_hz, 1000);
+	assert_string_equal(u[1].profile_event, "cycles");
+	/* profile: false decides, whatever the defaults say of sampling */
+	assert_false(u[2].profile);
+	assert_true(u[3].profile);
+	assert_int_equal(u[3].profile_hz, 250);
+	assert_string_equal(u[3].profile_event, "cpu-clock");
+	free(u);
+	plan_free(p);
+	/* a plan without them: no profile, nothing over the command line */
+	p = load_ok(FIX "good.yaml");
+	assert_int_equal(plan_units(p, &u), 0);
+	assert_false(u[1].profile);
+	assert_int_equal(u[1].profile_hz, 0);
+	assert_null(u[1].profile_event);
+	free(u);
+	plan_free(p);
+}
+
+/* @path is refused with @msg as the last error: file, line and column, then the reason. */
+static void load_fails_with(const char *path, const char *msg)
+{
+	char want[512];
+
+	snprintf(want, sizeof(want), "%s%s", path, msg);
+	load_fails(path);
+	assert_string_equal(log_last_error(), want);
+}
+
+static void test_profile_keys_refused(void **state)
+{
+	(void)state;
+	load_fails_with(FIX "profile-freq-zero.yaml", ":4:19: profile_freq must be a whole number from 1 to 100000, not '0'");
+	load_fails_with(FIX "profile-freq-word.yaml", ":6:19: profile_freq must be a whole number from 1 to 100000, not 'fast'");
+	load_fails_with(FIX "profile-event.yaml", ":4:18: profile_event must be cpu-clock or cycles, not 'instructions'");
+}
+
 static void test_duration(void **state)
 {
 	unsigned s = 0;
@@ -321,6 +373,8 @@ int main(void)
 		cmocka_unit_test(test_nearest),
 		cmocka_unit_test(test_regex_cost),
 		cmocka_unit_test(test_bad_plans_more),
+		cmocka_unit_test(test_profile_keys),
+		cmocka_unit_test(test_profile_keys_refused),
 		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_scale_auto),

@@ -108,11 +108,7 @@ assert gov["sessions"] == 2 and gov["values"] == ["powersave (0/4 CPUs on perfor
 	session_on "$X86" "$STORE"
 	"$CP" show --header --format grid >"$D/a.txt"
 	grep -q 'Doctor WARN cpu.governor in 1 of 1 session' "$D/a.txt"
-	for fmt in csv json; do
-		"$CP" export --whole --format $fmt "$D/a.$fmt"
-		"$CP" import --store "$D/$fmt.db" "$D/a.$fmt" >/dev/null
-	done
-	"$CP" merge --into "$D/m.db" "$STORE" >/dev/null
+	whole_copies
 	want=$(store_sql "SELECT environment FROM session")
 	for db in csv json m; do
 		[ "$(STORE=$D/$db.db store_sql "SELECT environment FROM session")" = "$want" ]

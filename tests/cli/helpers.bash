@@ -27,6 +27,16 @@ setup_store() {
 	export CLEARPATH_STORE="$STORE"
 }
 
+# whole_copies: $STORE copied three ways, export --whole (CSV, JSON) then import into $D/csv.db and $D/json.db
+# (the exports stay as $D/a.csv, $D/a.json), and merge into $D/m.db.
+whole_copies() {
+	for fmt in csv json; do
+		"$CP" export --store "$STORE" --whole --format $fmt "$D/a.$fmt"
+		"$CP" import --store "$D/$fmt.db" "$D/a.$fmt" >/dev/null
+	done
+	"$CP" merge --into "$D/m.db" "$STORE" >/dev/null
+}
+
 # store_sql QUERY: the rows of the store $STORE, '|'-separated; writes are committed.
 store_sql() {
 	python3 - "$STORE" "$1" <<'PY'

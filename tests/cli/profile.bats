@@ -262,11 +262,7 @@ assert p["symbols"][0]["symbol"] == "clearing" and p["symbols"][0]["clearing"], 
 	prof_session patched 250
 	"$CP" show --profile --format grid >"$D/a.txt"
 	grep -q '^  sampled with  *cpu-clock at 1000 Hz  *cpu-clock at 250 Hz$' "$D/a.txt"
-	for fmt in csv json; do
-		"$CP" export --whole --format $fmt "$D/a.$fmt"
-		"$CP" import --store "$D/$fmt.db" "$D/a.$fmt" >/dev/null
-	done
-	"$CP" merge --into "$D/m.db" "$STORE" >/dev/null
+	whole_copies
 	want=$(store_sql "SELECT uuid, environment FROM session ORDER BY uuid")
 	for db in csv json m; do
 		[ "$(STORE=$D/$db.db store_sql "SELECT uuid, environment FROM session ORDER BY uuid")" = "$want" ]

@@ -28,7 +28,8 @@ static const struct cli_spec export_spec = {
 		 "errors, so 'clearpath import' rebuilds what 'clearpath merge' would.\n"
 		 "OUT is a file (written whole or not at all; through a symbolic link, the file it\n"
 		 "points to), a character device or FIFO (written as it is: /dev/stdout, >(gzip >x))\n"
-		 "or - for stdout.  'clearpath import' reads the CSV and the --whole forms\n"
+		 "or - for stdout; never an SQLite database (a store).  'clearpath import' reads\n"
+		 "the CSV and the --whole forms\n"
 		 "back; export -> import -> export gives the same bytes.\n\n"
 		 "    --format FMT    csv (default) or json\n"
 		 "    --whole         sessions whole (the form import restores without loss)\n"
@@ -186,6 +187,14 @@ static int export_file(struct store *st, const struct export_req *req, const cha
 	if (!target) {
 		log_err("cannot export to %s: %s", path, strerror(errno));
 		return errno == ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+	}
+	/* `export results.db`, the store named where the output goes, would lose every sample. */
+	if (replace_is_database(target)) {
+		log_err("%s is an SQLite database (a clearpath store?): export does not replace it", path);
+		log_hint("name a new file for the export, e.g. export results.csv; to copy a store into"
+			 " another, use 'clearpath merge'");
+		free(target);
+		return EXIT_USAGE;
 	}
 	ret = export_replace(st, req, path, strcmp(path, target) ? target : path);
 	free(target);

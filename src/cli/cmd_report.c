@@ -74,26 +74,6 @@ static int report_option(int c, const char *arg, void *ctx)
 	return cli_select_option(c, arg, &o->sel);
 }
 
-/*
- * Whether @path holds an SQLite database: `report -o results.db` (the store
- * itself, or another one, for a mistyped page name) would replace a store
- * with a page and lose every sample in it.
- */
-static bool report_is_database(const char *path)
-{
-	static const char magic[16] = "SQLite format 3";	/* and its NUL: the first 16 bytes of every database */
-	char head[sizeof(magic)];
-	struct stat sb;
-	FILE *f;
-	bool db;
-
-	if (stat(path, &sb) || !S_ISREG(sb.st_mode) || !(f = fopen(path, "rb")))
-		return false;
-	db = fread(head, 1, sizeof(head), f) == sizeof(head) && !memcmp(head, magic, sizeof(magic));
-	fclose(f);
-	return db;
-}
-
 /* -o names a page or a directory, never nothing and never a store. */
 static int report_check_output(const struct report_cli *o)
 {
@@ -112,7 +92,7 @@ static int report_check_output(const struct report_cli *o)
 		log_hint("name a new directory, e.g. -o plots/");
 		return EXIT_USAGE;
 	}
-	if (!strcmp(o->format, "html") && report_is_database(o->output)) {
+	if (!strcmp(o->format, "html") && replace_is_database(o->output)) {
 		log_err("%s is an SQLite database (a clearpath store?): report does not replace it with a page",
 			o->output);
 		log_hint("name a new file for the page, e.g. -o report.html");

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -101,4 +102,19 @@ int replace_commit(struct replace *r, int err)
 		r->target = NULL;
 	}
 	return err;
+}
+
+bool replace_is_database(const char *path)
+{
+	static const char magic[16] = "SQLite format 3";	/* and its NUL: the first 16 bytes of every database */
+	char head[sizeof(magic)];
+	struct stat sb;
+	FILE *f;
+	bool db;
+
+	if (stat(path, &sb) || !S_ISREG(sb.st_mode) || !(f = fopen(path, "rb")))
+		return false;
+	db = fread(head, 1, sizeof(head), f) == sizeof(head) && !memcmp(head, magic, sizeof(magic));
+	fclose(f);
+	return db;
 }

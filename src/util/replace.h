@@ -3,6 +3,7 @@
 #define CLEARPATH_UTIL_REPLACE_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /*
@@ -11,6 +12,12 @@
  * (ELOOP after 40 links).
  */
 char *replace_target(const char *path);
+
+/*
+ * Whether @path (followed through links) is an SQLite database: an output
+ * (a page, an export) must never replace one, it may be the user's store.
+ */
+bool replace_is_database(const char *path);
 
 /* A file being replaced: write to @f, then replace_commit(). */
 struct replace {

@@ -268,3 +268,24 @@ d = json.load(open(sys.argv[1])); d[5]["complete"] = "yes"; json.dump(d, open(sy
 	"$CP" export --store "$S/seed.db" "$D/seed.csv"
 	cmp "$D/seed.csv" "$D/s.csv"
 }
+
+@test "export: OUT naming the store (or any SQLite database, through a link too) is refused, the store kept" {
+	cp "$S/seed.db" "$D/store.db"
+	sum=$(cksum <"$D/store.db")
+	for form in "" --whole "--format json" "--whole --format json"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr "$CP" export $form --store "$D/store.db" "$D/store.db"
+		refused 2 "$D/store.db is an SQLite database (a clearpath store?): export does not replace it" \
+			"clearpath merge"
+	done
+	ln -s store.db "$D/link.db"
+	run --separate-stderr "$CP" export --store "$D/store.db" "$D/link.db"
+	refused 2 "link.db is an SQLite database"
+	[ "$(cksum <"$D/store.db")" = "$sum" ]
+	[ -L "$D/link.db" ]
+	"$CP" list sessions --store "$D/store.db" >/dev/null
+	# a file that merely starts like one is no database: replaced as before
+	printf 'SQLite format 2\n' >"$D/notdb"
+	"$CP" export --store "$D/store.db" "$D/notdb"
+	head -1 "$D/notdb" | grep -q '^sut,swprofile,session'
+}

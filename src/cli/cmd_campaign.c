@@ -155,7 +155,7 @@ static int ca_parse(int argc, char **argv, struct ca_cli *o, int max)
 		log_err("--format is for 'campaign status'");
 		return EXIT_USAGE;
 	}
-	return ret;
+	return ret ?: remote_ssh_config_check(o->ssh_config);
 }
 
 /*

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 enum { RM_SSH_CONFIG = 300, RM_HELP };
@@ -63,7 +62,6 @@ int cmd_remote(int argc, char **argv)
 {
 	static const struct cli_getopt g = { "remote", rm_options, RM_HELP, rm_usage, rm_option };
 	const char *ssh_config = NULL;
-	struct stat sb;
 	int ret, worst = 0;
 
 	if (argc < 1 || strcmp(argv[0], "check")) {
@@ -82,17 +80,8 @@ int cmd_remote(int argc, char **argv)
 		log_err("'remote check' needs at least one host, [user@]host[:port]");
 		return EXIT_USAGE;
 	}
-	/* as campaign start does: a missing file is the user's slip, not an unreachable host */
-	if (ssh_config && access(ssh_config, R_OK)) {
-		log_err("cannot read the ssh config %s: %s", ssh_config, strerror(errno));
-		return EXIT_USAGE;
-	}
-	/* ssh reads a device such as /dev/zero for ever, and takes a directory for no configuration */
-	if (ssh_config && (stat(ssh_config, &sb) || !S_ISREG(sb.st_mode))) {
-		log_err("the ssh config %s is not a regular file", ssh_config);
-		log_hint("--ssh-config names a file in ssh_config(5) format, as ssh -F takes");
-		return EXIT_USAGE;
-	}
+	if ((ret = remote_ssh_config_check(ssh_config)))
+		return ret;
 	/* every host is checked even after one failed: the user wants the whole picture */
 	for (int i = optind; i < argc; i++) {
 		ret = rm_check_one(argv[i], ssh_config);

@@ -33,6 +33,13 @@ struct remote_host {
  * ssh would read as an option; free with remote_host_free().
  */
 int remote_host_parse(const char *dest, struct remote_host *h);
+
+/*
+ * --ssh-config @path (NULL: none) as ssh -F can use it: a readable regular
+ * file (ssh reads a device such as /dev/zero for ever, and takes a directory
+ * for no configuration).  0, or EXIT_USAGE after saying what is wrong.
+ */
+int remote_ssh_config_check(const char *path);
 /* Close the shared connection, if one is open, and free @h. */
 void remote_host_free(struct remote_host *h);
 

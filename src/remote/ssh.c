@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /*
@@ -410,4 +411,23 @@ int remote_arch(const struct remote_host *h, char **arch)
 	if (!ret)
 		ssh_line(*arch);
 	return ret;
+}
+
+int remote_ssh_config_check(const char *path)
+{
+	struct stat sb;
+
+	if (!path)
+		return 0;
+	/* a missing file is the user's slip, not an unreachable host */
+	if (access(path, R_OK)) {
+		log_err("cannot read the ssh config %s: %s", path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (stat(path, &sb) || !S_ISREG(sb.st_mode)) {
+		log_err("the ssh config %s is not a regular file", path);
+		log_hint("--ssh-config names a file in ssh_config(5) format, as ssh -F takes");
+		return EXIT_USAGE;
+	}
+	return 0;
 }

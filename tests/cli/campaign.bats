@@ -325,6 +325,14 @@ benchmarks:
 	refused 2 "needs CLEARPATH_FAKE_BOOT"
 	run --separate-stderr "$CP" campaign frobnicate
 	refused 2 "unknown campaign command 'frobnicate'"
+	# ssh would read a device for ever and take a directory for no configuration: refused before any connection
+	for cfg in /dev/zero "$D"; do
+		run --separate-stderr timeout 20 "$CP" campaign start "$D/ab.yaml" --boots 1 --host root@127.0.0.1:1 \
+			--ssh-config "$cfg"
+		refused 2 "the ssh config $cfg is not a regular file"
+		run --separate-stderr timeout 20 "$CP" campaign continue --ssh-config "$cfg"
+		refused 2 "the ssh config $cfg is not a regular file"
+	done
 	[ ! -e "$STORE" ] || [ "$(sql "select count(*) from campaign")" -eq 0 ]
 }
 

@@ -76,7 +76,7 @@ static void test_real_machine(void **state)
 
 static void expect_pool(uint64_t page, int ret, bool supported, uint64_t total, uint64_t nfree)
 {
-	struct sysfs_hugepool pool = { true, 99, 99 };
+	struct sysfs_hugepool pool = { true, 99, 99, 99 };
 
 	assert_int_equal(sysfs_hugepool(page, &pool), ret);
 	assert_int_equal(pool.supported, supported);

@@ -19,6 +19,12 @@
 bool rpt_profile_class(const char *rclass);
 
 /*
+ * Whether block @blk holds --profile shares only (show --profile): shares of
+ * one profile sum to 100%, so a geometric mean of their ratios means nothing.
+ */
+bool rpt_profile_only(const struct cmp_block *blk);
+
+/*
  * One benchmark's profile in one block: its clearing-share row and its
  * symbol rows (each column's stored top five, the union), pointers into the
  * set.  A column without a value has no samples of it: never a zero.

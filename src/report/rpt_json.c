@@ -1,4 +1,5 @@
 /* rpt_json: the `json` format, a result's every number and verdict for scripts, or a table as records (jansson). */
+#include "report/profile.h"
 #include "report/header.h"
 #include "report/impl.h"
 
@@ -124,7 +125,7 @@ static json_t *json_block(const struct rpt_result *r, size_t b)
 		json_array_append_new(results, res);
 	}
 	json_t *j = json_pack("{s:s, s:o, s:o, s:O, s:O}", rpt_block_key(s->axis), blk->name, "results", results,
-			      "geomean", json_geomean(s, blk), "settings_differ", differ ? differ : json_array(),
+			      "geomean", rpt_profile_only(blk) ? json_null() : json_geomean(s, blk), "settings_differ", differ ? differ : json_array(),
 			      "thp_always", thp ? thp : json_array());
 
 	if (j && r->header && b < r->header->nblocks)

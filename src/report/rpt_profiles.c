@@ -14,6 +14,14 @@ bool rpt_profile_class(const char *rclass)
 	return strstr(rclass, RPT_PROFILE_MARK) != NULL;
 }
 
+bool rpt_profile_only(const struct cmp_block *blk)
+{
+	for (size_t r = 0; r < blk->nrows; r++)
+		if (!rpt_profile_class(blk->rows[r].rclass))
+			return false;
+	return blk->nrows > 0;
+}
+
 /* The benchmark part of a profile class ("mmap -s 1GB" of "mmap -s 1GB :profile:x"), its length. */
 static size_t rpt_profile_bench_len(const char *rclass)
 {

@@ -1,4 +1,5 @@
 /* rpt_result: a result laid out as tables for the text formats (base means, % changes, geomean row, legend), and the dispatch by format. */
+#include "report/profile.h"
 #include "report/header.h"
 #include "report/impl.h"
 
@@ -505,7 +506,7 @@ static int show_block_rows(struct rpt_table *t, const struct cmp_set *s, size_t 
 
 	for (size_t r = 0; !ret && r < blk->nrows; r++)
 		ret = show_row(t, s, blk, &blk->rows[r], o, &notes);
-	if (!ret && s->ncols > 1)
+	if (!ret && s->ncols > 1 && !rpt_profile_only(blk))
 		ret = show_geomean_row(t, s, blk, o);
 	if (!ret) {
 		show_legend(t, o, &notes);

@@ -186,6 +186,12 @@ profile_store() {
 	line=$(grep '^  clearing (page-clearing functions)' <<<"$output")
 	[[ "$line" =~ [0-9.]+%\ +[0-9.]+%\ \([+-][0-9.]+\ pp\) ]] || { echo "$line"; return 1; }
 	[[ "$output" == *"bound: result moves at most"*" x X%"* ]]
+	# the shares of one profile sum to 100%: no geometric mean of their ratios (JSON: null); a rate's has one
+	[[ "$output" != *"geometric mean"* ]]
+	run --separate-stderr "$CP" show --format json --profile
+	[ "$(jq -c '[.blocks[].geomean]' <<<"$output")" = "[null]" ]
+	run --separate-stderr "$CP" show --format json
+	[ "$(jq '.blocks[0].geomean.columns | length' <<<"$output")" = 2 ]
 }
 
 @test "profile classes survive export and import: show --profile is the same from the copy" {

@@ -28,8 +28,8 @@ static const struct cli_spec export_spec = {
 		 "errors, so 'clearpath import' rebuilds what 'clearpath merge' would.\n"
 		 "OUT is a file (written whole or not at all; through a symbolic link, the file it\n"
 		 "points to), a character device or FIFO (written as it is: /dev/stdout, >(gzip >x))\n"
-		 "or - for stdout; never an SQLite database (a store).  'clearpath import' reads\n"
-		 "the CSV and the --whole forms\n"
+		 "or - for stdout; never an SQLite database (a store) nor its -wal, -shm or\n"
+		 "-journal file.  'clearpath import' reads the CSV and the --whole forms\n"
 		 "back; export -> import -> export gives the same bytes.\n\n"
 		 "    --format FMT    csv (default) or json\n"
 		 "    --whole         sessions whole (the form import restores without loss)\n"
@@ -153,6 +153,7 @@ static bool export_is_stdout(const struct stat *sb)
 static int export_file(struct store *st, const struct export_req *req, const char *path)
 {
 	struct stat sb;
+	const char *part;
 	char *target;
 	bool said;
 	int fd, ret;
@@ -188,9 +189,17 @@ static int export_file(struct store *st, const struct export_req *req, const cha
 		log_err("cannot export to %s: %s", path, strerror(errno));
 		return errno == ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
 	}
-	/* `export results.db`, the store named where the output goes, would lose every sample. */
-	if (replace_is_database(target)) {
-		log_err("%s is an SQLite database (a clearpath store?): export does not replace it", path);
+	/*
+	 * `export results.db`, the store named where the output goes, would lose every sample;
+	 * `export results.db-wal` those a writer committed and SQLite has not copied back yet.
+	 */
+	if (replace_is_database(target, &part)) {
+		if (part)
+			log_err("%s is the %s of an SQLite database (a clearpath store?): export does not"
+				" replace it", path, part);
+		else
+			log_err("%s is an SQLite database (a clearpath store?): export does not replace it",
+				path);
 		log_hint("name a new file for the export, e.g. export results.csv; to copy a store into"
 			 " another, use 'clearpath merge'");
 		free(target);

@@ -77,6 +77,7 @@ static int report_option(int c, const char *arg, void *ctx)
 /* -o names a page or a directory, never nothing and never a store. */
 static int report_check_output(const struct report_cli *o)
 {
+	const char *part;
 	struct stat sb;
 
 	if (!o->output)
@@ -92,9 +93,13 @@ static int report_check_output(const struct report_cli *o)
 		log_hint("name a new directory, e.g. -o plots/");
 		return EXIT_USAGE;
 	}
-	if (!strcmp(o->format, "html") && replace_is_database(o->output)) {
-		log_err("%s is an SQLite database (a clearpath store?): report does not replace it with a page",
-			o->output);
+	if (!strcmp(o->format, "html") && replace_is_database(o->output, &part)) {
+		if (part)
+			log_err("%s is the %s of an SQLite database (a clearpath store?): report does not"
+				" replace it with a page", o->output, part);
+		else
+			log_err("%s is an SQLite database (a clearpath store?): report does not replace it"
+				" with a page", o->output);
 		log_hint("name a new file for the page, e.g. -o report.html");
 		return EXIT_USAGE;
 	}

@@ -104,7 +104,7 @@ int replace_commit(struct replace *r, int err)
 	return err;
 }
 
-bool replace_is_database(const char *path)
+static bool is_sqlite_file(const char *path)
 {
 	static const char magic[16] = "SQLite format 3";	/* and its NUL: the first 16 bytes of every database */
 	char head[sizeof(magic)];
@@ -116,5 +116,39 @@ bool replace_is_database(const char *path)
 		return false;
 	db = fread(head, 1, sizeof(head), f) == sizeof(head) && !memcmp(head, magic, sizeof(magic));
 	fclose(f);
+	return db;
+}
+
+/* The files SQLite keeps beside a database DB, named DB<suffix>. */
+static const struct {
+	const char *suffix;
+	const char *what;
+} companions[] = {
+	{ "-wal", "write-ahead log (-wal)" },
+	{ "-shm", "shared-memory index (-shm)" },
+	{ "-journal", "rollback journal (-journal)" },
+};
+
+bool replace_is_database(const char *path, const char **part)
+{
+	char *target = replace_target(path);
+	bool db = false;
+
+	if (part)
+		*part = NULL;
+	if (!target)
+		return false;
+	db = is_sqlite_file(target);
+	for (size_t i = 0; !db && i < sizeof(companions) / sizeof(companions[0]); i++) {
+		size_t n = strlen(target), k = strlen(companions[i].suffix);
+
+		if (n <= k || strcmp(target + n - k, companions[i].suffix))
+			continue;
+		target[n - k] = '\0';
+		if ((db = is_sqlite_file(target)) && part)
+			*part = companions[i].what;
+		target[n - k] = companions[i].suffix[0];
+	}
+	free(target);
 	return db;
 }

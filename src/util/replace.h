@@ -14,10 +14,15 @@
 char *replace_target(const char *path);
 
 /*
- * Whether @path (followed through links) is an SQLite database: an output
- * (a page, an export) must never replace one, it may be the user's store.
+ * Whether @path (followed through links) is part of an SQLite database: an
+ * output (a page, an export) must never replace one, it may be the user's
+ * store.  Either the database itself (*@part NULL), or a file named DB-wal,
+ * DB-shm or DB-journal beside a database DB, whether it exists yet or not (a
+ * writer may be using or about to create it, and replacing its write-ahead
+ * log loses committed samples): then *@part says which ("write-ahead log
+ * (-wal)").  @part may be NULL.
  */
-bool replace_is_database(const char *path);
+bool replace_is_database(const char *path, const char **part);
 
 /* A file being replaced: write to @f, then replace_commit(). */
 struct replace {

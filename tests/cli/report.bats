@@ -128,7 +128,7 @@ EOF
 	[ ! -e "$D/x.html" ]
 }
 
-@test "report -o naming the store (or any SQLite database), or nothing, is refused and the store kept" {
+@test "report -o naming the store (or any SQLite database, or its -wal, -shm, -journal), or nothing, is refused and the store kept" {
 	cp "$S/seed.db" "$D/store.db"
 	sum=$(cksum <"$D/store.db")
 	run --separate-stderr "$CP" report --store "$D/store.db" -o "$D/store.db"
@@ -136,6 +136,12 @@ EOF
 	ln -s store.db "$D/link.db"
 	run --separate-stderr "$CP" report --store "$D/store.db" -o "$D/link.db"
 	refused 2 "is an SQLite database"
+	# its write-ahead log, shared-memory index and journal too, there or not yet
+	for suffix in -wal -shm -journal; do
+		run --separate-stderr "$CP" report --store "$D/store.db" -o "$D/store.db$suffix"
+		refused 2 "$D/store.db$suffix is the" "of an SQLite database (a clearpath store?): report does not"
+		[ ! -e "$D/store.db$suffix" ]
+	done
 	[ "$(cksum <"$D/store.db")" = "$sum" ]
 	"$CP" list sessions --store "$D/store.db" >/dev/null
 	cd "$D"

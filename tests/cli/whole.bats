@@ -289,3 +289,41 @@ d = json.load(open(sys.argv[1])); d[5]["complete"] = "yes"; json.dump(d, open(sy
 	"$CP" export --store "$D/store.db" "$D/notdb"
 	head -1 "$D/notdb" | grep -q '^sut,swprofile,session'
 }
+
+@test "export: the store's -wal, -shm and -journal files are refused as the store is; a live writer's commits kept" {
+	cp "$S/seed.db" "$D/store.db"
+	# a writer that committed into the write-ahead log and is still running (no checkpoint yet):
+	# replacing store.db-wal under it would lose that commit
+	run --separate-stderr python3 - "$D/store.db" "$CP" <<-'EOF'
+	import sqlite3, subprocess, sys
+	db = sqlite3.connect(sys.argv[1], isolation_level=None)
+	assert db.execute("PRAGMA journal_mode = WAL").fetchone()[0] == "wal"
+	db.execute("PRAGMA wal_autocheckpoint = 0")
+	db.execute("UPDATE session SET boot_id = 'committed-in-wal' WHERE uuid = (SELECT min(uuid) FROM session)")
+	out = subprocess.run([sys.argv[2], "export", "--store", sys.argv[1], sys.argv[1] + "-wal"],
+	                     capture_output=True, text=True)
+	sys.stdout.write(out.stdout)
+	sys.stderr.write(out.stderr)
+	sys.exit(out.returncode)
+	EOF
+	refused 2 "$D/store.db-wal is the write-ahead log (-wal) of an SQLite database (a clearpath store?):" \
+		"export does not replace it"
+	[ "$(STORE=$D/store.db store_sql "SELECT count(*) FROM session WHERE boot_id = 'committed-in-wal'")" = 1 ]
+	# every companion, there or not yet (a writer may be about to create it), and through a link
+	for suffix in -wal -shm -journal; do
+		for form in "" --whole "--format json"; do
+			# shellcheck disable=SC2086
+			run --separate-stderr "$CP" export $form --store "$D/store.db" "$D/store.db$suffix"
+			refused 2 "$D/store.db$suffix is the" "of an SQLite database"
+			[ ! -e "$D/store.db$suffix" ]
+		done
+	done
+	ln -s store.db-wal "$D/link.csv"
+	run --separate-stderr "$CP" export --store "$D/store.db" "$D/link.csv"
+	refused 2 "link.csv is the write-ahead log (-wal) of an SQLite database"
+	[ ! -e "$D/store.db-wal" ]
+	# the same names beside a file that is no database are ordinary outputs
+	printf 'not a database\n' >"$D/plain"
+	"$CP" export --store "$D/store.db" "$D/plain-wal"
+	head -1 "$D/plain-wal" | grep -q '^sut,swprofile,session'
+}

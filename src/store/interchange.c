@@ -256,21 +256,49 @@ bool store_xchg_value(const char *s, double *out)
 	return store_xchg_decimal(s) && !*end && isfinite(*out) && !(errno == ERANGE && fabs(*out) > 1);
 }
 
+static int days_in_month(int year, int mon)
+{
+	static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	bool leap = (year % 4 == 0 && year % 100) || year % 400 == 0;
+
+	return mon == 2 && leap ? 29 : days[mon - 1];
+}
+
+/*
+ * A time clearpath could have written: a real calendar day of years 1-9999
+ * (the store's times sort as text, so four digits), a second 00-59 (the
+ * clock it reads has no leap second: 23:59:60 would sort before the next
+ * day's 00:00:00 yet mean after it).
+ */
 bool store_xchg_timestamp(const char *s)
 {
 	static const char shape[] = "dddd-dd-ddTdd:dd:dd";
-	int mon, day, hour, min, sec;
+	int year, mon, day, hour, min, sec;
 
 	for (size_t i = 0; i < sizeof(shape) - 1; i++)
 		if (shape[i] == 'd' ? s[i] < '0' || s[i] > '9' : s[i] != shape[i])
 			return false;
-	if (sscanf(s + 5, "%2d-%2d", &mon, &day) != 2 || sscanf(s + 11, "%2d:%2d:%2d", &hour, &min, &sec) != 3 ||
-	    mon < 1 || mon > 12 || day < 1 || day > 31 || hour > 23 || min > 59 || sec > 60)
+	if (sscanf(s, "%4d-%2d-%2d", &year, &mon, &day) != 3 ||
+	    sscanf(s + 11, "%2d:%2d:%2d", &hour, &min, &sec) != 3 || year < 1 || mon < 1 || mon > 12 ||
+	    day < 1 || day > days_in_month(year, mon) || hour > 23 || min > 59 || sec > 59)
 		return false;
 	s += sizeof(shape) - 1;
 	if (*s == '.' && strspn(s + 1, "0123456789"))
 		s += 1 + strspn(s + 1, "0123456789");
 	return !strcmp(s, "Z");
+}
+
+int store_xchg_time_cmp(const char *a, const char *b)
+{
+	static const size_t whole = sizeof("dddd-dd-ddTdd:dd:dd") - 1;
+	int c = strncmp(a, b, whole);
+
+	/* then the fractions digit by digit, a missing digit a 0: ".5Z" is after "Z", ".50Z" equal to ".5Z" */
+	a += whole + (a[whole] == '.');
+	b += whole + (b[whole] == '.');
+	for (; !c && (*a != 'Z' || *b != 'Z'); a += *a != 'Z', b += *b != 'Z')
+		c = (*a == 'Z' ? '0' : *a) - (*b == 'Z' ? '0' : *b);
+	return c;
 }
 
 static int parse_row(const struct import_ctx *c, struct import_row *r)

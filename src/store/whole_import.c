@@ -317,6 +317,9 @@ static int xw_session(struct xw_in *in)
 	if (s)
 		return xw_bad(in, XW_SESSION, "session %s appears twice (first on %s %ld)", s->uuid,
 			      in->json ? "record" : "line", s->line);
+	if (*in->f[XW_ENDED] && store_xchg_time_cmp(in->f[XW_ENDED], in->f[XW_STARTED]) < 0)
+		return xw_bad(in, XW_ENDED, "'%s' is before the session's start, %s", in->f[XW_ENDED],
+			      in->f[XW_STARTED]);
 	ret = xw_grow(in);
 	if (ret)
 		return ret;

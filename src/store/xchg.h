@@ -28,8 +28,14 @@ bool store_xchg_iteration(const char *s, int *out);
 /* Whether @s is a finite decimal number (store_xchg_decimal()) that fits a double; sets *@out. */
 bool store_xchg_value(const char *s, double *out);
 
-/* Whether @s is a UTC time as the store writes it: YYYY-MM-DDTHH:MM:SS[.fraction]Z. */
+/*
+ * Whether @s is a UTC time as the store writes it: YYYY-MM-DDTHH:MM:SS[.fraction]Z,
+ * a day that exists (no 2026-02-30, no year 0000) and a second 00-59.
+ */
 bool store_xchg_timestamp(const char *s);
+
+/* Order two times store_xchg_timestamp() accepts: <0, 0, >0 as @a is before, at or after @b. */
+int store_xchg_time_cmp(const char *a, const char *b);
 
 /*
  * A benchmark named in an interchange file as "suite params" (split at the

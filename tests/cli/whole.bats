@@ -327,3 +327,34 @@ d = json.load(open(sys.argv[1])); d[5]["complete"] = "yes"; json.dump(d, open(sy
 	"$CP" export --store "$D/store.db" "$D/plain-wal"
 	head -1 "$D/plain-wal" | grep -q '^sut,swprofile,session'
 }
+
+@test "whole: times that cannot be are refused: 2026-02-30, second 60, year 0000, an end before the start" {
+	"$CP" export --store "$S/seed.db" --session 5eed0000-0000-4000-8000-000000000001 "$D/one.csv"
+	# $1: sed expression on the session record, $2: what the refusal says
+	bad() {
+		sed "/^session,/$1" "$D/one.csv" > "$D/bad.csv"
+		run --separate-stderr "$CP" import --store "$D/c.db" "$D/bad.csv"
+		refused 2 "bad.csv: line 4" "$2" "nothing from"
+		[ ! -e "$D/c.db" ]
+	}
+	bad 's/2026-08-22T08:00:00.000000Z/2026-02-30T08:00:00.000000Z/' \
+		"column 7 (started): '2026-02-30T08:00:00.000000Z' is not a UTC time"
+	bad 's/2026-08-22T08:00:00.000000Z/2025-02-29T08:00:00.000000Z/' "'2025-02-29T08:00:00.000000Z' is not"
+	bad 's/2026-08-22T08:00:00.000000Z/2026-04-31T08:00:00.000000Z/' "'2026-04-31T08:00:00.000000Z' is not"
+	bad 's/2026-08-22T08:00:00.000000Z/2026-08-22T08:00:60.000000Z/' "'2026-08-22T08:00:60.000000Z' is not"
+	bad 's/2026-08-22T08:00:00.000000Z/0000-08-22T08:00:00.000000Z/' "'0000-08-22T08:00:00.000000Z' is not"
+	bad 's/2026-08-22T08:00:00.000000Z,,/2026-08-22T08:00:00.000000Z,2026-08-22T07:59:59.999999Z,/' \
+		"column 8 (ended): '2026-08-22T07:59:59.999999Z' is before the session's start, 2026-08-22T08:00:00.000000Z"
+	# a fraction is a fraction: .5 of the start's second is after it, not before (as text it sorts first)
+	bad 's/2026-08-22T08:00:00.000000Z,,/2026-08-22T08:00:00.5Z,2026-08-22T08:00:00Z,/' \
+		"'2026-08-22T08:00:00Z' is before the session's start, 2026-08-22T08:00:00.5Z"
+	# what can be: a leap day, an end at the start, an end a fraction after it
+	sed '/^session,/s/2026-08-22T08:00:00.000000Z,,/2024-02-29T08:00:00Z,2024-02-29T08:00:00.000Z,/' \
+		"$D/one.csv" > "$D/ok.csv"
+	"$CP" import --store "$D/c.db" "$D/ok.csv" >/dev/null
+	sed -e '/^session,/s/2026-08-22T08:00:00.000000Z,,/2026-08-22T08:00:00Z,2026-08-22T08:00:00.5Z,/' \
+		-e 's/5eed0000-0000-4000-8000-000000000001/5eed0000-0000-4000-8000-0000000000aa/' \
+		"$D/one.csv" > "$D/ok2.csv"
+	"$CP" import --store "$D/c.db" "$D/ok2.csv" >/dev/null
+	[ "$("$CP" list sessions --store "$D/c.db" --format json | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))')" = 2 ]
+}

@@ -4,6 +4,7 @@
 #include <errno.h>
 
 #include "store/csv.h"
+#include "store/xchg.h"
 
 /* A read-only stream over @text. */
 static FILE *text_stream(const char *text)
@@ -417,6 +418,28 @@ static void test_merge_refuses_missing_and_foreign_files(void **state)
 	store_close(b);
 }
 
+/* Times are real calendar instants, and compare by instant, not by text. */
+static void test_timestamps_are_instants(void **state)
+{
+	static const char *const good[] = { "2024-02-29T00:00:00Z", "2000-02-29T23:59:59.999999Z",
+					     "0001-01-01T00:00:00Z", "9999-12-31T23:59:59.5Z" };
+	static const char *const bad[] = { "2026-02-30T00:00:00Z", "1900-02-29T00:00:00Z", "2026-04-31T00:00:00Z",
+					    "2026-08-22T23:59:60Z", "0000-01-01T00:00:00Z", "2026-00-01T00:00:00Z",
+					    "2026-08-22T24:00:00Z", "2026-08-22T08:00:00.Z", "2026-08-22T08:00:00" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		assert_true(store_xchg_timestamp(good[i]));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_false(store_xchg_timestamp(bad[i]));
+	assert_int_equal(store_xchg_time_cmp("2026-08-22T08:00:00Z", "2026-08-22T08:00:00.000000Z"), 0);
+	assert_int_equal(store_xchg_time_cmp("2026-08-22T08:00:00.5Z", "2026-08-22T08:00:00.500Z"), 0);
+	assert_true(store_xchg_time_cmp("2026-08-22T08:00:00.5Z", "2026-08-22T08:00:00Z") > 0);
+	assert_true(store_xchg_time_cmp("2026-08-22T08:00:00Z", "2026-08-22T08:00:00.000001Z") < 0);
+	assert_true(store_xchg_time_cmp("2026-08-22T08:00:01Z", "2026-08-22T08:00:00.999999Z") > 0);
+	assert_true(store_xchg_time_cmp("2025-12-31T23:59:59.9Z", "2026-01-01T00:00:00Z") < 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest plain[] = {
@@ -424,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_csv_reader_empty_first_field),
 		cmocka_unit_test(test_csv_reader_errors),
 		cmocka_unit_test(test_csv_writer_quotes_only_when_needed),
+		cmocka_unit_test(test_timestamps_are_instants),
 	};
 	const struct CMUnitTest every[] = {
 		cmocka_unit_test(test_export_import_export_identical),

@@ -6,6 +6,7 @@
 #include "util/log.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 const char cli_harness_help[] =
 	"    --swprofile NAME  software profile name (default: the kernel release)\n"
@@ -16,6 +17,21 @@ const char cli_harness_help[] =
 	"    --force           add to a swprofile whose fingerprint changed\n"
 	"    --max-failures N  consecutive failed invocations that stop a session (default 3, 0: never)\n"
 	"    --quiet           no progress line\n";
+
+int cli_store_name(const char *opt, const char *arg)
+{
+	if (!store_utf8_valid(arg)) {
+		log_err("invalid value for --%s: not valid UTF-8", opt);
+		return EXIT_USAGE;
+	}
+	if (strlen(arg) > STORE_NAME_MAX) {
+		log_err("invalid value for --%s: %zu bytes long, and a name in the store is at most %d bytes", opt,
+			strlen(arg), STORE_NAME_MAX);
+		log_hint("give the machine class or kernel a shorter name");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
 
 int cli_number(const char *arg, const char *name, unsigned min, unsigned *out)
 {
@@ -69,10 +85,8 @@ int cli_getopt(const struct cli_getopt *g, int argc, char **argv, void *ctx)
 int cli_harness_option(int c, const char *arg, struct harness_opts *h)
 {
 	/* Refused before anything is created: the store takes UTF-8 names only. */
-	if ((c == CLI_SWPROFILE || c == CLI_SUT) && !store_utf8_valid(arg)) {
-		log_err("invalid value for --%s: not valid UTF-8", c == CLI_SUT ? "sut" : "swprofile");
+	if ((c == CLI_SWPROFILE || c == CLI_SUT) && cli_store_name(c == CLI_SUT ? "sut" : "swprofile", arg))
 		return EXIT_USAGE;
-	}
 	switch (c) {
 	case CLI_SWPROFILE: h->swprofile = arg; return 0;
 	case CLI_SUT: h->sut = arg; return 0;

@@ -53,6 +53,14 @@ int cli_getopt(const struct cli_getopt *g, int argc, char **argv, void *ctx);
  */
 const char *cli_refused_option(char **argv, char buf[3]);
 
+/*
+ * Check @arg, given to --@opt, as a name for the store (a SUT class, a
+ * swprofile): valid UTF-8, at most STORE_NAME_MAX bytes, so it is refused
+ * before anything is measured rather than by the store after.  0 or
+ * EXIT_USAGE after log_err().
+ */
+int cli_store_name(const char *opt, const char *arg);
+
 /* Parse a whole number in [min, 100000] for --@name.  0 or EXIT_USAGE after log_err(). */
 int cli_number(const char *arg, const char *name, unsigned min, unsigned *out);
 

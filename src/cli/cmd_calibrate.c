@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/cli_cmp.h"
 #include "report/report.h"
+#include "store/store.h"
 #include "util/boot.h"
 #include "util/log.h"
 
@@ -61,8 +62,12 @@ static int ca_option(int c, const char *arg, void *ctx)
 	case CA_SCALE: o->scale = arg; return 0;
 	case CA_SEED: o->seed = arg; return 0;
 	case CLI_STORE: o->store = arg; return 0;
-	case CLI_SUT: o->sut = arg; return 0;
+	case CLI_SUT:
+		o->sut = arg;
+		return cli_store_name("sut", arg);
 	case CLI_SWPROFILE:
+		if (cli_store_name("swprofile", arg))
+			return EXIT_USAGE;
 		if (!*arg) {
 			/* it would calibrate under " (calibration)", a name no kernel has */
 			log_err("--swprofile needs a name, not an empty one");
@@ -156,7 +161,7 @@ static int ca_report(const struct ca_cli *o, const char *swp)
 	static const char *const heads[] = { "Benchmark", "Result Class", "sessions", "between sessions",
 					     "within a session", "4 sessions detect", NULL };
 	struct cmp_set *set = NULL;
-	char head[64], title[600];
+	char head[64], title[2 * STORE_NAME_MAX + 128];
 	int ret = cli_cmp_load(o->store, &co, &set);
 
 	if (ret)
@@ -187,7 +192,7 @@ static int ca_report(const struct ca_cli *o, const char *swp)
 int cmd_calibrate(int argc, char **argv)
 {
 	struct ca_cli o = { .sessions = 4, .target = STATS_DEFAULT_TARGET_PCT };
-	char swp[512];
+	char swp[STORE_NAME_MAX + sizeof(CMP_CALIBRATION_SUFFIX) + 1];
 	char release[256];
 	int ret = ca_parse(argc + 1, argv - 1, &o), err;
 
@@ -198,6 +203,9 @@ int cmd_calibrate(int argc, char **argv)
 		return EXIT_INTERNAL;
 	}
 	snprintf(swp, sizeof(swp), "%s" CMP_CALIBRATION_SUFFIX, o.swprofile ? o.swprofile : release);
+	/* the suffix counts too: a name that fits --swprofile may not fit with it */
+	if (store_name_check(swp, "the calibration swprofile"))
+		return EXIT_USAGE;
 	ret = ca_run(&o, swp);
 	return ret ? ret : ca_report(&o, swp);
 }

@@ -95,14 +95,13 @@ int store_benchmark_text(struct store *st, const char *suite, const char *text,
 	const char *key = store_bench_key(ident, text);
 	int ret;
 
-	if (!suite[0]) {
-		log_err("benchmark suite must not be empty");
+	if (store_name_check(suite, "benchmark suite"))
 		return -EINVAL;
-	}
-	if (!store_utf8_valid(suite) || !store_utf8_valid(text)) {
-		log_err("benchmark %s is not valid UTF-8", store_utf8_valid(suite) ? "parameters" : "suite");
+	/* parameters may be none ("mem/memset" with every default), and the key is made of them */
+	if (*text && store_name_check(text, "benchmark parameters"))
 		return -EINVAL;
-	}
+	if (strlen(key) > STORE_NAME_MAX)
+		return store_name_check(key, "benchmark key (every parameter, defaults filled in)");
 	/* The export writes "suite params" in one column and splits at the first space. */
 	if (strpbrk(suite, " \t\r\n")) {
 		log_err("benchmark suite '%s' must not contain whitespace", suite);

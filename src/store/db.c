@@ -396,6 +396,24 @@ bool store_utf8_valid(const char *s)
 	return true;
 }
 
+int store_name_check(const char *s, const char *what)
+{
+	size_t n = s ? strlen(s) : 0, shown = 40;
+
+	while (shown < n && ((unsigned char)s[shown] & 0xc0) == 0x80)
+		shown--;	/* the start shown ends between characters */
+	if (!n)
+		log_err("%s must not be empty", what);
+	else if (!store_utf8_valid(s))
+		log_err("%s is not valid UTF-8", what);
+	else if (n > STORE_NAME_MAX)
+		log_err("%s is %zu bytes long ('%.*s...'): a name in the store is at most %d bytes", what, n,
+			(int)shown, s, STORE_NAME_MAX);
+	else
+		return 0;
+	return -EINVAL;
+}
+
 json_t *store_json_text(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

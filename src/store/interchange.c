@@ -301,6 +301,13 @@ int store_xchg_time_cmp(const char *a, const char *b)
 	return c;
 }
 
+bool store_xchg_name_too_long(const char *s, bool bench)
+{
+	size_t suite = bench ? strcspn(s, " ") : strlen(s);
+
+	return suite > STORE_NAME_MAX || (s[suite] && strlen(s + suite + 1) > STORE_NAME_MAX);
+}
+
 static int parse_row(const struct import_ctx *c, struct import_row *r)
 {
 	int ret;
@@ -318,6 +325,10 @@ static int parse_row(const struct import_ctx *c, struct import_row *r)
 			return bad_field(c, i, "empty");
 		if (!store_utf8_valid(r->field[i]))
 			return bad_field(c, i, "not valid UTF-8");
+		if (i <= COL_UNIT && i != COL_SESSION && store_xchg_name_too_long(r->field[i], i == COL_BENCHMARK))
+			return bad_field(c, i, "%zu bytes long%s: a name in the store is at most %d bytes",
+					 strlen(r->field[i]), i == COL_BENCHMARK ? " (its suite or parameters too long)" : "",
+					 STORE_NAME_MAX);
 	}
 	if (!store_uuid_valid(r->field[COL_SESSION]))
 		return bad_field(c, COL_SESSION, "'%s' is not a UUID", r->field[COL_SESSION]);

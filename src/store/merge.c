@@ -61,22 +61,28 @@ struct merge {
 
 int store_merge_check_names(struct store *st, const char *schema)
 {
+	static const char *const kind[] = { "SUT class name", "swprofile name", "benchmark suite",
+					    "benchmark parameters", "result class name", "result class unit" };
 	struct store_stmt *stmt;
-	char sql[400];
+	char sql[512];
 	int ret, rc;
 
-	snprintf(sql, sizeof(sql), "SELECT name FROM %1$ssut UNION ALL SELECT name FROM %1$sswprofile"
-		 " UNION ALL SELECT suite FROM %1$sbenchmark UNION ALL SELECT params FROM %1$sbenchmark"
-		 " UNION ALL SELECT name FROM %1$sresultclass UNION ALL SELECT unit FROM %1$sresultclass", schema);
+	snprintf(sql, sizeof(sql), "SELECT 0, name FROM %1$ssut UNION ALL SELECT 1, name FROM %1$sswprofile"
+		 " UNION ALL SELECT 2, suite FROM %1$sbenchmark UNION ALL SELECT 3, params FROM %1$sbenchmark"
+		 " UNION ALL SELECT 4, name FROM %1$sresultclass UNION ALL SELECT 5, unit FROM %1$sresultclass",
+		 schema);
 	ret = store_prepare(st, &stmt, sql, NULL);
 	if (ret)
 		return ret;
 	while ((rc = store_step(stmt)) == STORE_ROW) {
-		if (!store_utf8_valid(store_col_text(stmt, 0))) {
-			log_err("the store to merge holds a name that is not valid UTF-8, which clearpath does not take");
-			ret = -EINVAL;
+		int64_t k = store_col_int64(stmt, 0);
+		const char *name = store_col_text(stmt, 1);
+		char what[80];
+
+		/* every backend takes the same names: what SQLite took, a server may not index */
+		snprintf(what, sizeof(what), "the store to merge holds a %s that", k >= 0 && k < 6 ? kind[k] : "name");
+		if (*name && (ret = store_name_check(name, what)))
 			break;
-		}
 	}
 	if (!ret && rc < 0)
 		ret = store_sql_fail(st, rc, "checking the names to merge");

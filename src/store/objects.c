@@ -24,7 +24,7 @@ static int require(const char *value, const char *what)
 int store_sut_get(struct store *st, const char *name, const char *fingerprint, int64_t *id)
 {
 	char *fp;
-	int ret = require(name, "SUT class name");
+	int ret = store_name_check(name, "SUT class name");
 
 	if (ret)
 		return ret;
@@ -209,7 +209,7 @@ int store_swprofile_get(struct store *st, const char *name, const char *fingerpr
 			int64_t *id)
 {
 	char *fp, *old = NULL;
-	int ret = require(name, "swprofile name");
+	int ret = store_name_check(name, "swprofile name");
 
 	if (ret)
 		return ret;
@@ -236,10 +236,10 @@ out:
 int store_resultclass_get(struct store *st, int64_t benchmark_id, const char *name, const char *unit,
 			  bool higher_is_better, int64_t *id)
 {
-	int ret = require(name, "result class name");
+	int ret = store_name_check(name, "result class name");
 
 	if (!ret)
-		ret = require(unit, "result class unit");
+		ret = store_name_check(unit, "result class unit");
 	if (ret)
 		return ret;
 	return store_get_or_create(st, id, "INSERT INTO resultclass (benchmark_id, name, unit, higher_is_better)"

@@ -33,6 +33,23 @@
  */
 bool store_utf8_valid(const char *s);
 
+/*
+ * The longest name the store takes, in bytes of UTF-8: a SUT class, a
+ * swprofile, a benchmark's suite, parameters and key, a result class's name
+ * and unit, a plan's run name.  One limit for every backend, so what one
+ * store holds every other can: PostgreSQL indexes at most about 2700 bytes
+ * a row, and a benchmark is indexed by two of them.
+ */
+#define STORE_NAME_MAX 1024
+
+/*
+ * Whether @s can name something in the store: not empty, valid UTF-8
+ * (store_utf8_valid()) and at most STORE_NAME_MAX bytes.  Returns 0, or
+ * -EINVAL after logging what is wrong with the @what ("swprofile name").
+ * Commands check names given to them with it before anything is measured.
+ */
+int store_name_check(const char *s, const char *what);
+
 /* An open store; one per process or thread (SQLite connections are not shared). */
 struct store;
 

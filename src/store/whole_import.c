@@ -221,6 +221,10 @@ static int xw_check(struct xw_in *in)
 			return xw_bad(in, i, "not valid UTF-8");
 		if (xw_form[i].ok && !xw_form[i].ok(s))
 			return xw_bad(in, i, "'%s' is not %s", s, xw_form[i].not);
+		if ((i == XW_SUT || i == XW_SWPROFILE || i == XW_BENCHMARK || i == XW_RESULTCLASS || i == XW_UNIT) &&
+		    store_xchg_name_too_long(s, i == XW_BENCHMARK))
+			return xw_bad(in, i, "%zu bytes long%s: a name in the store is at most %d bytes", strlen(s),
+				      i == XW_BENCHMARK ? " (its suite or parameters too long)" : "", STORE_NAME_MAX);
 		if (i == XW_SESSION && xw_uuid_lower(in))
 			return -ENOMEM;
 		if (store_xw_type(i) == XW_OBJECT && xw_object(in, i))

@@ -34,6 +34,13 @@ bool store_xchg_value(const char *s, double *out);
  */
 bool store_xchg_timestamp(const char *s);
 
+/*
+ * Whether @s, a name column of an interchange file, is longer than a name in
+ * the store may be (STORE_NAME_MAX bytes); for a benchmark column ("suite
+ * params", @bench) its suite or its parameters.
+ */
+bool store_xchg_name_too_long(const char *s, bool bench);
+
 /* Order two times store_xchg_timestamp() accepts: <0, 0, >0 as @a is before, at or after @b. */
 int store_xchg_time_cmp(const char *a, const char *b);
 

@@ -163,9 +163,10 @@ as_nobody() {
 	[ ! -e "$D/a" ]
 }
 
-@test "long names: a 5000-character benchmark and suite survive export -> import -> merge whole" {
-	cmd=$(printf 'echo;%.0s' $(seq 1000))
-	suite=exec/$(printf 'n%.0s' $(seq 2000))
+@test "long names: a benchmark and suite of 1024 bytes each, the limit, survive export -> import -> merge whole" {
+	# "--command echo;echo;..." and "exec/nnn...": 1024 bytes each
+	cmd=$(printf 'echo;%.0s' $(seq 202))echo
+	suite=exec/$(printf 'n%.0s' $(seq 1019))
 	printf '%s\nbox,base,5eed0000-0000-4000-8000-000000000001,%s --command %s,v,s,0,0,0,5,2026-08-22T08:00:00.000000Z,2026-08-22T08:00:01.000000Z\n' \
 		"$HEADER" "$suite" "$cmd" > "$D/long.csv"
 	"$CP" import --store "$D/a.db" "$D/long.csv"
@@ -174,12 +175,57 @@ as_nobody() {
 	"$CP" import --store "$D/b.db" "$D/a.csv"
 	"$CP" export --store "$D/b.db" "$D/b.csv"
 	cmp "$D/a.csv" "$D/b.csv"
-	[ "$(sql "$D/b.db" "SELECT length(suite), length(params) FROM benchmark")" = "2005|5010" ]
+	[ "$(sql "$D/b.db" "SELECT length(suite), length(params) FROM benchmark")" = "1024|1024" ]
 	"$CP" merge --into "$D/m.db" "$D/a.db" "$D/b.db" >/dev/null
 	[ "$(sql "$D/m.db" "SELECT count(*) FROM benchmark")" = 1 ]
 	"$CP" export --store "$D/a.db" --format json - | python3 -c 'import json, sys
 d = json.load(sys.stdin)
-assert len(d[0]["benchmark"]) == 2005 + 1 + 5010, len(d[0]["benchmark"])'
+assert len(d[0]["benchmark"]) == 1024 + 1 + 1024, len(d[0]["benchmark"])'
+}
+
+@test "long names: a name over 1024 bytes is refused at every entry, as a server would have to; nothing stored" {
+	long=$(printf 'p%.0s' $(seq 8000))
+	MEMSET=(mem memset -s 1MB -l 1 -f default)
+	run --separate-stderr "$CP" run --quiet --swprofile "$long" -- "${MEMSET[@]}"
+	refused 2 "invalid value for --swprofile: 8000 bytes long, and a name in the store is at most 1024 bytes"
+	run --separate-stderr "$CP" run --quiet --sut "x$(printf 'é%.0s' $(seq 512))" -- "${MEMSET[@]}"
+	refused 2 "invalid value for --sut: 1025 bytes long"
+	printf 'name: t\nbenchmarks:\n  - mem memset -f default -s 1MB\n' > "$D/ok.yaml"
+	run --separate-stderr "$CP" plan run --swprofile "$long" "$D/ok.yaml"
+	refused 2 "invalid value for --swprofile: 8000 bytes long"
+	run --separate-stderr "$CP" calibrate --swprofile "$long" "$D/ok.yaml"
+	refused 2 "invalid value for --swprofile: 8000 bytes long"
+	# with its suffix, a calibration swprofile of 1024 bytes is too long
+	run --separate-stderr "$CP" calibrate --swprofile "${long:0:1024}" "$D/ok.yaml"
+	refused 2 "the calibration swprofile is 1038 bytes long"
+	[ ! -e "$CLEARPATH_STORE" ]
+	# import, either form: the line and column named, nothing from the file
+	printf '%s\n%s\n' "$HEADER" "${ROW/base/$long}" > "$D/long.csv"
+	run --separate-stderr "$CP" import --store "$D/s.db" "$D/long.csv"
+	refused 2 "line 2, column 2 (swprofile): 8000 bytes long: a name in the store is at most 1024 bytes" "nothing from"
+	printf '%s\n%s\n' "$HEADER" "${ROW/mem\/memset -s 4MB/mem/memset -s 4MB --x $long}" > "$D/longb.csv"
+	run --separate-stderr "$CP" import --store "$D/s.db" "$D/longb.csv"
+	refused 2 "line 2, column 4 (benchmark): 8022 bytes long (its suite or parameters too long)"
+	[ ! -e "$D/s.db" ]
+	one_row_store "$D/one.db"
+	"$CP" export --store "$D/one.db" --whole "$D/one.csv"
+	sed "s/,base,/,$long,/" "$D/one.csv" > "$D/longw.csv"
+	run --separate-stderr "$CP" import --store "$D/s.db" "$D/longw.csv"
+	refused 2 "line 3, column 3 (swprofile): 8000 bytes long: a name in the store is at most 1024 bytes"
+	[ ! -e "$D/s.db" ]
+	# a store an older clearpath let take it: readers cope, merge refuses it whole
+	sql "$D/one.db" "UPDATE swprofile SET name = '$long'"
+	"$CP" show --store "$D/one.db" >/dev/null
+	run --separate-stderr "$CP" merge --into "$D/m.db" "$D/one.db"
+	refused 2 "the store to merge holds a swprofile name that is 8000 bytes long ('pppp" \
+		"a name in the store is at most 1024 bytes" "nothing from $D/one.db was merged"
+	[ ! -e "$D/m.db" ]
+	one_row_store "$D/other.db"
+	sql "$D/other.db" "UPDATE swprofile SET name = 'other'"
+	sum=$(cksum < "$D/other.db")
+	run --separate-stderr "$CP" merge --into "$D/other.db" "$D/one.db"
+	refused 2 "8000 bytes long"
+	[ "$(sql "$D/other.db" "SELECT count(*) FROM swprofile")" = 1 ]
 }
 
 @test "import: strict fields: no NUL, hex, padded numbers or free-form times; a blank line is named" {

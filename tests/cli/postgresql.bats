@@ -107,6 +107,37 @@ EOF2
 	[ "$(pg_sql 'select count(*) from session')" -eq 3 ]
 }
 
+@test "postgresql: names at the 1024-byte limit, none compressible, go in; one name limit refuses longer ones as SQLite does" {
+	HEADER=sut,swprofile,session,benchmark,resultclass,unit,higher_is_better,iteration,warmup,value,session_started,sample_time
+	# random letters: the server cannot compress them into its index, as it did "nnnn..."
+	python3 - "$HEADER" >"$D/long.csv" <<-'EOF2'
+	import random, sys
+	r = random.Random(26)
+	name = lambda n: "".join(r.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(n))
+	print(sys.argv[1])
+	print(",".join([name(1024), name(1024), "5eed0000-0000-4000-8000-000000000001",
+	                "exec/" + name(1019) + " --command " + name(1014), name(1024), name(1024), "1", "0", "0", "5",
+	                "2026-08-22T08:00:00.000000Z", "2026-08-22T08:00:01.000000Z"]))
+	EOF2
+	"$CP" import --store "$D/a.db" "$D/long.csv" >/dev/null
+	"$CP" merge --into "$PG" "$D/a.db" >/dev/null
+	"$CP" export --store "$PG" "$D/pg.csv"
+	cmp "$D/long.csv" "$D/pg.csv"
+	"$CP" export --store "$PG" --whole "$D/pgw.csv"
+	"$CP" import --store "$PG" "$D/pgw.csv" >/dev/null
+	# an 8000-byte swprofile: refused at entry (exit 2), never the server's "index row size" (exit 3)
+	long=$(python3 -c 'import random; r = random.Random(8); print("".join(r.choice("abcdefgh") for _ in range(8000)))')
+	run --separate-stderr "$CP" run --quiet --store "$PG" --swprofile "$long" -- mem memset -s 1MB -l 1 -f default
+	refused 2 "invalid value for --swprofile: 8000 bytes long, and a name in the store is at most 1024 bytes"
+	"$CP" import --store "$D/b.db" "$D/long.csv" >/dev/null
+	STORE=$D/b.db store_sql "UPDATE swprofile SET name = '$long'"
+	run --separate-stderr "$CP" merge --into "$PG" "$D/b.db"
+	refused 2 "the store to merge holds a swprofile name that is 8000 bytes long" "nothing from $D/b.db was merged"
+	[[ "$stderr" != *"index row size"* ]]
+	[ "$(pg_sql 'select count(*) from swprofile')" -eq 1 ]
+	[ "$(pg_sql 'select count(*) from session')" -eq 1 ]
+}
+
 @test "postgresql: 6 concurrent runs into one new store keep every sample" {
 	for i in 1 2 3 4 5 6; do
 		"$CP" run --quiet --force --warmups 0 --repeats 3 --store "$PG" -- mem memset -f default -s 64KB -l 1 \

@@ -79,8 +79,12 @@ static const char *const merge_sql[] = {
 /* store_bench_each(): the source's benchmark @b with its key, into temp.src_bench. */
 static int src_key(struct store *st, const struct store_bench_row *b, const struct bench_identity *id)
 {
+	const char *key = store_bench_key(id, b->params);
+
+	if (strlen(key) > STORE_NAME_MAX)
+		return store_name_check(key, "benchmark key (every parameter, defaults filled in) to merge");
 	return store_exec(st, "INSERT INTO temp.src_bench (id, suite, params, key) VALUES (?1, ?2, ?3, ?4)",
-			  "ittt", b->id, b->suite, b->params, store_bench_key(id, b->params));
+			  "ittt", b->id, b->suite, b->params, key);
 }
 
 /*

@@ -132,6 +132,8 @@ check: deps
 include mk/arm64.mk
 # `make static`, `make static-arm64`: one static binary per architecture for machines under test.
 include mk/static.mk
+# `make check-lava`: campaigns through a real, throwaway LAVA instance.
+include mk/lava.mk
 
 bench: clearpath
 	bench/fidelity

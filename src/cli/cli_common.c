@@ -1,4 +1,4 @@
-/* cli_common: the options `run` and `plan run` share, parsed in one place. */
+/* cli_common: the options `run` and `plan run` share, parsed in one place, and the width output fits. */
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "harness/harness.h"
@@ -7,6 +7,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 const char cli_harness_help[] =
 	"    --swprofile NAME  software profile name (default: the kernel release)\n"
@@ -97,4 +99,18 @@ int cli_harness_option(int c, const char *arg, struct harness_opts *h)
 	}
 	log_err("option %d is not one of the shared options", c);
 	return EXIT_USAGE;
+}
+
+/* The default width: the terminal's on a terminal, else $COLUMNS when it is a number, else unlimited (0). */
+size_t cli_terminal_width(void)
+{
+	struct winsize ws;
+	const char *env = getenv("COLUMNS");
+	char *end;
+	long n;
+
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
+		return ws.ws_col;
+	n = env ? strtol(env, &end, 10) : 0;
+	return env && *env && !*end && n > 0 ? (size_t)n : 0;
 }

@@ -71,4 +71,7 @@ int cli_number(const char *arg, const char *name, unsigned min, unsigned *out);
  */
 int cli_harness_option(int c, const char *arg, struct harness_opts *h);
 
+/* The width output should fit: the terminal's on a terminal, else $COLUMNS when it is a number, else 0 (unlimited). */
+size_t cli_terminal_width(void);
+
 #endif

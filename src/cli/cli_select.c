@@ -82,7 +82,9 @@ int cli_select_option(int c, const char *arg, struct cli_select *s)
 	case CLI_SEL_SUT: s->cmp.sut_glob = arg; return 0;
 	case CLI_SEL_BASE: s->cmp.base = arg; return 0;
 	case CLI_SEL_BENCHMARK: s->cmp.benchmark_glob = arg; return 0;
-	case CLI_SEL_COLUMNS: return cli_select_columns(arg, &s->cmp);
+	case CLI_SEL_COLUMNS:
+		s->columns_given = true;
+		return cli_select_columns(arg, &s->cmp);
 	case CLI_SEL_MIN_EFFECT: return cli_select_double(arg, "min-effect", 0, 1000, &s->cmp.min_effect_pct);
 	case CLI_SEL_TARGET: return cli_select_double(arg, "target", 0.001, 1000, &s->cmp.target_pct);
 	case CLI_SEL_ALPHA: return cli_select_double(arg, "alpha", 1e-9, 0.5, &s->cmp.alpha);

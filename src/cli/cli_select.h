@@ -5,6 +5,7 @@
 #include "compare/compare.h"
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #define CLI_SELECT_MAX_SWPROFILES 32
@@ -13,6 +14,7 @@ struct cli_select {
 	struct cmp_opts cmp;
 	const char *swprofiles[CLI_SELECT_MAX_SWPROFILES];
 	const char *store_url;	/* NULL: the default store */
+	bool columns_given;	/* --columns was given (report otherwise lays out the columns the data has) */
 };
 
 /* getopt values of the selection options: above any command's own. */

@@ -1,8 +1,8 @@
 /* cmd_calibrate: `clearpath calibrate PLAN`: the plan's benchmarks in N sessions, and the machine's noise per result class. */
 #include "cli/cli_common.h"
 #include "cli/commands.h"
-#include "cli/cli_cmp.h"
 #include "report/report.h"
+#include "result/result.h"
 #include "store/store.h"
 #include "util/boot.h"
 #include "util/log.h"
@@ -129,63 +129,96 @@ static int ca_run(const struct ca_cli *o, const char *swp)
 	return plan_run(n - 1, argv + 1);
 }
 
+/*
+ * A spread in % of the mean; "within repeats" where the estimate of the
+ * between-session part is truncated at 0 while the repeats do spread.
+ */
+static bool ca_truncated(const struct cmp_floor *f)
+{
+	return f->between_pct == 0 && f->within_pct > 0;
+}
+
+static void ca_spread(double pct, bool truncated, char *buf, size_t len)
+{
+	if (!isfinite(pct))
+		snprintf(buf, len, "-");
+	else if (truncated)
+		snprintf(buf, len, "within repeats");
+	else
+		snprintf(buf, len, "%.2f%%", pct);
+}
+
 /* One row per result class: sessions, spreads, what 4 sessions detect, sessions for the target. */
-static int ca_rows(struct rpt_table *t, const struct cmp_block *blk, const struct ca_cli *o)
+static int ca_rows(struct rpt_table *t, const struct result_block *blk, bool *truncated)
 {
 	for (size_t r = 0; r < blk->nrows; r++) {
-		const struct cmp_row *row = &blk->rows[r];
+		const struct result_row *row = &blk->rows[r];
+		const struct cmp_floor *f = row->floor;
 		char cls[1300], k[16], b[32], w[32], m[32], need[32];
 		const char *cells[7] = { row->bench, cls, k, b, w, m, need };
-		struct cmp_floor f;
 
-		cmp_floor_of(&row->cells[0].st, STATS_DEFAULT_ALPHA, o->target, &f);
+		if (!f)
+			continue;
 		snprintf(cls, sizeof(cls), "%s (%s)", row->rclass, row->unit);
-		snprintf(k, sizeof(k), "%zu", f.sessions);
-		snprintf(b, sizeof(b), isfinite(f.between_pct) ? "%.2f%%" : "-", f.between_pct);
-		snprintf(w, sizeof(w), isfinite(f.within_pct) ? "%.2f%%" : "-", f.within_pct);
-		snprintf(m, sizeof(m), isfinite(f.mde4_pct) ? "%.2f%%" : "-", f.mde4_pct);
-		snprintf(need, sizeof(need), isfinite(f.sessions_needed) ? "%.0f" : "-", f.sessions_needed);
+		snprintf(k, sizeof(k), "%zu", f->sessions);
+		ca_spread(f->between_pct, ca_truncated(f), b, sizeof(b));
+		ca_spread(f->within_pct, false, w, sizeof(w));
+		snprintf(m, sizeof(m), isfinite(f->mde4_pct) ? "%.2f%%" : "-", f->mde4_pct);
+		snprintf(need, sizeof(need), isfinite(f->sessions_needed) ? "%.0f" : "-", f->sessions_needed);
+		*truncated |= ca_truncated(f);
 		if (rpt_table_add_row(t, cells, 7, NULL))
 			return EXIT_INTERNAL;
 	}
 	return 0;
 }
 
-/* The report: one table per SUT class from the calibration swprofile's samples. */
+/* One block's table: its title, columns, rows and what they mean. */
+static int ca_table(const struct result_block *blk, size_t b, const struct ca_cli *o, const char *swp)
+{
+	static const char *const heads[] = { "Benchmark", "Result Class", "sessions", "between sessions",
+					     "within a session", "4 sessions detect", NULL };
+	char head[64], title[2 * STORE_NAME_MAX + 128];
+	bool truncated = false;
+	struct rpt_table *t;
+	int ret = 0;
+
+	snprintf(head, sizeof(head), "sessions for %.10g%%", o->target);
+	snprintf(title, sizeof(title), "%sNoise floor of SUT Class %s, swprofile %s:", b ? "\n" : "", blk->name, swp);
+	t = rpt_table_new(title);
+	for (size_t i = 0; t && !ret && i < 7; i++)
+		ret = rpt_table_add_column(t, heads[i] ? heads[i] : head,
+					   i == 0 ? RPT_COL_GROUP : i == 1 ? 0 : RPT_COL_RIGHT);
+	ret = !t || ret ? EXIT_INTERNAL : ca_rows(t, blk, &truncated);
+	if (!ret)
+		rpt_table_add_footer(t, "Spreads as sd in % of the mean; detect: the smallest change found 80% of"
+					" the time at 95% confidence, comparing two kernels with that many"
+					" sessions each. 'clearpath show --stats' prints these under each result.");
+	if (!ret && truncated)
+		rpt_table_add_footer(t, "within repeats: the sessions differ no more than the repeats explain"
+					" (the estimate of the difference between sessions is 0 or less, truncated"
+					" at 0).");
+	if (!ret && rpt_render(t, "grid", NULL, stdout))
+		ret = EXIT_RESOURCE;
+	rpt_table_free(t);
+	return ret;
+}
+
+/* The report: one table per SUT class from the calibration swprofile's samples, their noise floor. */
 static int ca_report(const struct ca_cli *o, const char *swp)
 {
 	const char *only[1] = { swp };
-	struct cmp_opts co = { .axis = CMP_BY_SWPROFILE, .swprofiles = only, .nswprofiles = 1,
-			       .alpha = STATS_DEFAULT_ALPHA, .min_effect_pct = STATS_DEFAULT_MIN_EFFECT_PCT,
-			       .target_pct = o->target, .sut_glob = o->sut };
-	static const char *const heads[] = { "Benchmark", "Result Class", "sessions", "between sessions",
-					     "within a session", "4 sessions detect", NULL };
-	struct cmp_set *set = NULL;
-	char head[64], title[2 * STORE_NAME_MAX + 128];
-	int ret = cli_cmp_load(o->store, &co, &set);
+	struct result_select sel = {
+		o->store,
+		{ .axis = CMP_BY_SWPROFILE, .swprofiles = only, .nswprofiles = 1, .alpha = STATS_DEFAULT_ALPHA,
+		  .min_effect_pct = STATS_DEFAULT_MIN_EFFECT_PCT, .target_pct = o->target, .sut_glob = o->sut },
+		RESULT_WANT_VIEWS | RESULT_WANT_FLOOR,
+	};
+	struct result *r = NULL;
+	int ret = result_build(&sel, &r);
 
-	if (ret)
-		return ret;
-	snprintf(head, sizeof(head), "sessions for %.10g%%", o->target);
-	for (size_t b = 0; !ret && b < set->nblocks; b++) {
-		struct rpt_table *t;
-
-		snprintf(title, sizeof(title), "%sNoise floor of SUT Class %s, swprofile %s:", b ? "\n" : "",
-			 set->blocks[b].name, swp);
-		t = rpt_table_new(title);
-		for (size_t i = 0; t && !ret && i < 7; i++)
-			ret = rpt_table_add_column(t, heads[i] ? heads[i] : head,
-						   i == 0 ? RPT_COL_GROUP : i == 1 ? 0 : RPT_COL_RIGHT);
-		ret = !t || ret ? EXIT_INTERNAL : ca_rows(t, &set->blocks[b], o);
-		if (!ret)
-			rpt_table_add_footer(t, "Spreads as sd in % of the mean; detect: the smallest change found 80% of"
-						" the time at 95% confidence, comparing two kernels with that many"
-						" sessions each. 'clearpath show --stats' prints these under each result.");
-		if (!ret && rpt_render(t, "grid", NULL, stdout))
-			ret = EXIT_RESOURCE;
-		rpt_table_free(t);
-	}
-	cmp_free(set);
+	for (size_t b = 0; !ret && b < r->views[0].nblocks; b++)
+		ret = ca_table(&r->views[0].blocks[b], b, o, swp);
+	result_free(r);
 	return ret;
 }
 

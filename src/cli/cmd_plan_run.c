@@ -1,10 +1,10 @@
 /* cmd_plan_run: `clearpath plan run FILE`: parses, loads and scales the plan, and hands it to the harness. */
 #include "campaign/campaign.h"
-#include "cli/cli_cmp.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "harness/harness.h"
 #include "plan/plan.h"
+#include "result/result.h"
 #include "util/boot.h"
 #include "util/log.h"
 #include "util/sysfs.h"
@@ -284,22 +284,21 @@ static unsigned pr_sessions(const struct plan *p)
 	return k;
 }
 
-/* Undecided cells of @col's column, or of every column when @col is the base: it is in all comparisons. */
-static int pr_undecided_in(const struct cmp_set *s, const char *swp, int *compared)
+/* Undecided cells of @swp's column, or of every column when @swp is the base: it is in all comparisons. */
+static int pr_undecided_in(const struct result_view *v, const char *swp, int *compared)
 {
 	int n = 0;
 
-	for (size_t b = 0; b < s->nblocks; b++)
-		for (size_t r = 0; r < s->blocks[b].nrows; r++)
-			for (size_t c = 0; c < s->ncols; c++) {
-				const struct cmp_cell *cell = &s->blocks[b].rows[r].cells[c];
+	for (size_t b = 0; b < v->nblocks; b++)
+		for (size_t r = 0; r < v->blocks[b].nrows; r++)
+			for (size_t c = 0; c < v->ncols; c++) {
+				const struct stats_change *ch = v->blocks[b].rows[r].cells[c].change;
 
-				if (!cell->has_change || (strcmp(s->cols[c], swp) && strcmp(s->cols[s->base], swp)))
+				if (!ch || (strcmp(v->cols[c], swp) && strcmp(v->cols[v->base], swp)))
 					continue;
 				(*compared)++;
 				/* with 2 sessions and still nothing to plan with (no spread), more will not help */
-				n += !cell->change.decided &&
-				     !(cell->change.sessions >= 2 && !isfinite(cell->change.sessions_needed));
+				n += !ch->decided && !(ch->sessions >= 2 && !isfinite(ch->sessions_needed));
 			}
 	return n;
 }
@@ -307,17 +306,20 @@ static int pr_undecided_in(const struct cmp_set *s, const char *swp, int *compar
 /* How many cells comparing @swp with the store's other swprofiles are undecided at @alpha; < 0: an exit code. */
 static int pr_undecided(const struct pr_cli *o, const char *swp, double alpha, int *compared)
 {
-	struct cmp_opts co = { .axis = CMP_BY_SWPROFILE, .sut_glob = o->h.sut, .alpha = alpha,
-			       .min_effect_pct = STATS_DEFAULT_MIN_EFFECT_PCT,
-			       .target_pct = STATS_DEFAULT_TARGET_PCT };
-	struct cmp_set *s = NULL;
-	int ret = cli_cmp_load(o->h.store_url, &co, &s), n;
+	struct result_select sel = {
+		o->h.store_url,
+		{ .axis = CMP_BY_SWPROFILE, .sut_glob = o->h.sut, .alpha = alpha,
+		  .min_effect_pct = STATS_DEFAULT_MIN_EFFECT_PCT, .target_pct = STATS_DEFAULT_TARGET_PCT },
+		RESULT_WANT_VIEWS,
+	};
+	struct result *r = NULL;
+	int ret = result_build(&sel, &r), n;
 
 	if (ret)
 		return -ret;
 	*compared = 0;
-	n = pr_undecided_in(s, swp, compared);
-	cmp_free(s);
+	n = pr_undecided_in(&r->views[0], swp, compared);
+	result_free(r);
 	return n;
 }
 

@@ -1,20 +1,14 @@
 /* cmd_report: `clearpath report`, the comparison as one self-contained HTML page with plots, or its plots as SVG/PNG files. */
-#include "cli/cli_cmp.h"
 #include "cli/cli_common.h"
 #include "cli/cli_select.h"
 #include "cli/commands.h"
-#include "cli/show.h"
-#include "report/header.h"
 #include "report/html.h"
-#include "report/profile.h"
 #include "report/study.h"
-#include "store/store.h"
-#include "store/url.h"
+#include "result/result.h"
 #include "util/log.h"
 #include "util/replace.h"
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +30,7 @@ static const struct option report_options[] = {
 struct report_cli {
 	struct cli_select sel;
 	const char *output;
-	const char *format;
+	const struct rpt_output *format;
 	bool answer;
 };
 
@@ -61,15 +55,27 @@ static void report_usage(FILE *out)
 	cli_select_usage(out);
 }
 
+/* --format: one of the registry's outputs, which the error lists. */
+static int report_format(const char *arg, struct report_cli *o)
+{
+	const char *names[8];
+	size_t n = 0;
+
+	for (; n < rpt_output_count() && n + 1 < sizeof(names) / sizeof(names[0]); n++)
+		names[n] = rpt_output_at(n)->name;
+	names[n] = NULL;
+	o->format = rpt_output_find(arg);
+	return o->format ? 0 : cli_choice(arg, "format", names);
+}
+
 static int report_option(int c, const char *arg, void *ctx)
 {
-	static const char *const formats[] = { "html", "svg", "png", NULL };
 	struct report_cli *o = ctx;
 
 	switch (c) {
 	case RO_OUTPUT: o->output = arg; return 0;
 	case RO_ANSWER: o->answer = true; return 0;
-	case RO_FORMAT: o->format = arg; return cli_choice(arg, "format", formats);
+	case RO_FORMAT: return report_format(arg, o);
 	}
 	return cli_select_option(c, arg, &o->sel);
 }
@@ -87,13 +93,13 @@ static int report_check_output(const struct report_cli *o)
 		log_hint("name the page, e.g. -o report.html");
 		return EXIT_USAGE;
 	}
-	if (strcmp(o->format, "html") && !stat(o->output, &sb) && !S_ISDIR(sb.st_mode)) {
+	if (o->format->plots && !stat(o->output, &sb) && !S_ISDIR(sb.st_mode)) {
 		log_err("%s is a file, not a directory: --format %s writes one plot per result class into a"
-			" directory", o->output, o->format);
+			" directory", o->output, o->format->name);
 		log_hint("name a new directory, e.g. -o plots/");
 		return EXIT_USAGE;
 	}
-	if (!strcmp(o->format, "html") && replace_is_database(o->output, &part)) {
+	if (!o->format->plots && replace_is_database(o->output, &part)) {
 		if (part)
 			log_err("%s is the %s of an SQLite database (a clearpath store?): report does not"
 				" replace it with a page", o->output, part);
@@ -127,32 +133,6 @@ static int report_parse(int argc, char **argv, struct report_cli *o)
 	return ret ?: report_check_output(o);
 }
 
-/* What the page says about the comparison's sessions: show_header_inputs() and the sessions' environments. */
-struct report_store {
-	json_t *inputs, *envs;
-};
-
-static void report_store_free(struct report_store *s)
-{
-	json_decref(s->inputs);
-	json_decref(s->envs);
-}
-
-static int report_read_store(const char *url, struct report_store *out)
-{
-	struct store *st = NULL;
-	int ret = store_url_open_existing(url, &st);
-
-	if (ret)
-		return ret;
-	out->inputs = show_header_inputs(st);
-	store_close(st);
-	if (!out->inputs)
-		return EXIT_RESOURCE;
-	out->envs = show_env_index(json_object_get(out->inputs, "sessions"));
-	return out->envs ? 0 : EXIT_INTERNAL;
-}
-
 /* A failed render as an exit code, after saying what failed. */
 static int report_failed(int err, const char *what)
 {
@@ -167,12 +147,10 @@ static int report_failed(int err, const char *what)
 	return err == -EIO || err == -ENOSPC || err == -EACCES ? EXIT_RESOURCE : EXIT_INTERNAL;
 }
 
-static int report_html(const struct report_cli *o, const struct rpt_result *r, const struct report_store *st,
-		       const struct rpt_study *study, const struct cmp_set *prof)
+static int report_html(const struct report_cli *o, const struct result *r)
 {
 	char source[4200];
-	struct rpt_page p = { r, json_object_get(st->inputs, "suts"), json_object_get(st->inputs, "swprofiles"),
-			      json_object_get(st->inputs, "sessions"), study, source, prof, st->envs };
+	struct rpt_page p = { r, source };
 	struct replace out;
 	int ret;
 
@@ -194,95 +172,62 @@ static int report_html(const struct report_cli *o, const struct rpt_result *r, c
 	return 0;
 }
 
-static int report_plots(const struct report_cli *o, const struct rpt_result *r, const struct cmp_set *prof)
+static int report_plots(const struct report_cli *o, const struct result *r)
 {
-	enum plot_kind kind = strcmp(o->format, "svg") ? PLOT_PNG : PLOT_SVG;
 	int ret;
 
 	if (mkdir(o->output, 0777) && errno != EEXIST) {
 		log_err("cannot create the directory %s: %s", o->output, strerror(errno));
 		return EXIT_RESOURCE;
 	}
-	ret = rpt_plots_write(r, kind, o->output, stdout);
-	if (!ret)
-		ret = rpt_profile_plots_write(r->set, prof, kind, o->output, stdout);
+	ret = rpt_plots_write(r, o->format->kind, o->output, stdout);
 	/* a file that could not be written was named by rpt_plots_write */
 	return ret == -ENOTSUP ? report_failed(ret, o->output) : ret ? EXIT_RESOURCE : 0;
 }
 
-/*
- * The study's comparison: the `mem clear` samples by -f strategy under the
- * same SUT and swprofile selection, unless --benchmark leaves mem clear out.
- * *@set and *@study stay NULL when there is nothing to study.
- */
-static int report_study(const struct report_cli *o, struct cmp_set **set, struct rpt_study **study)
-{
-	struct cmp_opts c = o->sel.cmp;
-	int ret;
-
-	if (c.benchmark_glob && fnmatch(c.benchmark_glob, "mem/clear", 0))
-		return 0;
-	c.axis = CMP_BY_PARAM;
-	c.param = "f";
-	c.benchmark_glob = "mem/clear";
-	c.swprofiles = NULL;
-	c.nswprofiles = 0;
-	c.base = NULL;
-	ret = cli_cmp_load_any(o->sel.store_url, &c, set);
-	if (!ret && *set && rpt_study_build(*set, study))
-		ret = EXIT_INTERNAL;
-	return ret;
-}
-
 /* --answer: the study in words, or a line saying there is none. */
-static int report_answer(const struct rpt_study *study)
+static int report_answer(const struct result *r)
 {
-	int ret = study ? rpt_study_text(study, stdout)
-			: (puts("No clearing-strategy study here: the store has no 'mem clear --then read' samples"
-				" (plans/quick.yaml takes them)."), 0);
+	struct rpt_opts ro = { .human = true, .width = cli_terminal_width() };
+	int ret = r->study ? rpt_study_text(r->study, &ro, stdout)
+			   : (puts("No clearing-strategy study here: the store has no 'mem clear --then read' samples"
+				   " (plans/quick.yaml takes them)."), 0);
 
 	return ret ? report_failed(ret, "the answer") : 0;
 }
 
+/*
+ * What the command asks the result for: the study for --answer and the
+ * page; for -o, the views `make run` prints (unless --columns names one),
+ * the header, the sessions and the profiles kept apart.
+ */
+static unsigned report_want(const struct report_cli *o)
+{
+	unsigned want = RESULT_WANT_STUDY;
+
+	if (o->output)
+		want |= RESULT_WANT_VIEWS | RESULT_WANT_HEADER | RESULT_WANT_SESSIONS | RESULT_WANT_PROFILE_APART |
+			(o->sel.columns_given ? 0 : RESULT_WANT_AUTO_VIEWS);
+	return want;
+}
+
 int cmd_report(int argc, char **argv)
 {
-	struct report_cli o = { .format = "html" };
-	struct report_store st = { 0 };
-	struct cmp_set *set = NULL, *study_set = NULL, *prof = NULL;
-	struct rpt_study *study = NULL;
-	struct rpt_header *header = NULL;
-	json_t **diffs = NULL, **thp = NULL;
+	struct report_cli o = { .format = rpt_output_find("html") };
+	struct result_select sel;
+	struct result *r = NULL;
 	int ret;
 
 	cli_select_init(&o.sel);
 	ret = report_parse(argc + 1, argv - 1, &o);
 	if (ret)
 		return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
-	ret = report_study(&o, &study_set, &study);
+	sel = (struct result_select){ o.sel.store_url, o.sel.cmp, report_want(&o) };
+	ret = result_build(&sel, &r);
 	if (!ret && o.answer)
-		ret = report_answer(study);
+		ret = report_answer(r);
 	if (!ret && o.output)
-		/* the --profile shares are drawn as profiles, not as result classes */
-		ret = cli_cmp_load_apart(o.sel.store_url, &o.sel.cmp, rpt_profile_class, &set, &prof);
-	if (!ret && o.output)
-		ret = report_read_store(o.sel.store_url, &st);
-	if (!ret && o.output &&
-	    (!(diffs = show_settings(set, st.envs, show_env_diffs)) ||
-	     !(thp = show_settings(set, st.envs, show_thp_always)) || !(header = show_header_build(set, st.inputs))))
-		ret = EXIT_INTERNAL;
-	if (!ret && o.output) {
-		/* the header above every table: the page always carries it */
-		struct rpt_result r = { set, &o.sel.cmp, diffs, header, thp, NULL };
-
-		ret = strcmp(o.format, "html") ? report_plots(&o, &r, prof) : report_html(&o, &r, &st, study, prof);
-	}
-	show_settings_free(diffs, set ? set->nblocks : 0);
-	show_settings_free(thp, set ? set->nblocks : 0);
-	rpt_header_free(header);
-	rpt_study_free(study);
-	cmp_free(study_set);
-	cmp_free(prof);
-	cmp_free(set);
-	report_store_free(&st);
+		ret = o.format->plots ? report_plots(&o, r) : report_html(&o, r);
+	result_free(r);
 	return ret;
 }

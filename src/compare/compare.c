@@ -163,24 +163,39 @@ bool cmp_is_calibration(const char *swprofile)
 	return n >= k && !strcmp(swprofile + n - k, CMP_CALIBRATION_SUFFIX);
 }
 
-/* 1 when @o's filters keep @x, 0 when they do not, -ENOMEM. */
-static int cmp_wanted(struct cmp_set_priv *p, const struct cmp_opts *o, const struct cmp_sample *x)
+/* Whether @o's filters other than --swprofile keep @x. */
+static bool cmp_keeps_but_swprofile(const struct cmp_opts *o, const struct cmp_sample *x)
+{
+	if (!o->swprofiles && cmp_is_calibration(x->swprofile) != o->calibration_only)
+		return false;
+	if (o->sut_glob && fnmatch(o->sut_glob, x->sut, 0))
+		return false;
+	return !o->benchmark_glob || !fnmatch(o->benchmark_glob, x->suite, 0) ||
+	       !fnmatch(o->benchmark_glob, x->rclass, 0);
+}
+
+static bool cmp_keeps_swprofile(const struct cmp_opts *o, const char *swprofile)
 {
 	bool sw_ok = !o->swprofiles;
 
-	if (!o->swprofiles && cmp_is_calibration(x->swprofile) != o->calibration_only)
-		return 0;
+	for (size_t i = 0; !sw_ok && i < o->nswprofiles; i++)
+		sw_ok = !strcmp(o->swprofiles[i], swprofile);
+	return sw_ok;
+}
 
-	if (o->sut_glob && fnmatch(o->sut_glob, x->sut, 0))
-		return 0;
-	if (o->benchmark_glob && fnmatch(o->benchmark_glob, x->suite, 0) &&
-	    fnmatch(o->benchmark_glob, x->rclass, 0))
+bool cmp_keeps(const struct cmp_opts *o, const struct cmp_sample *x)
+{
+	return cmp_keeps_but_swprofile(o, x) && cmp_keeps_swprofile(o, x->swprofile);
+}
+
+/* 1 when @o's filters keep @x, 0 when they do not, -ENOMEM. */
+static int cmp_wanted(struct cmp_set_priv *p, const struct cmp_opts *o, const struct cmp_sample *x)
+{
+	if (!cmp_keeps_but_swprofile(o, x))
 		return 0;
 	if (cmp_swp_note(p, x->swprofile))
 		return -ENOMEM;
-	for (size_t i = 0; !sw_ok && i < o->nswprofiles; i++)
-		sw_ok = !strcmp(o->swprofiles[i], x->swprofile);
-	return sw_ok;
+	return cmp_keeps_swprofile(o, x->swprofile);
 }
 
 static ssize_t cmp_col_index(struct cmp_set *s, const char *name, const char *started)

@@ -120,6 +120,9 @@ struct cmp_sample {
 struct cmp_set *cmp_new(const struct cmp_opts *o);
 void cmp_free(struct cmp_set *s);
 
+/* Whether @o's filters (SUT, benchmark, swprofiles, calibration) keep @x: what cmp_add() would add. */
+bool cmp_keeps(const struct cmp_opts *o, const struct cmp_sample *x);
+
 /*
  * Add one sample; samples that @o's filters exclude are ignored.
  * Returns 0 or -ENOMEM.

@@ -11,21 +11,29 @@
 struct rpt_study;
 
 /*
- * What the page shows: the result `show` renders (the same tables, numbers
- * and verdicts: the page lays out rpt_result_table() and computes nothing),
- * and what the store says about the machines, kernels and sessions behind
- * it, as `clearpath list --format json` gives them.
+ * What the page shows: the result `show` renders (the same views, tables,
+ * numbers and verdicts: the page lays out rpt_view_table() and computes
+ * nothing), with what the store says about the machines, kernels and
+ * sessions behind it (RESULT_WANT_SESSIONS), the profiles kept apart
+ * (RESULT_WANT_PROFILE_APART) and the clearing-strategy study.
  */
 struct rpt_page {
-	const struct rpt_result *result;
-	const json_t *suts;		/* [{name, fingerprint, sessions}]; NULL: not shown */
-	const json_t *swprofiles;	/* [{name, fingerprint, sessions}] */
-	const json_t *sessions;		/* [{uuid, sut, swprofile, started, environment, ...}] */
-	const struct rpt_study *study;	/* report/study.h: the clearing-strategy study; NULL: none */
+	const struct result *result;
 	const char *source;		/* what the page was made from, for its first line ("store X") */
-	const struct cmp_set *profile;	/* the --profile classes, kept out of @result (report/profile.h); NULL: none */
-	const json_t *envs;		/* session UUID -> environment (how each profile was sampled); NULL: unknown */
 };
+
+/* What `report --format` writes: the page (one file), or the plots alone (a directory of files). */
+struct rpt_output {
+	const char *name;
+	const char *desc;
+	bool plots;		/* a directory of plot files, not the page */
+	enum plot_kind kind;	/* the plots' kind */
+};
+
+/* The outputs in the order --help lists them, and the one called @name (NULL: none). */
+size_t rpt_output_count(void);
+const struct rpt_output *rpt_output_at(size_t i);
+const struct rpt_output *rpt_output_find(const char *name);
 
 /*
  * Write the page for @p to @out: no external reference (styles inline, plots
@@ -36,12 +44,13 @@ int rpt_html_write(const struct rpt_page *p, FILE *out);
 
 /*
  * Write every plot of @r as a file of @kind into the existing directory
- * @dir, one per result class of each block, named after both
- * ("1-aws-m7g-metal-2-mmap-p-4kb.svg"), printing each path to @names.
- * Returns 0 or a negative errno (-ENOTSUP without cairo), after log_err()
- * for a file that cannot be written.
+ * @dir, one per result class of each block of each view (and per profiled
+ * benchmark), named after both ("1-aws-m7g-metal-2-mmap-p-4kb.svg", blocks
+ * numbered across the views), printing each path to @names.  Returns 0 or
+ * a negative errno (-ENOTSUP without cairo), after log_err() for a file
+ * that cannot be written.
  */
-int rpt_plots_write(const struct rpt_result *r, enum plot_kind kind, const char *dir, FILE *names);
+int rpt_plots_write(const struct result *r, enum plot_kind kind, const char *dir, FILE *names);
 
 /* How a figure is drawn: plot_write() or plot_bars_write() behind one signature. */
 typedef int rpt_draw_fn(const void *fig, enum plot_kind kind, FILE *out);
@@ -76,8 +85,9 @@ void rpt_base64(const unsigned char *data, size_t len, FILE *out);
 /*
  * The figure of row @row of block @b: one column per comparison column,
  * every sample coloured by its session's position among the block's
- * sessions, each column's mean, the base's confidence interval and, on
- * the others, the interval of the change placed on the base mean.
+ * sessions, each column's level (the number the table prints), the base's
+ * confidence interval and, on the others, the interval of the change placed
+ * on the base's level (result_cell.level_low/high).
  */
 struct rpt_figure {
 	struct plot_figure fig;
@@ -95,11 +105,11 @@ struct rpt_sessions {
 };
 
 /* Collect block @b's sessions into @ss (zeroed first).  0 or -ENOMEM. */
-int rpt_sessions_of(const struct cmp_set *s, size_t b, struct rpt_sessions *ss);
+int rpt_sessions_of(const struct result_view *v, size_t b, struct rpt_sessions *ss);
 void rpt_sessions_free(struct rpt_sessions *ss);
 
-/* Fill @f for row @row of block @b.  0 or -ENOMEM (then @f is freed). */
-int rpt_figure_build(const struct rpt_result *r, size_t b, size_t row, const struct rpt_sessions *ss,
+/* Fill @f for row @row of block @b of @v.  0 or -ENOMEM (then @f is freed). */
+int rpt_figure_build(const struct result_view *v, size_t b, size_t row, const struct rpt_sessions *ss,
 		     struct rpt_figure *f);
 void rpt_figure_free(struct rpt_figure *f);
 

@@ -87,10 +87,6 @@ void rpt_wrap(FILE *out, const char *lead, size_t indent, const char *text, size
  */
 void rpt_note(FILE *out, const char *line, size_t width);
 
-/* The name of the column axis @a for headers and JSON keys ("swprofile", "sut", "value"). */
-const char *rpt_axis_name(enum cmp_axis a);
-/* What a block is, as the JSON key and the title say it: "swprofile" for CMP_BY_SUT, else "sut". */
-const char *rpt_block_key(enum cmp_axis a);
 
 /*
  * A percentage as cells print it, without the "%": two decimals ("+4.00",
@@ -102,8 +98,6 @@ const char *rpt_block_key(enum cmp_axis a);
  */
 void rpt_pct(double v, bool sign, char *buf, size_t len);
 
-/* The interval of a cell's mean that @rule uses (nested or pooled). */
-const struct stats_estimate *rpt_estimate(const struct cmp_cell *c, enum stats_rule rule);
 
 /* Report -EIO when @out has its error flag set, else 0: renderers' common return. */
 int rpt_stream_status(FILE *out);

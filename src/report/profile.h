@@ -1,131 +1,28 @@
-/* profile: a comparison's --profile result classes grouped per benchmark (clearing share, top symbols), for `show --profile` and the report. */
+/* profile: the report's --profile sections and plots (the model is result/profile.h). */
 #ifndef CLEARPATH_REPORT_PROFILE_H
 #define CLEARPATH_REPORT_PROFILE_H
 
-#include "compare/compare.h"
 #include "plot/plot.h"
+#include "result/profile.h"
 
-#include <jansson.h>
-#include <stdbool.h>
-#include <stddef.h>
 #include <stdio.h>
 
-/* "<benchmark> :profile:<symbol>": how --profile's metrics are stored (wl_profile_metrics). */
-#define RPT_PROFILE_MARK " :profile:"
-/* Symbols shown per benchmark: the largest by their largest share in any column. */
-#define RPT_PROFILE_SHOWN 10
-
-/* Whether result class @rclass holds --profile shares. */
-bool rpt_profile_class(const char *rclass);
-
 /*
- * Whether block @blk holds --profile shares only (show --profile): shares of
- * one profile sum to 100%, so a geometric mean of their ratios means nothing.
+ * `show --profile`: per block and benchmark of @s (profile classes only),
+ * how each column's sessions sampled (from @envs, session UUID ->
+ * environment), each column's clearing share and top symbols with their
+ * change from the base column in percentage points (and how many runs a
+ * symbol's share covers where that is fewer than the column's), and the
+ * bound each column's share sets.  0 or -ENOMEM.
  */
-bool rpt_profile_only(const struct cmp_block *blk);
-
-/*
- * One benchmark's profile in one block: its clearing-share row and its
- * symbol rows (each column's stored top five, the union), pointers into the
- * set.  A column without a value has no samples of it: never a zero.
- */
-struct rpt_profile {
-	const char *bench;		/* the Benchmark column ("mem") */
-	const char *name;		/* the benchmark part of the result classes: @namelen bytes */
-	size_t namelen;
-	const struct cmp_row *clearing;	/* NULL: none stored */
-	const struct cmp_row **syms;	/* by their largest share in any column, largest first */
-	size_t nsyms;
-};
-
-/* Block @b's profiles, in the order their benchmarks first appear, into *@out (*@n).  0 or -ENOMEM. */
-int rpt_profiles_of(const struct cmp_set *s, size_t b, struct rpt_profile **out, size_t *n);
-void rpt_profiles_free(struct rpt_profile *p, size_t n);
-
-/* The symbol of profile row @r ("clearing" for the category). */
-const char *rpt_profile_symbol(const struct cmp_row *r);
-
-/* Column @col's share in @r (its mean, percent of samples), NAN when it has none. */
-double rpt_profile_share(const struct cmp_row *r, size_t col);
-
-/*
- * Whether symbol @name is a page-clearing function of either architecture's
- * clearing category (the store keeps the name, not the machine's verdict).
- */
-bool rpt_profile_clearing_symbol(const char *name);
-
-/*
- * How much of column @col's profile symbol row @r covers.  A run stores its
- * top five symbols, so a symbol's share is a mean over the runs that had it
- * there; the column's profiled runs are its clearing share's (every
- * profiled run stores one).  @partial: some but fewer than those, so the
- * share is not every run's (in none, the column has no share of it).
- */
-struct rpt_profile_cover {
-	size_t runs, of_runs;		/* samples of @r's cell, and of the clearing share's */
-	size_t sessions, of_sessions;	/* distinct sessions of each */
-	bool partial;
-};
-struct rpt_profile_cover rpt_profile_cover_of(const struct rpt_profile *p, const struct cmp_row *r, size_t col);
-
-/* Distinct samplings a column lists before it sums up the rest as "other". */
-#define RPT_SAMPLING_WAYS 4
-
-/*
- * How the sessions of one column sampled a profile, from each session's
- * environment ("profile": [{benchmark, event, hz}], recorded as it
- * started): a session that does not say (stored before clearpath recorded
- * it, or imported without its environment) is not recorded, never a default.
- */
-struct rpt_sampling {
-	size_t sessions;	/* the column's sessions with samples of the profile */
-	size_t not_recorded;	/* of them, those whose environment does not say */
-	size_t nways;		/* distinct (event, frequency), in the order first seen */
-	struct rpt_sampling_way {
-		const char *event;	/* "cpu-clock", "cycles": borrowed from the environments */
-		long long hz;
-		size_t sessions;
-	} ways[RPT_SAMPLING_WAYS];
-	size_t other;		/* sessions sampled in further ways than fit in @ways */
-};
-
-/*
- * Column @col's sampling of profile @p: its sessions (those of @p's rows in
- * that column) looked up in @envs (session UUID -> environment; NULL:
- * nothing known).  A session's entry for @p's benchmark counts; a session
- * without one whose entries all agree counts as those (a plan's "-f all"
- * recorded as given).  0 or -ENOMEM.
- */
-int rpt_profile_sampling(const struct rpt_profile *p, size_t col, const json_t *envs, struct rpt_sampling *out);
-
-/*
- * @s in words into @buf: "cpu-clock at 100 Hz" when every session sampled
- * alike, "not recorded", "-" when the column has no session of it, else
- * "differs: cpu-clock at 100 Hz in 2 sessions, cycles at 4000 Hz in 1, not
- * recorded in 1".  Returns whether it was one sampling (or none recorded).
- */
-bool rpt_sampling_text(const struct rpt_sampling *s, char *buf, size_t len);
-
-/* @s as JSON: {text, sessions, not_recorded, ways: [{event, hz, sessions}]}; NULL when out of memory. */
-json_t *rpt_sampling_json(const struct rpt_sampling *s);
-
-/*
- * Block @b's profiles as `show --profile --format json` adds them: [{benchmark,
- * columns: [{<column>, base, runs, sessions, sampling, bound_factor}], symbols:
- * [{symbol, clearing, columns: [{<column>, share_pct, change_pp, runs, of_runs,
- * sessions, of_sessions, partial}]}]}], from @envs as rpt_profile_sampling().
- * NULL when out of memory.
- */
-json_t *rpt_profiles_json(const struct cmp_set *s, size_t b, const json_t *envs);
-
-/* ---- the report (rpt_profile.c) ---- */
+int rpt_profile_text(const struct cmp_set *s, const json_t *envs, FILE *out);
 
 /*
  * The profile section of block @name of the page: for each benchmark of
  * @prof (the comparison of the profile classes; NULL: none) in that block,
  * each column's clearing share with its range across sessions, the bound it
  * sets, the top symbols and the change from the base column, as a table
- * and a bar plot, and how each column was sampled (rpt_profile_sampling()
+ * and a bar plot, and how each column was sampled (result_profile_sampling()
  * from @envs).  Nothing when the block has no profile.  0, -ENOMEM or -EIO.
  */
 int rpt_profile_html(const struct cmp_set *prof, const char *name, const json_t *envs, FILE *out);

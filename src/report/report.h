@@ -2,7 +2,7 @@
 #ifndef CLEARPATH_REPORT_REPORT_H
 #define CLEARPATH_REPORT_REPORT_H
 
-#include "compare/compare.h"
+#include "result/result.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -10,10 +10,10 @@
 #include <stdio.h>
 
 /*
- * Two models.  The result (struct rpt_result) is what `show` renders: the
- * finished comparison with its numbers and verdicts.  Every format reads it:
- * json writes it out whole; the text formats have it laid out as tables
- * (rpt_result.c) and render those.
+ * Two models.  The result (result/result.h: a view, its blocks, rows and
+ * cells with their estimates, states and notes) is what `show` renders:
+ * every format reads it: json writes it out whole; the text formats have it
+ * laid out as tables (rpt_result.c) and render those.
  *
  * The table model is format-agnostic: a title, columns, rows of UTF-8 string cells
  * and footer lines.  Statistics live elsewhere; the caller formats every cell
@@ -52,39 +52,28 @@ struct rpt_opts {
 };
 
 /*
- * What `show` renders: a comparison after cmp_finish() (cells, changes,
- * verdicts, the geomean row of each block), the options it was computed
- * with (rule, alpha, min effect) and, per block, the settings in which a
- * column's sessions differ from the base's.
- */
-struct rpt_result {
-	const struct cmp_set *set;
-	const struct cmp_opts *cmp;
-	json_t *const *settings_differ;	/* per block: [{column, setting, base, value}]; NULL: unknown */
-	const struct rpt_header *header;	/* report/header.h: printed above each block's table; NULL: none */
-	/*
-	 * Per block: the 4KB mmap rows whose sessions ran with THP enabled=always
-	 * (they measured mostly THP faults), [{resultclass, unit, columns}]; NULL: unknown.
-	 */
-	json_t *const *thp_always;
-	/* Per block: show --profile's summary (rpt_profiles_json), json's "profiles"; NULL: not asked for. */
-	json_t *const *profiles;
-};
-
-/*
  * One output format: a name for --format, a function that renders a table,
  * and how it renders a result.  A new format is one file defining a
  * `const struct rpt_format` plus one line in rpt_registry.c.  Every function
  * returns 0 or a negative errno (-ENOMEM, -EIO for a failed write).
  */
+/* What a format can show, so that callers ask it instead of testing its name. */
+enum rpt_caps {
+	/* With render_view NULL: one table for all blocks, each row naming its block (csv has no titles). */
+	RPT_CAP_ONE_TABLE = 1 << 0,
+	/* Every number as data, whatever --stats says (json): the noise floor is worth reading for it. */
+	RPT_CAP_DATA = 1 << 1,
+	/* Prose after the tables (show --profile's summary): the human formats. */
+	RPT_CAP_PROSE = 1 << 2,
+};
+
 struct rpt_format {
 	const char *name;
 	const char *desc;
 	int (*render)(const struct rpt_table *t, const struct rpt_opts *o, FILE *out);
-	/* A result in this format; NULL: laid out as tables (one per block) and rendered with render(). */
-	int (*render_result)(const struct rpt_result *r, const struct rpt_opts *o, FILE *out);
-	/* With render_result NULL: one table for all blocks, each row naming its block (csv has no titles). */
-	bool one_table;
+	/* A view in this format; NULL: laid out as tables (one per block) and rendered with render(). */
+	int (*render_view)(const struct result_view *v, const struct rpt_opts *o, FILE *out);
+	unsigned caps;		/* enum rpt_caps */
 };
 
 /* A new empty table titled @title (NULL: no title line); NULL when out of memory. */
@@ -126,18 +115,18 @@ const struct rpt_format *rpt_format_find(const char *name);
 int rpt_render(const struct rpt_table *t, const char *name, const struct rpt_opts *o, FILE *out);
 
 /*
- * Render the result @r in format @name to @out (@o may be NULL: defaults).
- * Returns 0, -EINVAL for an unknown format, -ENOMEM, or -EIO when writing failed.
+ * Render the view @v in format @f to @out (@o may be NULL: defaults).
+ * Returns 0, -ENOMEM, or -EIO when writing failed.
  */
-int rpt_render_result(const struct rpt_result *r, const char *name, const struct rpt_opts *o, FILE *out);
+int rpt_render_view(const struct result_view *v, const struct rpt_format *f, const struct rpt_opts *o, FILE *out);
 
 /*
- * Block @b of the result @r laid out as the text formats lay it out (title,
+ * Block @b of the view @v laid out as the text formats lay it out (title,
  * columns, rows, geomean row, legend and warnings), as a new table in *@out
  * for a renderer of the caller's (the HTML report).  Returns 0, -EINVAL for
- * a block @r does not have, or -ENOMEM.
+ * a block @v does not have, or -ENOMEM.
  */
-int rpt_result_table(const struct rpt_result *r, size_t b, const struct rpt_opts *ro, struct rpt_table **out);
+int rpt_view_table(const struct result_view *v, size_t b, const struct rpt_opts *ro, struct rpt_table **out);
 
 /*
  * The confidence level of @alpha as it names things: "95" for 0.05, "80" for

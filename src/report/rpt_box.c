@@ -17,4 +17,5 @@ const struct rpt_format rpt_fmt_box = {
 	.name = "box",
 	.desc = "rounded Unicode box drawing, for terminals",
 	.render = box_render,
+	.caps = RPT_CAP_PROSE,
 };

@@ -356,4 +356,5 @@ const struct rpt_format rpt_fmt_compact = {
 	.name = "compact",
 	.desc = "a line per result within 72 columns, long names wrapped, for mailing lists",
 	.render = compact_render,
+	.caps = RPT_CAP_PROSE,
 };

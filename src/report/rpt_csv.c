@@ -59,5 +59,5 @@ const struct rpt_format rpt_fmt_csv = {
 	.name = "csv",
 	.desc = "RFC 4180 comma-separated values, header included",
 	.render = csv_render,
-	.one_table = true,
+	.caps = RPT_CAP_ONE_TABLE,
 };

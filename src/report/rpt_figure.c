@@ -29,8 +29,9 @@ static size_t rpt_session_find(const struct rpt_sessions *ss, const char *uuid)
 	return cmp_index_find(&ss->ix, cmp_hash(CMP_HASH_SEED, uuid), rpt_session_eq, &k);
 }
 
-int rpt_sessions_of(const struct cmp_set *s, size_t b, struct rpt_sessions *ss)
+int rpt_sessions_of(const struct result_view *v, size_t b, struct rpt_sessions *ss)
 {
+	const struct cmp_set *s = v->set;
 	const struct cmp_block *blk = &s->blocks[b];
 
 	memset(ss, 0, sizeof(*ss));
@@ -76,71 +77,58 @@ void rpt_figure_free(struct rpt_figure *f)
 }
 
 /* "(I) +1.92%" as the table says it, or NULL where the table shows no change. */
-static char *rpt_change_note(const struct cmp_cell *c)
+static char *rpt_change_note(const struct result_cell *c)
 {
-	const struct stats_change *ch = &c->change;
 	char *s = NULL, pct[32];
 
-	if (!c->n || !c->has_change || isnan(ch->pct))
+	if (!c->change)
 		return NULL;
-	rpt_pct(ch->pct, true, pct, sizeof(pct));
-	if (asprintf(&s, "%s%s%%", ch->verdict == STATS_IMPROVEMENT ? "(I) " :
-				   ch->verdict == STATS_REGRESSION ? "(R) " : "", pct) < 0)
+	rpt_pct(c->change->pct, true, pct, sizeof(pct));
+	if (asprintf(&s, "%s%s%%", result_state_mark(c->state), pct) < 0)
 		return NULL;
 	return s;
 }
 
-/* Column @c: its mean and interval (the base's own; the change's, placed on the base mean, elsewhere). */
-static int rpt_figure_column(const struct rpt_result *r, const struct cmp_row *row, size_t c,
-			     struct rpt_figure *f)
+/* Column @c: its level and interval, as the result has them. */
+static void rpt_figure_column(const struct result_view *v, const struct result_row *row, size_t c,
+			      struct rpt_figure *f)
 {
-	const struct cmp_set *s = r->set;
-	const struct cmp_cell *cell = &row->cells[c], *base = &row->cells[s->base];
+	const struct result_cell *cell = &row->cells[c];
 	struct plot_column *col = &f->cols[c];
 
-	*col = (struct plot_column){ s->cols[c], cell->n ? cell->st.mean : NAN, NAN, NAN, NULL, cell->nuuids };
-	if (c == s->base && cell->n) {
-		const struct stats_estimate *e = rpt_estimate(cell, r->cmp->rule);
-
-		col->lo = e->ci_low;
-		col->hi = e->ci_high;
+	*col = (struct plot_column){ v->cols[c], cell->level, cell->level_low, cell->level_high, NULL,
+				     cell->src ? cell->src->nuuids : 0 };
+	if (c == v->base && cell->src)
 		col->note = "base";
-	} else if (cell->n && cell->has_change && base->n && isfinite(cell->change.ci_low) &&
-		   isfinite(cell->change.ci_high)) {
-		col->lo = base->st.mean * (1 + cell->change.ci_low / 100);
-		col->hi = base->st.mean * (1 + cell->change.ci_high / 100);
-	}
-	if (c != s->base) {
+	if (c != v->base) {
 		f->notes[c] = rpt_change_note(cell);
 		col->note = f->notes[c];
 	}
-	return 0;
 }
 
-int rpt_figure_build(const struct rpt_result *r, size_t b, size_t row_ix, const struct rpt_sessions *ss,
+int rpt_figure_build(const struct result_view *v, size_t b, size_t row_ix, const struct rpt_sessions *ss,
 		     struct rpt_figure *f)
 {
-	const struct cmp_set *s = r->set;
-	const struct cmp_row *row = &s->blocks[b].rows[row_ix];
+	const struct result_row *row = &v->blocks[b].rows[row_ix];
 	size_t npts = 0;
 
 	memset(f, 0, sizeof(*f));
-	for (size_t c = 0; c < s->ncols; c++)
+	for (size_t c = 0; c < v->ncols; c++)
 		npts += row->cells[c].n;
-	f->cols = calloc(s->ncols, sizeof(*f->cols));
-	f->notes = calloc(s->ncols, sizeof(*f->notes));
+	f->cols = calloc(v->ncols, sizeof(*f->cols));
+	f->notes = calloc(v->ncols, sizeof(*f->notes));
 	f->pts = calloc(npts ? npts : 1, sizeof(*f->pts));
 	if (!f->cols || !f->notes || !f->pts || asprintf(&f->title, "%s (%s)", row->rclass, row->unit) < 0) {
 		f->title = NULL;
 		rpt_figure_free(f);
 		return -ENOMEM;
 	}
-	f->fig.ncols = s->ncols;
-	for (size_t c = 0; c < s->ncols; c++) {
-		const struct cmp_cell *cell = &row->cells[c];
+	f->fig.ncols = v->ncols;
+	for (size_t c = 0; c < v->ncols; c++) {
+		const struct cmp_cell *cell = row->cells[c].src;
 
-		rpt_figure_column(r, row, c, f);
-		for (size_t i = 0; i < cell->n; i++) {
+		rpt_figure_column(v, row, c, f);
+		for (size_t i = 0; cell && i < cell->n; i++) {
 			size_t sess = rpt_session_find(ss, cell->uuids[cell->sessions[i]]);
 
 			f->pts[f->fig.npts++] = (struct plot_point){ c, sess == CMP_INDEX_NONE ? 0 : sess,

@@ -17,4 +17,5 @@ const struct rpt_format rpt_fmt_grid = {
 	.name = "grid",
 	.desc = "the box layout in plain ASCII, safe for any mail client",
 	.render = grid_render,
+	.caps = RPT_CAP_PROSE,
 };

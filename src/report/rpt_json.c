@@ -1,5 +1,4 @@
 /* rpt_json: the `json` format, a result's every number and verdict for scripts, or a table as records (jansson). */
-#include "report/profile.h"
 #include "report/header.h"
 #include "report/impl.h"
 
@@ -56,29 +55,33 @@ static void json_change(json_t *j, const struct stats_change *ch, double alpha)
 			    isfinite(ch->sessions_needed) ? json_integer((json_int_t)ch->sessions_needed) : json_null());
 }
 
-static json_t *json_cell(const struct cmp_set *s, size_t c, const struct cmp_cell *cell,
-			 const struct cmp_opts *o)
+/*
+ * One cell: its state, the level every output prints (with its interval),
+ * the descriptive statistics of its samples, its outliers and its change.
+ */
+static json_t *json_cell(const struct result_view *v, size_t c, const struct result_cell *cell)
 {
-	const struct stats_estimate *e = rpt_estimate(cell, o->rule);
 	json_t *j = json_object();
 	char key[64];
 
-	json_object_set_new(j, rpt_axis_name(s->axis), json_string(s->cols[c]));
-	json_object_set_new(j, "base", json_boolean(c == s->base));
+	json_object_set_new(j, result_axis_name(v->opts.axis), json_string(v->cols[c]));
+	json_object_set_new(j, "base", json_boolean(c == v->base));
+	json_object_set_new(j, "state", json_string(result_state_name(cell->state)));
 	json_object_set_new(j, "n", json_integer((json_int_t)cell->n));
-	if (!cell->n)
+	if (!cell->src)
 		return j;
-	json_object_set_new(j, "sessions", json_integer((json_int_t)cell->st.sessions));
-	json_object_set_new(j, "mean", json_num(cell->st.mean));
-	json_object_set_new(j, "stddev", json_num(cell->st.stddev));
-	json_object_set_new(j, "cv", json_num(cell->st.cv));
-	json_interval(j, o->alpha, "", e->ci_low, e->ci_high);
-	rpt_level_key(o->alpha, "", "halfwidth_pct", key, sizeof(key));
-	json_object_set_new(j, key, json_num(stats_ci_halfwidth_pct(cell->st.mean, e)));
-	json_object_set_new(j, "level", json_num(cell->st.level));
-	json_object_set_new(j, "outliers", json_outliers(cell));
-	if (cell->has_change)
-		json_change(j, &cell->change, o->alpha);
+	json_object_set_new(j, "sessions", json_integer((json_int_t)cell->sessions));
+	json_object_set_new(j, "level", json_num(cell->level));
+	json_object_set_new(j, "level_implied", json_boolean(cell->implied));
+	json_interval(j, v->opts.alpha, "", cell->level_low, cell->level_high);
+	rpt_level_key(v->opts.alpha, "", "halfwidth_pct", key, sizeof(key));
+	json_object_set_new(j, key, json_num(cell->halfwidth_pct));
+	json_object_set_new(j, "mean", json_num(cell->src->st.mean));
+	json_object_set_new(j, "stddev", json_num(cell->src->st.stddev));
+	json_object_set_new(j, "cv", json_num(cell->cv));
+	json_object_set_new(j, "outliers", json_outliers(cell->src));
+	if (cell->change)
+		json_change(j, cell->change, v->opts.alpha);
 	return j;
 }
 
@@ -92,46 +95,68 @@ static json_t *json_floor(const struct cmp_floor *f)
 }
 
 /* The geomean row: one entry per column, change_pct null for the base and where no row has a ratio. */
-static json_t *json_geomean(const struct cmp_set *s, const struct cmp_block *blk)
+static json_t *json_geomean(const struct result_view *v, const struct result_block *blk)
 {
 	json_t *cols = json_array();
 
-	for (size_t c = 0; c < s->ncols; c++)
-		json_array_append_new(cols, json_pack("{s:s, s:b, s:o}", rpt_axis_name(s->axis), s->cols[c],
-						      "base", c == s->base, "change_pct",
-						      c == s->base ? json_null() : json_num(blk->geomean_pct[c])));
-	return json_pack("{s:s, s:o}", "label", "geometric mean of ratios (+ is better)", "columns", cols);
+	for (size_t c = 0; c < v->ncols; c++)
+		json_array_append_new(cols, json_pack("{s:s, s:b, s:o}", result_axis_name(v->opts.axis), v->cols[c],
+						      "base", c == v->base, "change_pct",
+						      c == v->base ? json_null() : json_num(blk->geomean_pct[c])));
+	return json_pack("{s:s, s:b, s:o}", "label", blk->geomean_lower_better ? "geometric mean of ratios (- is better)"
+						: "geometric mean of ratios (+ is better)",
+			 "oriented", blk->geomean_oriented, "columns", cols);
 }
 
-static json_t *json_block(const struct rpt_result *r, size_t b)
+static const char *json_note_kind(enum result_note_kind k)
 {
-	const struct cmp_set *s = r->set;
-	const struct cmp_block *blk = &s->blocks[b];
-	json_t *results = json_array(), *differ = r->settings_differ ? r->settings_differ[b] : NULL;
-	json_t *thp = r->thp_always ? r->thp_always[b] : NULL;
+	static const char *const names[] = { [RESULT_NOTE_LEGEND] = "legend", [RESULT_NOTE_UNDECIDED] = "undecided",
+					     [RESULT_NOTE_FLOOR] = "noise_floor", [RESULT_NOTE_UNITS] = "units",
+					     [RESULT_NOTE_WARNING] = "warning" };
+
+	return (unsigned)k < sizeof(names) / sizeof(names[0]) && names[k] ? names[k] : "note";
+}
+
+/* The notes under the table, every one of them (JSON carries every number: --stats or not). */
+static json_t *json_notes(const struct result_block *blk)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < blk->nnotes; i++)
+		if (!(blk->notes[i].only & RESULT_ONLY_HUMAN))
+			json_array_append_new(a, json_pack("{s:s, s:s}", "kind", json_note_kind(blk->notes[i].kind),
+							   "text", blk->notes[i].text));
+	return a;
+}
+
+static json_t *json_block(const struct result_view *v, size_t b)
+{
+	const struct result_block *blk = &v->blocks[b];
+	json_t *results = json_array();
 
 	for (size_t i = 0; i < blk->nrows; i++) {
-		const struct cmp_row *row = &blk->rows[i];
+		const struct result_row *row = &blk->rows[i];
 		json_t *cols = json_array();
 
-		for (size_t c = 0; c < s->ncols; c++)
-			json_array_append_new(cols, json_cell(s, c, &row->cells[c], r->cmp));
+		for (size_t c = 0; c < v->ncols; c++)
+			json_array_append_new(cols, json_cell(v, c, &row->cells[c]));
 		json_t *res = json_pack("{s:s, s:s, s:s, s:b, s:o}", "benchmark", row->bench, "resultclass",
 					row->rclass, "unit", row->unit, "higher_is_better", row->higher_is_better,
 					"columns", cols);
 
-		if (row->has_floor)
-			json_object_set_new(res, "noise_floor", json_floor(&row->floor));
+		if (row->floor)
+			json_object_set_new(res, "noise_floor", json_floor(row->floor));
 		json_array_append_new(results, res);
 	}
-	json_t *j = json_pack("{s:s, s:o, s:o, s:O, s:O}", rpt_block_key(s->axis), blk->name, "results", results,
-			      "geomean", rpt_profile_only(blk) ? json_null() : json_geomean(s, blk), "settings_differ", differ ? differ : json_array(),
-			      "thp_always", thp ? thp : json_array());
+	json_t *j = json_pack("{s:s, s:o, s:o, s:O, s:O, s:o}", result_block_key(v->opts.axis), blk->name, "results",
+			      results, "geomean", blk->has_geomean ? json_geomean(v, blk) : json_null(),
+			      "settings_differ", blk->settings_differ ? blk->settings_differ : json_array(),
+			      "thp_always", blk->thp_always ? blk->thp_always : json_array(), "notes", json_notes(blk));
 
-	if (j && r->header && b < r->header->nblocks)
-		json_object_set_new(j, "header", rpt_header_json(&r->header->blocks[b]));
-	if (j && r->profiles)
-		json_object_set(j, "profiles", r->profiles[b]);
+	if (j && blk->header)
+		json_object_set_new(j, "header", rpt_header_json(blk->header));
+	if (j && blk->profiles)
+		json_object_set(j, "profiles", blk->profiles);
 	return j;
 }
 
@@ -148,21 +173,21 @@ static int json_write(json_t *doc, FILE *out)
 	return ret ? -EIO : rpt_stream_status(out);
 }
 
-static int json_render_result(const struct rpt_result *r, const struct rpt_opts *o, FILE *out)
+static int json_render_view(const struct result_view *v, const struct rpt_opts *o, FILE *out)
 {
-	const struct cmp_set *s = r->set;
 	json_t *blocks = json_array();
 	char level[32];
 
 	(void)o;	/* every statistic is there: --stats and colour change nothing */
-	rpt_level_label(r->cmp->alpha, level, sizeof(level));
-	for (size_t b = 0; b < s->nblocks; b++)
-		json_array_append_new(blocks, json_block(r, b));
-	return json_write(json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:o}", "columns", rpt_axis_name(s->axis),
-				    "base", s->cols[s->base], "rule",
-				    r->cmp->rule == STATS_RULE_FASTPATH ? "fastpath" : "nested",
-				    "alpha", r->cmp->alpha, "confidence_level_pct", strtod(level, NULL),
-				    "min_effect_pct", r->cmp->min_effect_pct, "target_pct", r->cmp->target_pct,
+	rpt_level_label(v->opts.alpha, level, sizeof(level));
+	for (size_t b = 0; b < v->nblocks; b++)
+		json_array_append_new(blocks, json_block(v, b));
+	return json_write(json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:o}", "columns",
+				    result_axis_name(v->opts.axis), "base", v->cols[v->base], "rule",
+				    v->opts.rule == STATS_RULE_FASTPATH ? "fastpath" : "nested", "estimate",
+				    v->opts.rule == STATS_RULE_FASTPATH ? "sample mean" : "mean of session levels",
+				    "alpha", v->opts.alpha, "confidence_level_pct", strtod(level, NULL),
+				    "min_effect_pct", v->opts.min_effect_pct, "target_pct", v->opts.target_pct,
 				    "blocks", blocks),
 			  out);
 }
@@ -197,5 +222,6 @@ const struct rpt_format rpt_fmt_json = {
 	.name = "json",
 	.desc = "one JSON document with every number, for scripts",
 	.render = json_render,
-	.render_result = json_render_result,
+	.render_view = json_render_view,
+	.caps = RPT_CAP_DATA,
 };

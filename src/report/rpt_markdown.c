@@ -142,4 +142,5 @@ const struct rpt_format rpt_fmt_markdown = {
 	.name = "markdown",
 	.desc = "a GitHub-flavoured Markdown table",
 	.render = md_render,
+	.caps = RPT_CAP_PROSE,
 };

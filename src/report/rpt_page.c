@@ -4,6 +4,7 @@
 #include "report/impl.h"
 #include "report/profile.h"
 #include "report/study.h"
+#include "result/study.h"
 #include "util/log.h"
 #include "util/replace.h"
 
@@ -65,20 +66,21 @@ static int rpt_page_plot(const struct rpt_figure *f, FILE *out)
 	return rpt_html_plot("plot", "resultclass", f->title, rpt_page_draw, &f->fig, out);
 }
 
-static int rpt_page_plots(const struct rpt_result *r, size_t b, const struct rpt_sessions *ss, FILE *out)
+static int rpt_page_plots(const struct result_view *v, size_t b, const struct rpt_sessions *ss, FILE *out)
 {
 	char level[32];
 	int ret = 0;
 
-	rpt_level_label(r->cmp->alpha, level, sizeof(level));
+	rpt_level_label(v->opts.alpha, level, sizeof(level));
 	fprintf(out, "<p class=\"how\">Each dot is one sample, coloured by its session (the table below); the"
-		" black bar is each column's mean; the whisker beside it is the base's %s%% confidence interval"
-		" and, on the other columns, the %s%% confidence interval of the change placed on the base mean:"
-		" a column whose whisker misses the base bar changed.</p>\n<div class=\"plots\">\n", level, level);
-	for (size_t row = 0; !ret && row < r->set->blocks[b].nrows; row++) {
+		" black bar is each column's level, the number the table prints; the whisker beside it is the"
+		" base's %s%% confidence interval and, on the other columns, the %s%% confidence interval of the"
+		" change placed on the base's level: a column whose whisker misses the base bar changed.</p>\n"
+		"<div class=\"plots\">\n", level, level);
+	for (size_t row = 0; !ret && row < v->blocks[b].nrows; row++) {
 		struct rpt_figure f;
 
-		ret = rpt_figure_build(r, b, row, ss, &f);
+		ret = rpt_figure_build(v, b, row, ss, &f);
 		if (!ret)
 			ret = rpt_page_plot(&f, out);
 		rpt_figure_free(&f);
@@ -143,28 +145,29 @@ static void rpt_page_sessions(const struct rpt_page *p, const struct rpt_session
 	(void)p;
 }
 
-static int rpt_page_block(const struct rpt_page *p, size_t b, const json_t *by_uuid, FILE *out)
+/* Block @b of view @v, the @id-th block of the page. */
+static int rpt_page_block(const struct rpt_page *p, const struct result_view *v, size_t b, size_t id,
+			  const json_t *by_uuid, FILE *out)
 {
 	/* "colour": the cells' tones, which the page shows as classes (improved, regressed) */
 	static const struct rpt_opts ro = { .color = true };
-	const struct rpt_result *r = p->result;
 	struct rpt_table *t = NULL;
 	struct rpt_sessions ss;
-	int ret = rpt_result_table(r, b, &ro, &t);
+	int ret = rpt_view_table(v, b, &ro, &t);
 
 	if (ret)
 		return ret;
 	/* the table's title ("Results for SUT Class X:") heads the section */
-	fprintf(out, "<section class=\"block\" id=\"block-%zu\">\n", b + 1);
+	fprintf(out, "<section class=\"block\" id=\"block-%zu\">\n", id);
 	ret = rpt_html_table(t, out);
 	rpt_table_free(t);
 	if (!ret)
-		ret = rpt_sessions_of(r->set, b, &ss);
+		ret = rpt_sessions_of(v, b, &ss);
 	if (ret)
 		return ret;
-	ret = rpt_page_plots(r, b, &ss, out);
+	ret = rpt_page_plots(v, b, &ss, out);
 	if (!ret)
-		ret = rpt_profile_html(p->profile, r->set->blocks[b].name, p->envs, out);
+		ret = rpt_profile_html(v->profile, v->blocks[b].name, p->result->envs, out);
 	if (!ret) {
 		fputs("<h3>Sessions</h3>\n", out);
 		rpt_page_sessions(p, &ss, by_uuid, out);
@@ -226,35 +229,47 @@ static json_t *rpt_page_used_sessions(const struct rpt_page *p)
 	json_t *all = json_object(), *used = json_object(), *s;
 	size_t i;
 
-	json_array_foreach(p->sessions, i, s)
+	json_array_foreach(p->result->sessions, i, s)
 		json_object_set(all, rpt_page_str(s, "uuid"), s);
-	for (size_t b = 0; all && used && b < p->result->set->nblocks; b++) {
-		struct rpt_sessions ss;
+	for (size_t vi = 0; all && used && vi < p->result->nviews; vi++)
+		for (size_t b = 0; b < p->result->views[vi].nblocks; b++) {
+			struct rpt_sessions ss;
 
-		if (rpt_sessions_of(p->result->set, b, &ss))
-			break;
-		for (size_t u = 0; u < ss.n; u++)
-			json_object_set(used, ss.uuids[u], json_object_get(all, ss.uuids[u]) ?: json_object());
-		rpt_sessions_free(&ss);
-	}
+			if (rpt_sessions_of(&p->result->views[vi], b, &ss))
+				break;
+			for (size_t u = 0; u < ss.n; u++)
+				json_object_set(used, ss.uuids[u], json_object_get(all, ss.uuids[u]) ?: json_object());
+			rpt_sessions_free(&ss);
+		}
 	json_decref(all);
 	return used;
 }
 
 static void rpt_page_head(const struct rpt_page *p, FILE *out)
 {
+	const struct result *r = p->result;
+	const struct cmp_opts *o = &r->views[0].opts;
+	size_t samples = 0;
 	char level[32];
 
-	rpt_level_label(p->result->cmp->alpha, level, sizeof(level));
+	for (size_t i = 0; i < r->nviews; i++)
+		samples += r->views[i].samples;
+	rpt_level_label(o->alpha, level, sizeof(level));
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		"<title>clearpath report</title>\n<style>%s</style>\n</head>\n<body>\n<h1>clearpath report</h1>\n"
 		"<p class=\"meta\">", rpt_css);
 	rpt_html_escape(p->source ? p->source : "", out);
-	fprintf(out, " &middot; %zu samples &middot; columns: %s, base <code>", p->result->set->samples,
-		rpt_axis_name(p->result->set->axis));
-	rpt_html_escape(p->result->set->cols[p->result->set->base], out);
-	fprintf(out, "</code> &middot; %s rule, %s%% confidence &middot; clearpath %s</p>\n",
-		p->result->cmp->rule == STATS_RULE_FASTPATH ? "fastpath" : "nested", level, CLEARPATH_VERSION);
+	fprintf(out, " &middot; %zu samples &middot; columns:", samples);
+	for (size_t i = 0; i < r->nviews; i++) {
+		const struct result_view *v = &r->views[i];
+
+		fprintf(out, "%s %s%s%s, base <code>", i ? ";" : "", result_axis_name(v->opts.axis),
+			v->opts.axis == CMP_BY_PARAM ? " " : "", v->opts.axis == CMP_BY_PARAM ? v->opts.param : "");
+		rpt_html_escape(v->cols[v->base], out);
+		fputs("</code>", out);
+	}
+	fprintf(out, " &middot; %s rule, %s%% confidence &middot; clearpath %s</p>\n",
+		o->rule == STATS_RULE_FASTPATH ? "fastpath" : "nested", level, CLEARPATH_VERSION);
 }
 
 int rpt_html_write(const struct rpt_page *p, FILE *out)
@@ -264,17 +279,20 @@ int rpt_html_write(const struct rpt_page *p, FILE *out)
 
 	if (!plot_available())
 		return -ENOTSUP;
+	if (!p->result->nviews)
+		return -EINVAL;
 	by_uuid = rpt_page_used_sessions(p);
 	if (!by_uuid)
 		return -ENOMEM;
 	rpt_page_head(p, out);
-	if (p->study)
-		ret = rpt_study_html(p->study, out);
-	for (size_t b = 0; !ret && b < p->result->set->nblocks; b++)
-		ret = rpt_page_block(p, b, by_uuid, out);
+	if (p->result->study)
+		ret = rpt_study_html(p->result->study, out);
+	for (size_t i = 0, id = 1; !ret && i < p->result->nviews; i++)
+		for (size_t b = 0; !ret && b < p->result->views[i].nblocks; b++)
+			ret = rpt_page_block(p, &p->result->views[i], b, id++, by_uuid, out);
 	if (!ret) {
-		rpt_page_fingerprints("Machines", "sut", p->suts, by_uuid, out);
-		rpt_page_fingerprints("Software", "swprofile", p->swprofiles, by_uuid, out);
+		rpt_page_fingerprints("Machines", "sut", p->result->suts, by_uuid, out);
+		rpt_page_fingerprints("Software", "swprofile", p->result->swprofiles, by_uuid, out);
 		fputs("</body>\n</html>\n", out);
 	}
 	json_decref(by_uuid);
@@ -299,11 +317,15 @@ void rpt_slug(const char *s, char *buf, size_t len)
 int rpt_plot_file(const char *dir, const char *name, enum plot_kind kind, rpt_draw_fn *draw, const void *fig,
 		  FILE *names)
 {
+	size_t dlen = strlen(dir);
 	char path[4096];
 	struct replace out;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/%s.%s", dir, name, kind == PLOT_SVG ? "svg" : "png");
+	/* "plots/" names the directory as well as "plots": one slash between it and the file */
+	while (dlen > 1 && dir[dlen - 1] == '/')
+		dlen--;
+	snprintf(path, sizeof(path), "%.*s/%s.%s", (int)dlen, dir, name, kind == PLOT_SVG ? "svg" : "png");
 	/* whole or not at all: a failed write (disk full) leaves the plot a report wrote there before */
 	ret = replace_open(&out, path);
 	if (!ret)
@@ -315,35 +337,43 @@ int rpt_plot_file(const char *dir, const char *name, enum plot_kind kind, rpt_dr
 	return ret;
 }
 
-static int rpt_plot_row_file(const struct rpt_result *r, size_t b, size_t row, const struct rpt_sessions *ss,
-			     enum plot_kind kind, const char *dir, FILE *names)
+static int rpt_plot_row_file(const struct result_view *v, size_t b, size_t id, size_t row,
+			     const struct rpt_sessions *ss, enum plot_kind kind, const char *dir, FILE *names)
 {
 	char block[64], rc[96], name[200];
 	struct rpt_figure f;
 	int ret;
 
-	rpt_slug(r->set->blocks[b].name, block, sizeof(block));
-	rpt_slug(r->set->blocks[b].rows[row].rclass, rc, sizeof(rc));
-	snprintf(name, sizeof(name), "%zu-%s-%zu-%s", b + 1, block, row + 1, rc);
-	if ((ret = rpt_figure_build(r, b, row, ss, &f)))
+	rpt_slug(v->blocks[b].name, block, sizeof(block));
+	rpt_slug(v->blocks[b].rows[row].rclass, rc, sizeof(rc));
+	snprintf(name, sizeof(name), "%zu-%s-%zu-%s", id, block, row + 1, rc);
+	if ((ret = rpt_figure_build(v, b, row, ss, &f)))
 		return ret;
 	ret = rpt_plot_file(dir, name, kind, rpt_page_draw, &f.fig, names);
 	rpt_figure_free(&f);
 	return ret;
 }
 
-int rpt_plots_write(const struct rpt_result *r, enum plot_kind kind, const char *dir, FILE *names)
+int rpt_plots_write(const struct result *r, enum plot_kind kind, const char *dir, FILE *names)
 {
 	int ret = plot_available() ? 0 : -ENOTSUP;
+	size_t id = 0;
 
-	for (size_t b = 0; !ret && b < r->set->nblocks; b++) {
-		struct rpt_sessions ss;
+	for (size_t i = 0; !ret && i < r->nviews; i++) {
+		const struct result_view *v = &r->views[i];
 
-		if ((ret = rpt_sessions_of(r->set, b, &ss)))
-			break;
-		for (size_t row = 0; !ret && row < r->set->blocks[b].nrows; row++)
-			ret = rpt_plot_row_file(r, b, row, &ss, kind, dir, names);
-		rpt_sessions_free(&ss);
+		for (size_t b = 0; !ret && b < v->nblocks; b++) {
+			struct rpt_sessions ss;
+
+			id++;
+			if ((ret = rpt_sessions_of(v, b, &ss)))
+				break;
+			for (size_t row = 0; !ret && row < v->blocks[b].nrows; row++)
+				ret = rpt_plot_row_file(v, b, id, row, &ss, kind, dir, names);
+			rpt_sessions_free(&ss);
+		}
+		if (!ret)
+			ret = rpt_profile_plots_write(v->set, v->profile, kind, dir, names);
 	}
 	return ret;
 }

@@ -19,37 +19,13 @@ struct rpt_profile_fig {
 	char *title;		/* the benchmark: "mem mmap -p 4KB -f demand -s 16MB" */
 };
 
-/* What the sessions of a cell say: each one's level (stats_session_levels), their range. */
-struct rpt_spread {
-	int sessions;		/* 0: the cell has no samples */
-	double lo, hi;
-};
-
-static struct rpt_spread rpt_spread_of(const struct cmp_cell *c)
-{
-	struct stats_sample_set set = { c->values, c->sessions, c->n };
-	struct rpt_spread s = { 0, NAN, NAN };
-	int *ids = c->n ? malloc(c->n * sizeof(*ids)) : NULL;
-	double *lv = c->n ? malloc(c->n * sizeof(*lv)) : NULL;
-	int k = ids && lv ? stats_session_levels(&set, ids, lv) : -ENOMEM;
-
-	for (int i = 0; i < k; i++) {
-		s.lo = i ? fmin(s.lo, lv[i]) : lv[i];
-		s.hi = i ? fmax(s.hi, lv[i]) : lv[i];
-	}
-	s.sessions = k > 0 ? k : 0;
-	free(ids);
-	free(lv);
-	return s;
-}
-
 /* The rows of @p that are drawn and listed: clearing (when stored) and the largest symbols. */
-static size_t rpt_profile_nrows(const struct rpt_profile *p)
+static size_t rpt_profile_nrows(const struct result_profile *p)
 {
-	return (p->clearing ? 1 : 0) + (p->nsyms < RPT_PROFILE_SHOWN ? p->nsyms : RPT_PROFILE_SHOWN);
+	return (p->clearing ? 1 : 0) + (p->nsyms < RESULT_PROFILE_SHOWN ? p->nsyms : RESULT_PROFILE_SHOWN);
 }
 
-static const struct cmp_row *rpt_profile_row(const struct rpt_profile *p, size_t i)
+static const struct cmp_row *rpt_profile_row(const struct result_profile *p, size_t i)
 {
 	return p->clearing ? (i ? p->syms[i - 1] : p->clearing) : p->syms[i];
 }
@@ -71,18 +47,18 @@ static int rpt_profile_fig_row(const struct cmp_set *s, const struct cmp_row *r,
 {
 	size_t n = f->bars.nrows * s->ncols;
 	double *v = f->v + i * s->ncols, *lo = v + n, *hi = lo + n;
-	const char *sym = rpt_profile_symbol(r);
+	const char *sym = result_profile_symbol(r);
 	bool clearing = !strcmp(sym, "clearing");
 
 	if (asprintf(&f->labels[i], "%s%s", clearing ? RPT_CLEARING_LABEL : sym,
-		     !clearing && rpt_profile_clearing_symbol(sym) ? " (in clearing)" : "") < 0) {
+		     !clearing && result_profile_clearing_symbol(sym) ? " (in clearing)" : "") < 0) {
 		f->labels[i] = NULL;
 		return -ENOMEM;
 	}
 	for (size_t c = 0; c < s->ncols; c++) {
-		struct rpt_spread sp = rpt_spread_of(&r->cells[c]);
+		struct result_spread sp = result_spread_of(&r->cells[c]);
 
-		v[c] = rpt_profile_share(r, c);
+		v[c] = result_profile_share(r, c);
 		lo[c] = sp.sessions > 1 ? sp.lo : NAN;
 		hi[c] = sp.sessions > 1 ? sp.hi : NAN;
 	}
@@ -91,7 +67,7 @@ static int rpt_profile_fig_row(const struct cmp_set *s, const struct cmp_row *r,
 }
 
 /* The bar figure of @p.  0 or -ENOMEM (then @f is freed). */
-static int rpt_profile_fig_build(const struct cmp_set *s, const struct rpt_profile *p, struct rpt_profile_fig *f)
+static int rpt_profile_fig_build(const struct cmp_set *s, const struct result_profile *p, struct rpt_profile_fig *f)
 {
 	size_t nrows = rpt_profile_nrows(p);
 	int ret = 0;
@@ -126,15 +102,15 @@ static int rpt_profile_draw(const void *fig, enum plot_kind kind, FILE *out)
  * One cell: the share and its change from the base in points, as show
  * --profile prints them, and the sessions' range.  A symbol is stored only
  * for the runs that had it among their top five, so its mean is over those:
- * where they are fewer than the column's profiled runs (rpt_profile_cover_of),
+ * where they are fewer than the column's profiled runs (result_profile_cover_of),
  * the cell says so rather than pass it off as every run's.
  */
-static void rpt_profile_cell(const struct cmp_set *s, const struct rpt_profile *p, const struct cmp_row *r, size_t c,
+static void rpt_profile_cell(const struct cmp_set *s, const struct result_profile *p, const struct cmp_row *r, size_t c,
 			     FILE *out)
 {
-	double v = rpt_profile_share(r, c), b = rpt_profile_share(r, s->base);
-	struct rpt_profile_cover cv = rpt_profile_cover_of(p, r, c);
-	struct rpt_spread sp;
+	double v = result_profile_share(r, c), b = result_profile_share(r, s->base);
+	struct result_profile_cover cv = result_profile_cover_of(p, r, c);
+	struct result_spread sp;
 
 	if (isnan(v)) {
 		fputs("<td class=\"none\">-</td>", out);
@@ -143,7 +119,7 @@ static void rpt_profile_cell(const struct cmp_set *s, const struct rpt_profile *
 	fprintf(out, "<td class=\"num\" data-share=\"%.17g\">%.1f%%", v, v);
 	if (c != s->base && !isnan(b))
 		fprintf(out, " (%+.1f pp)", v - b);
-	sp = rpt_spread_of(&r->cells[c]);
+	sp = result_spread_of(&r->cells[c]);
 	if (sp.sessions > 1)
 		fprintf(out, "<span class=\"spread\">sessions %.1f&ndash;%.1f%% (%d)</span>", sp.lo, sp.hi, sp.sessions);
 	else if (sp.sessions == 1)
@@ -154,16 +130,16 @@ static void rpt_profile_cell(const struct cmp_set *s, const struct rpt_profile *
 }
 
 /* How each column's sessions sampled (event and frequency), or that they did not record it. */
-static int rpt_profile_sampled(const struct cmp_set *s, const struct rpt_profile *p, const json_t *envs, FILE *out)
+static int rpt_profile_sampled(const struct cmp_set *s, const struct result_profile *p, const json_t *envs, FILE *out)
 {
 	fputs("<p class=\"sampled\">Sampled with", out);
 	for (size_t c = 0; c < s->ncols; c++) {
-		struct rpt_sampling smp;
+		struct result_sampling smp;
 		char text[512];
 
-		if (rpt_profile_sampling(p, c, envs, &smp))
+		if (result_profile_sampling(p, c, envs, &smp))
 			return -ENOMEM;
-		rpt_sampling_text(&smp, text, sizeof(text));
+		result_sampling_text(&smp, text, sizeof(text));
 		fputs(c ? "; <b>" : " <b>", out);
 		rpt_html_escape(s->cols[c], out);
 		fputs("</b>: ", out);
@@ -178,7 +154,7 @@ static void rpt_profile_bounds(const struct cmp_set *s, const struct cmp_row *cl
 {
 	fputs("<ul class=\"bound\">\n", out);
 	for (size_t c = 0; c < s->ncols; c++) {
-		double v = rpt_profile_share(clearing, c);
+		double v = result_profile_share(clearing, c);
 
 		fputs("<li><b>", out);
 		rpt_html_escape(s->cols[c], out);
@@ -194,7 +170,7 @@ static void rpt_profile_bounds(const struct cmp_set *s, const struct cmp_row *cl
 }
 
 static void rpt_profile_table(const struct cmp_set *s, const struct rpt_profile_fig *f,
-			      const struct rpt_profile *p, FILE *out)
+			      const struct result_profile *p, FILE *out)
 {
 	fputs("<table class=\"profile\">\n<thead><tr><th>symbol</th>", out);
 	for (size_t c = 0; c < s->ncols; c++) {
@@ -207,7 +183,7 @@ static void rpt_profile_table(const struct cmp_set *s, const struct rpt_profile_
 		const struct cmp_row *r = rpt_profile_row(p, i);
 
 		fprintf(out, "<tr%s data-symbol=\"", f->rows[i].emphasis ? " class=\"clearing\"" : "");
-		rpt_html_escape(rpt_profile_symbol(r), out);
+		rpt_html_escape(result_profile_symbol(r), out);
 		fputs("\"><td>", out);
 		rpt_html_escape(f->labels[i], out);
 		fputs("</td>", out);
@@ -219,7 +195,7 @@ static void rpt_profile_table(const struct cmp_set *s, const struct rpt_profile_
 }
 
 /* Benchmark @p, the @i-th profile of block @block, as a section with an anchor ("profile-aws-m7g-metal-1"). */
-static int rpt_profile_section(const struct cmp_set *s, const char *block, size_t i, const struct rpt_profile *p,
+static int rpt_profile_section(const struct cmp_set *s, const char *block, size_t i, const struct result_profile *p,
 			       const json_t *envs, FILE *out)
 {
 	struct rpt_profile_fig f;
@@ -263,17 +239,17 @@ static size_t rpt_profile_block(const struct cmp_set *s, const char *name)
 
 int rpt_profile_html(const struct cmp_set *prof, const char *name, const json_t *envs, FILE *out)
 {
-	struct rpt_profile *ps = NULL;
+	struct result_profile *ps = NULL;
 	size_t b, n = 0;
 	int ret;
 
 	if (!prof || (b = rpt_profile_block(prof, name)) == prof->nblocks)
 		return 0;
-	if ((ret = rpt_profiles_of(prof, b, &ps, &n)))
+	if ((ret = result_profiles_of(prof, b, &ps, &n)))
 		return ret;
 	for (size_t i = 0; !ret && i < n; i++)
 		ret = rpt_profile_section(prof, name, i, &ps[i], envs, out);
-	rpt_profiles_free(ps, n);
+	result_profiles_free(ps, n);
 	return ret;
 }
 
@@ -281,9 +257,9 @@ int rpt_profile_html(const struct cmp_set *prof, const char *name, const json_t 
 static int rpt_profile_block_files(const struct cmp_set *prof, size_t b, size_t pb, enum plot_kind kind,
 				   const char *dir, FILE *names)
 {
-	struct rpt_profile *ps = NULL;
+	struct result_profile *ps = NULL;
 	size_t n = 0;
-	int ret = rpt_profiles_of(prof, b, &ps, &n);
+	int ret = result_profiles_of(prof, b, &ps, &n);
 
 	for (size_t i = 0; !ret && i < n; i++) {
 		char block[64], bench[96], name[200];
@@ -298,7 +274,7 @@ static int rpt_profile_block_files(const struct cmp_set *prof, size_t b, size_t 
 		ret = rpt_plot_file(dir, name, kind, rpt_profile_draw, &f.bars, names);
 		rpt_profile_fig_free(&f);
 	}
-	rpt_profiles_free(ps, n);
+	result_profiles_free(ps, n);
 	return ret;
 }
 

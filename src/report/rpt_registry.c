@@ -1,4 +1,5 @@
-/* rpt_registry: the list of report formats, lookups by name, and rendering to a stream or string. */
+/* rpt_registry: the list of show's formats and report's outputs, lookups by name, and rendering to a stream or string. */
+#include "report/html.h"
 #include "report/impl.h"
 
 #include <errno.h>
@@ -66,4 +67,29 @@ char *rpt_render_string(const struct rpt_table *t, const char *name, const struc
 		return NULL;
 	}
 	return buf;
+}
+
+/* The outputs of `clearpath report`: the page, or its plots as files of one kind. */
+static const struct rpt_output rpt_outputs[] = {
+	{ "html", "one self-contained page: tables, plots, sessions, fingerprints", false, PLOT_SVG },
+	{ "svg", "the plots alone, one SVG file per result class", true, PLOT_SVG },
+	{ "png", "the plots alone, one PNG file per result class", true, PLOT_PNG },
+};
+
+size_t rpt_output_count(void)
+{
+	return sizeof(rpt_outputs) / sizeof(rpt_outputs[0]);
+}
+
+const struct rpt_output *rpt_output_at(size_t i)
+{
+	return i < rpt_output_count() ? &rpt_outputs[i] : NULL;
+}
+
+const struct rpt_output *rpt_output_find(const char *name)
+{
+	for (size_t i = 0; i < rpt_output_count(); i++)
+		if (!strcmp(rpt_outputs[i].name, name))
+			return &rpt_outputs[i];
+	return NULL;
 }

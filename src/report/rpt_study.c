@@ -1,288 +1,216 @@
-/* rpt_study: the clearing-strategy study from the store: per extent each strategy's clear, then-read and combined rate, and the answer in words. */
+/* rpt_study: the clearing-strategy study in words (report --answer) and as the page's first section, quoting the study view's own cells. */
+#define _GNU_SOURCE	/* open_memstream */
 #include "report/html.h"
 #include "report/impl.h"
 #include "report/study.h"
-#include "kernels/kernels.h"
-#include "util/size.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const study_metric[RPT_STUDY_NMETRICS] = { "clear", "then-read", "combined" };
+static const char *const study_rate_name[RESULT_STUDY_NRATES] = {
+	"clear", "clear (then-read pass)", "then-read", "combined",
+};
 
-/*
- * A row of `mem clear ... --then read`: its extent (the -k value; the page,
- * 4KB, when the command line has none) and which rate it is (the part after
- * " :", none for clear).  False for other rows.
- */
-static bool study_parse(const char *rclass, char *extent, size_t len, int *metric)
+/* Cell @c of @row as the table says it: "39.41 GB/sec, (I) +43.77% vs default"; no change for the base. */
+static void study_cell(const struct result_study *st, const struct result_row *row, size_t c, FILE *out)
 {
-	const char *k = strstr(rclass, " -k "), *colon = strstr(rclass, " :");
+	const struct result_cell *cell = &row->cells[c];
+	char level[64], pct[32];
 
-	if (strncmp(rclass, "clear ", 6) || !strstr(rclass, "--then read"))
-		return false;
-	*metric = RPT_STUDY_CLEAR;
-	if (colon) {
-		for (int m = RPT_STUDY_THEN; m < RPT_STUDY_NMETRICS; m++)
-			if (!strcmp(colon + 2, study_metric[m]))
-				*metric = m;
-		if (*metric == RPT_STUDY_CLEAR)
-			return false;
-	}
-	if (k)
-		snprintf(extent, len, "%.*s", (int)strcspn(k + 4, " "), k + 4);
-	else
-		snprintf(extent, len, "4KB");
-	return true;
+	rpt_human(cell->level, row->unit, level, sizeof(level));
+	fputs(level, out);
+	if (!cell->change)
+		return;
+	rpt_pct(cell->change->pct, true, pct, sizeof(pct));
+	fprintf(out, ", %s%s%% vs %s", result_state_mark(cell->state), pct, st->view.cols[st->view.base]);
 }
 
-/* The entry of @extent in @blk, added (sorted by size) when new; NULL when out of memory. */
-static struct rpt_study_extent *study_extent(struct rpt_study_block *blk, const char *extent, size_t ncols)
-{
-	struct rpt_study_extent *grown, e = { 0 };
-	size_t at;
-
-	for (size_t i = 0; i < blk->next; i++)
-		if (!strcmp(blk->ext[i].extent, extent))
-			return &blk->ext[i];
-	if (size_parse(extent, &e.bytes))
-		e.bytes = UINT64_MAX;
-	e.extent = strdup(extent);
-	e.rate = malloc(ncols * sizeof(*e.rate));
-	grown = realloc(blk->ext, (blk->next + 1) * sizeof(*grown));
-	if (!e.extent || !e.rate || !grown) {
-		free(e.extent);
-		free(e.rate);
-		if (grown)
-			blk->ext = grown;
-		return NULL;
-	}
-	blk->ext = grown;
-	for (size_t c = 0; c < ncols; c++)
-		for (int m = 0; m < RPT_STUDY_NMETRICS; m++)
-			e.rate[c][m] = NAN;
-	for (at = blk->next; at && blk->ext[at - 1].bytes > e.bytes; at--)
-		blk->ext[at] = blk->ext[at - 1];
-	blk->ext[at] = e;
-	blk->next++;
-	return &blk->ext[at];
-}
-
-static int study_block(const struct cmp_set *s, const struct cmp_block *cb, struct rpt_study_block *blk)
-{
-	blk->name = cb->name;
-	for (size_t r = 0; r < cb->nrows; r++) {
-		const struct cmp_row *row = &cb->rows[r];
-		struct rpt_study_extent *e;
-		char extent[64];
-		int m;
-
-		if (!study_parse(row->rclass, extent, sizeof(extent), &m))
-			continue;
-		if (!(e = study_extent(blk, extent, s->ncols)))
-			return -ENOMEM;
-		for (size_t c = 0; c < s->ncols; c++)
-			if (row->cells[c].n)
-				e->rate[c][m] = row->cells[c].st.mean;
-	}
-	return 0;
-}
-
-/* Whether strategy @name stores past the cache: the kernels' own flag, else the names they use. */
-static bool study_nontemporal(const char *name)
-{
-	const struct kern_strategy *k = kern_find(name);
-
-	if (k)
-		return k->nontemporal;
-	return strstr(name, "movnti") || strstr(name, "-nt") || strstr(name, "stnp") || strstr(name, "clzero");
-}
-
-void rpt_study_free(struct rpt_study *st)
-{
-	for (size_t b = 0; st && b < st->nblocks; b++) {
-		for (size_t e = 0; e < st->blocks[b].next; e++) {
-			free(st->blocks[b].ext[e].extent);
-			free(st->blocks[b].ext[e].rate);
-		}
-		free(st->blocks[b].ext);
-	}
-	if (st) {
-		free(st->blocks);
-		free(st->nontemporal);
-	}
-	free(st);
-}
-
-int rpt_study_build(const struct cmp_set *s, struct rpt_study **out)
-{
-	struct rpt_study *st = calloc(1, sizeof(*st));
-	size_t extents = 0;
-	int ret = 0;
-
-	*out = NULL;
-	if (!st || !(st->blocks = calloc(s->nblocks ? s->nblocks : 1, sizeof(*st->blocks))) ||
-	    !(st->nontemporal = calloc(s->ncols ? s->ncols : 1, sizeof(*st->nontemporal)))) {
-		rpt_study_free(st);
-		return -ENOMEM;
-	}
-	st->set = s;
-	for (size_t c = 0; c < s->ncols; c++)
-		st->nontemporal[c] = study_nontemporal(s->cols[c]);
-	for (size_t b = 0; !ret && b < s->nblocks; b++) {
-		ret = study_block(s, &s->blocks[b], &st->blocks[st->nblocks]);
-		extents += st->blocks[st->nblocks].next;
-		st->nblocks++;
-	}
-	if (ret || !extents) {
-		rpt_study_free(st);
-		return ret;
-	}
-	*out = st;
-	return 0;
-}
-
-/* The column with the highest rate @m at extent @e, or SIZE_MAX when none has one. */
-static size_t study_best(const struct rpt_study *st, const struct rpt_study_extent *e, int m)
-{
-	size_t best = SIZE_MAX;
-
-	for (size_t c = 0; c < st->set->ncols; c++)
-		if (isfinite(e->rate[c][m]) && (best == SIZE_MAX || e->rate[c][m] > e->rate[best][m]))
-			best = c;
-	return best;
-}
-
-/* The column named "default" (libc memset), or SIZE_MAX. */
-static size_t study_memset(const struct rpt_study *st)
-{
-	for (size_t c = 0; c < st->set->ncols; c++)
-		if (!strcmp(st->set->cols[c], "default"))
-			return c;
-	return SIZE_MAX;
-}
-
-/* "x86-64-movnti (12.34 GB/s, +45% vs memset)" for column @c at rate @m. */
-static void study_fastest(const struct rpt_study *st, const struct rpt_study_extent *e, size_t c, int m,
+/* "fastest clear (row "clear -k 4KB -s 64MB"): x86-64-nt-avx512 at ..., not distinguishable from ... (...)" */
+static void study_fastest(const struct result_study *st, const char *what, const struct result_study_pick *p,
 			  FILE *out)
 {
-	size_t ms = study_memset(st);
-
-	fprintf(out, "%s (%.2f GB/s", st->set->cols[c], e->rate[c][m] / 1e9);
-	if (ms != SIZE_MAX && ms != c && isfinite(e->rate[ms][m]) && e->rate[ms][m] > 0)
-		fprintf(out, ", %+.0f%% vs memset", 100 * (e->rate[c][m] / e->rate[ms][m] - 1));
-	fputs(")", out);
-}
-
-/* What the consumer pays after non-temporal clearing: the slowest then-read among them against memset's. */
-static void study_consumer(const struct rpt_study *st, const struct rpt_study_extent *e, FILE *out)
-{
-	size_t ms = study_memset(st), worst = SIZE_MAX;
-	double nt, mem;
-
-	for (size_t c = 0; c < st->set->ncols; c++)
-		if (st->nontemporal[c] && isfinite(e->rate[c][RPT_STUDY_THEN]) &&
-		    (worst == SIZE_MAX || e->rate[c][RPT_STUDY_THEN] < e->rate[worst][RPT_STUDY_THEN]))
-			worst = c;
-	if (worst == SIZE_MAX || ms == SIZE_MAX || !isfinite(e->rate[ms][RPT_STUDY_THEN]))
-		return;
-	nt = e->rate[worst][RPT_STUDY_THEN];
-	mem = e->rate[ms][RPT_STUDY_THEN];
-	fprintf(out, " After non-temporal %s the consumer reads at %.2f GB/s, after memset at %.2f GB/s: %s.",
-		st->set->cols[worst], nt / 1e9, mem / 1e9,
-		nt < 0.9 * mem ? "it finds the lines cold and pays for the streaming clear"
-			       : "no cold-line penalty at this extent");
-}
-
-/* One extent's answer: fastest clear, fastest clear-then-read, what the consumer pays. */
-static void study_sentence(const struct rpt_study *st, const struct rpt_study_extent *e, FILE *out)
-{
-	size_t bc = study_best(st, e, RPT_STUDY_CLEAR), bb = study_best(st, e, RPT_STUDY_COMBINED);
-
-	fprintf(out, "%s extents%s: ", e->extent, e->bytes == 4096 ? " (one page, clear_page)" : "");
-	if (bc != SIZE_MAX) {
-		fputs("fastest clear ", out);
-		study_fastest(st, e, bc, RPT_STUDY_CLEAR, out);
-	}
-	if (bb != SIZE_MAX) {
-		fputs("; fastest clear-then-read ", out);
-		study_fastest(st, e, bb, RPT_STUDY_COMBINED, out);
+	fprintf(out, "%s (row \"%s\"): %s at ", what, p->row->rclass, st->view.cols[p->col]);
+	study_cell(st, p->row, p->col, out);
+	if (p->runner_up != SIZE_MAX && !p->distinguishable) {
+		fprintf(out, "; not distinguishable from %s (", st->view.cols[p->runner_up]);
+		study_cell(st, p->row, p->runner_up, out);
+		fputs(")", out);
 	}
 	fputs(".", out);
-	study_consumer(st, e, out);
 }
 
-int rpt_study_text(const struct rpt_study *st, FILE *out)
+/* What the consumer pays after non-temporal clearing: the slowest then-read among them against the base's. */
+static void study_consumer(const struct result_study *st, const struct result_study_pick *p, FILE *out)
 {
-	for (size_t b = 0; b < st->nblocks; b++) {
-		const struct rpt_study_block *blk = &st->blocks[b];
+	const struct result_cell *cell = &p->row->cells[p->col];
+	const char *verdict;
+
+	if (p->col == st->view.base || !cell->change)
+		return;
+	verdict = cell->state == RESULT_REGRESSED
+			  ? "it finds the lines cold and pays for the streaming clear"
+		  : cell->state == RESULT_IMPROVED || cell->state == RESULT_SAME
+			  ? "no cold-line penalty at this extent"
+			  : "not yet distinguishable from the base (more sessions would decide)";
+	fprintf(out, "after non-temporal %s the consumer reads at ", st->view.cols[p->col]);
+	study_cell(st, p->row, p->col, out);
+	fprintf(out, " (row \"%s\"): %s.", p->row->rclass, verdict);
+}
+
+/* The lines of one extent, each through @line. */
+static int study_extent_lines(const struct result_study *st, const struct result_study_extent *e,
+			      int (*line)(void *ctx, const char *text, bool first), void *ctx)
+{
+	const struct result_study_pick *picks[3] = { &e->clear, &e->combined, &e->consumer };
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < 4; i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+
+		if (!m)
+			return -ENOMEM;
+		if (!i)
+			fprintf(m, "%s extents%s:", e->extent, e->bytes == 4096 ? " (one page, clear_page)" : "");
+		else if (picks[i - 1]->row && i < 3)
+			study_fastest(st, i == 1 ? "fastest clear" : "fastest clear-then-read", picks[i - 1], m);
+		else if (picks[i - 1]->row)
+			study_consumer(st, picks[i - 1], m);
+		if (fclose(m)) {
+			free(buf);
+			return -ENOMEM;
+		}
+		if (*buf)
+			ret = line(ctx, buf, !i);
+		free(buf);
+	}
+	return ret;
+}
+
+/* The study's view as its header line names it. */
+static void study_title(const struct result_study *st, const struct result_study_block *blk, FILE *out)
+{
+	fprintf(out, "Clearing strategies on %s (the levels and changes of `show --columns param:f --base %s"
+		" --benchmark " RESULT_STUDY_SUITE "`):", blk->block->name, st->view.cols[st->view.base]);
+}
+
+struct study_text {
+	FILE *out;
+	size_t width;
+};
+
+static int study_text_line(void *ctx, const char *text, bool first)
+{
+	struct study_text *t = ctx;
+	char *line = NULL;
+
+	if (asprintf(&line, "%s%s", first ? "  " : "    ", text) < 0)
+		return -ENOMEM;
+	rpt_note(t->out, line, t->width);
+	free(line);
+	return 0;
+}
+
+int rpt_study_text(const struct result_study *st, const struct rpt_opts *o, FILE *out)
+{
+	struct study_text t = { out, o ? o->width : 0 };
+	int ret = 0;
+
+	for (size_t b = 0; !ret && b < st->nblocks; b++) {
+		const struct result_study_block *blk = &st->blocks[b];
+		char *title = NULL;
+		size_t len = 0;
+		FILE *m;
 
 		if (!blk->next)
 			continue;
-		fprintf(out, "Clearing strategies on %s (mem clear --then read, means of every session):\n",
-			blk->name);
-		for (size_t e = 0; e < blk->next; e++) {
-			fputs("  ", out);
-			study_sentence(st, &blk->ext[e], out);
-			fputc('\n', out);
+		if (!(m = open_memstream(&title, &len)))
+			return -ENOMEM;
+		study_title(st, blk, m);
+		if (fclose(m)) {
+			free(title);
+			return -ENOMEM;
 		}
+		rpt_note(out, title, t.width);
+		free(title);
+		for (size_t e = 0; !ret && e < blk->next; e++)
+			ret = study_extent_lines(st, &blk->ext[e], study_text_line, &t);
 	}
-	return rpt_stream_status(out);
+	return ret ? ret : rpt_stream_status(out);
 }
 
-static void study_html_table(const struct rpt_study *st, const struct rpt_study_extent *e, FILE *out)
+static void study_html_table(const struct result_study *st, const struct result_study_extent *e, FILE *out)
 {
-	fputs("<table class=\"study\">\n<thead><tr><th>strategy</th><th>clear (GB/s)</th>"
-	      "<th>then-read (GB/s)</th><th>combined (GB/s)</th></tr></thead>\n<tbody>\n", out);
-	for (size_t c = 0; c < st->set->ncols; c++) {
+	fputs("<table class=\"study\">\n<thead><tr><th>strategy</th>", out);
+	for (int m = 0; m < RESULT_STUDY_NRATES; m++)
+		if (e->rows[m])
+			fprintf(out, "<th>%s</th>", study_rate_name[m]);
+	fputs("</tr></thead>\n<tbody>\n", out);
+	for (size_t c = 0; c < st->view.ncols; c++) {
 		fputs("<tr><td>", out);
-		rpt_html_escape(st->set->cols[c], out);
+		rpt_html_escape(st->view.cols[c], out);
 		fputs(st->nontemporal[c] ? " (non-temporal)</td>" : "</td>", out);
-		for (int m = 0; m < RPT_STUDY_NMETRICS; m++)
-			if (isfinite(e->rate[c][m]))
-				fprintf(out, "<td class=\"num\">%.2f</td>", e->rate[c][m] / 1e9);
-			else
+		for (int m = 0; m < RESULT_STUDY_NRATES; m++) {
+			const struct result_row *row = e->rows[m];
+			char *cell = NULL;
+			size_t len = 0;
+			FILE *mem;
+
+			if (!row)
+				continue;
+			if (!isfinite(row->cells[c].level) || !(mem = open_memstream(&cell, &len))) {
 				fputs("<td class=\"num\">-</td>", out);
+				continue;
+			}
+			study_cell(st, row, c, mem);
+			fclose(mem);
+			fputs("<td class=\"num\">", out);
+			rpt_html_escape(cell, out);
+			fputs("</td>", out);
+			free(cell);
+		}
 		fputs("</tr>\n", out);
 	}
 	fputs("</tbody>\n</table>\n", out);
 }
 
-int rpt_study_html(const struct rpt_study *st, FILE *out)
+static int study_html_line(void *ctx, const char *text, bool first)
+{
+	FILE *out = ctx;
+
+	fputs(first ? "<li><b>" : "<br>", out);
+	rpt_html_escape(text, out);
+	if (first)
+		fputs("</b>", out);
+	return 0;
+}
+
+int rpt_study_html(const struct result_study *st, FILE *out)
 {
 	fputs("<section class=\"study\" id=\"clear-study\">\n<h2>Clearing strategies: memset or non-temporal"
-	      " stores?</h2>\n<p class=\"how\">From the store's <code>mem clear -f all --then read</code> samples:"
-	      " each extent of <code>-k</code> bytes of a dirtied buffer is cleared with the strategy, then the"
-	      " consumer reads one word per cache line of it, as a program does after its page fault. All three"
-	      " rates come from that one timed pass: <b>clear</b> is the bytes over the time spent clearing,"
-	      " <b>then-read</b> the bytes over the time the consumer spent reading right after (cycle-counter"
-	      " reads around each extent split the pass), <b>combined</b> the bytes over their sum, what a fault"
-	      " plus first use costs; so combined never exceeds clear. GB/s (10<sup>9</sup> bytes per second),"
-	      " the mean of every sample; the verdicts are in the tables below (<code>--columns param:f</code>).</p>\n",
-	      out);
+	      " stores?</h2>\n<p class=\"how\">From the store's <code>mem clear -f all</code> samples: each extent"
+	      " of <code>-k</code> bytes of a dirtied buffer is cleared with the strategy, alone (<b>clear</b>) or"
+	      " with the consumer reading one word per cache line of it right after, as a program does after its"
+	      " page fault (<code>--then read</code>). The clear-then-read rates come from that one timed pass:"
+	      " <b>clear (then-read pass)</b> is the bytes over the time spent clearing, <b>then-read</b> the"
+	      " bytes over the time the consumer spent reading, <b>combined</b> the bytes over their sum, what a"
+	      " fault plus first use costs; so combined never exceeds clear. Every number is a cell of the"
+	      " strategies' table below (<code>--columns param:f</code>): the column's level and its change from"
+	      " the base.</p>\n", out);
 	for (size_t b = 0; b < st->nblocks; b++) {
-		const struct rpt_study_block *blk = &st->blocks[b];
+		const struct result_study_block *blk = &st->blocks[b];
 
 		if (!blk->next)
 			continue;
 		fputs("<h3>", out);
-		rpt_html_escape(blk->name, out);
+		rpt_html_escape(blk->block->name, out);
 		fputs("</h3>\n<ul class=\"answer\">\n", out);
 		for (size_t e = 0; e < blk->next; e++) {
-			fputs("<li>", out);
-			/* the sentence holds strategy names only: escape it as a whole */
-			char *buf = NULL;
-			size_t len = 0;
-			FILE *m = open_memstream(&buf, &len);
-
-			if (m) {
-				study_sentence(st, &blk->ext[e], m);
-				fclose(m);
-				rpt_html_escape(buf, out);
-			}
-			free(buf);
+			if (study_extent_lines(st, &blk->ext[e], study_html_line, out))
+				return -ENOMEM;
 			fputs("</li>\n", out);
 		}
 		fputs("</ul>\n", out);

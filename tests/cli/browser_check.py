@@ -8,8 +8,8 @@ descriptors 3 and 4, no port, no network), python3's standard library only.  Che
   - no console error, no uncaught exception, no request other than the file itself and
     its data: URIs (the page is self-contained);
   - every image decoded (naturalWidth > 0): the plots render;
-  - the tables' cells hold the numbers and verdicts of `show --format json`, as show
-    prints them (base mean %.2f, "(I) +1.92%" for a change);
+  - the tables' cells hold the numbers and states of `show --format json`, as show
+    prints them (base level %.2f, "(I) +1.92%" or "(?) -0.57%" for a change);
   - a full-page screenshot that is not blank (many distinct colours, ink on most rows);
   - with PROFILE.json (`show --profile --format json`), the profile sections: one per
     benchmark with profile classes, each cell's share the mean show has (the same double,
@@ -181,13 +181,12 @@ def expected_cells(show):
             for col in res["columns"]:
                 if not col.get("n"):
                     continue
-                if col["base"]:
-                    text = f"{col['mean']:.2f}"
-                elif col.get("change_pct") is not None:
-                    mark = {"improvement": "(I) ", "regression": "(R) "}.get(col.get("verdict"), "")
+                if col.get("change_pct") is not None and not col["base"]:
+                    mark = {"improvement": "(I) ", "regression": "(R) ", "undecided": "(?) ",
+                            "insufficient": "(-) "}.get(col.get("state"), "")
                     text = f"{mark}{col['change_pct']:+.2f}%"
                 else:
-                    text = f"{col['mean']:.2f}"
+                    text = f"{col['level']:.2f}"
                 want.append((res["resultclass"], res["unit"], col[show["columns"]], text))
     return want
 

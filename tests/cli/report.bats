@@ -260,22 +260,59 @@ EOF
 	[[ $output == *"FAIL: the page lacks '(I) +1.92%'"* ]]
 }
 
-@test "report --answer: the clear study in words, per extent, from the store's means" {
+@test "report --answer: the clear study in words, per extent, quoting the strategies' table cells and their rows" {
 	run --separate-stderr "$CP" report --store "$S/study.db" --answer
 	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
-	[ "${lines[0]}" = "Clearing strategies on study-box, swprofile 6.1.0 (mem clear --then read, means of every session):" ]
-	[ "${lines[1]}" = "  4KB extents (one page, clear_page): fastest clear x86-64-movnti (29.93 GB/s, +50% vs memset); fastest clear-then-read x86-64-stosb (17.84 GB/s, +7% vs memset). After non-temporal x86-64-movnti the consumer reads at 11.97 GB/s, after memset at 99.78 GB/s: it finds the lines cold and pays for the streaming clear." ]
-	[ "${lines[2]}" = "  2MB extents: fastest clear x86-64-movnti (34.99 GB/s, +133% vs memset); fastest clear-then-read x86-64-stosb (11.29 GB/s, +3% vs memset). After non-temporal x86-64-movnti the consumer reads at 14.00 GB/s, after memset at 40.00 GB/s: it finds the lines cold and pays for the streaming clear." ]
-	[ "${#lines[@]}" -eq 3 ]
-	# the rates are show's means: the 4KB movnti clear cell of show --columns param:f --format json
-	"$CP" show --store "$S/study.db" --columns param:f --format json >"$D/show.json"
+	[ "${lines[0]}" = "Clearing strategies on study-box, swprofile 6.1.0 (the levels and changes of \`show --columns param:f --base default --benchmark mem/clear\`):" ]
+	[ "${lines[1]}" = "  4KB extents (one page, clear_page):" ]
+	[ "${lines[2]}" = '    fastest clear (row "clear -k 4KB -s 1GB --then read"): x86-64-movnti at 29.93 GB/s, (I) +49.97% vs default.' ]
+	[ "${lines[3]}" = '    fastest clear-then-read (row "clear -k 4KB -s 1GB --then read :combined"): x86-64-stosb at 17.84 GB/s, (I) +7.25% vs default.' ]
+	[ "${lines[4]}" = '    after non-temporal x86-64-movnti the consumer reads at 11.97 GB/s, (R) -88.00% vs default (row "clear -k 4KB -s 1GB --then read :then-read"): it finds the lines cold and pays for the streaming clear.' ]
+	[ "${lines[5]}" = "  2MB extents:" ]
+	[ "${#lines[@]}" -eq 9 ]
+	# every per cent it quotes is the table's own cell, in the row it names
+	"$CP" show --store "$S/study.db" --columns param:f --base default >"$D/table.txt"
+	for q in "clear -k 4KB -s 1GB --then read (bytes/sec)|(I) +49.97%" \
+		"clear -k 4KB -s 1GB --then read :combined (bytes/sec)|(I) +7.25%" \
+		"clear -k 4KB -s 1GB --then read :then-read (bytes/sec)|(R) -88.00%" \
+		"clear -k 2MB -s 1GB --then read (bytes/sec)|(I) +133.63%"; do
+		grep -F "${q%%|*}" "$D/table.txt" | grep -qF "${q#*|}" || { echo "not in the table: $q"; return 1; }
+	done
+	# and its levels are the table's: the movnti cell's level, base x (1 + change)
+	"$CP" show --store "$S/study.db" --columns param:f --base default --format json >"$D/show.json"
 	python3 - "$D/show.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 row = [r for r in d["blocks"][0]["results"] if r["resultclass"] == "clear -k 4KB -s 1GB --then read"][0]
+base = row["columns"][0]
 cell = [c for c in row["columns"] if c["value"] == "x86-64-movnti"][0]
-assert f"{cell['mean'] / 1e9:.2f}" == "29.93", cell["mean"]
+assert f"{cell['level'] / 1e9:.2f}" == "29.93", cell["level"]
+assert abs(base["level"] * (1 + cell["change_pct"] / 100) / cell["level"] - 1) < 1e-12, (base, cell)
 EOF
+}
+
+@test "report --answer: a pick the runner-up is not distinguishable from says so" {
+	# two strategies that clear alike: which one is 'fastest' is noise
+	python3 - "$D/alike.csv" <<'EOF'
+import random, sys
+random.seed(7)
+rows = ["sut,swprofile,session,benchmark,resultclass,unit,higher_is_better,iteration,warmup,value,"
+        "session_started,sample_time"]
+for s in range(4):
+    off = random.gauss(1, 0.02)
+    for f, rate in (("default", 10e9), ("x86-64-stosb", 12e9), ("x86-64-stosq", 12e9)):
+        for m in ("", " :combined", " :then-read"):
+            for it in range(3):
+                v = rate * off * random.gauss(1, 0.01)
+                rows.append("box,6.1,00000000-0000-4000-8000-%012d,mem/clear clear -k 4KB -f %s -s 1GB --then read,"
+                            "clear -k 4KB -f %s -s 1GB --then read%s,bytes/sec,1,%d,0,%r,2026-08-2%dT08:00:00Z,"
+                            "2026-08-2%dT08:00:1%dZ" % (s + 1, f, f, m, it, v, s + 1, s + 1, it))
+open(sys.argv[1], "w").write("\n".join(rows) + "\n")
+EOF
+	"$CP" import --store "$D/alike.db" "$D/alike.csv" >/dev/null
+	run --separate-stderr "$CP" report --store "$D/alike.db" --answer
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	[[ "${lines[2]}" == *"; not distinguishable from x86-64-sto"* ]] || { echo "$output"; return 1; }
 }
 
 @test "report --answer without study data says so; --benchmark leaving mem clear out has no study" {
@@ -297,9 +334,9 @@ page = open(sys.argv[1]).read()
 sec = page.split('<section class="study" id="clear-study">')[1].split("</section>")[0]
 assert sec.count('<table class="study">') == 2, "a table per extent"
 assert re.findall(r"<h4>([^<]*)</h4>", sec) == ["4KB extents", "2MB extents"]
-assert "all three rates come from that one timed pass" in sec.lower()
-assert "fastest clear x86-64-movnti (29.93 GB/s, +50% vs memset)" in sec
-assert '<td>x86-64-movnti (non-temporal)</td><td class="num">29.93</td>' in sec
+assert "the clear-then-read rates come from that one timed pass" in sec.lower()
+assert 'fastest clear (row &quot;clear -k 4KB -s 1GB --then read&quot;): x86-64-movnti at 29.93 GB/s, (I) +49.97% vs default.' in sec, sec
+assert '<td>x86-64-movnti (non-temporal)</td><td class="num">29.93 GB/s, (I) +49.97% vs default</td>' in sec, sec
 assert page.index('id="clear-study"') < page.index('id="block-1"'), "the study comes first"
 EOF
 	# no study data, no study section

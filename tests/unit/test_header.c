@@ -69,12 +69,12 @@ static void test_build(void **state)
 	struct cmp_opts o;
 	struct cmp_set *s = two_kernels(&o);
 	json_t *sessions, *suts, *swps;
-	struct rpt_header *h;
-	const struct rpt_header_column *old, *new;
+	struct result_header *h;
+	const struct result_header_column *old, *new;
 
 	(void)state;
 	listings(&sessions, &suts, &swps);
-	h = rpt_header_build(s, sessions, suts, swps);
+	h = result_header_build(s, sessions, suts, swps);
 	assert_non_null(h);
 	assert_int_equal(h->nblocks, 1);
 	assert_string_equal(h->blocks[0].name, "box");
@@ -105,7 +105,7 @@ static void test_build(void **state)
 	assert_int_equal(new->samples, 3);
 	assert_int_equal(new->sessions, 2);
 	assert_null(new->cmdline);
-	rpt_header_free(h);
+	result_header_free(h);
 	json_decref(sessions);
 	json_decref(suts);
 	json_decref(swps);
@@ -132,7 +132,7 @@ static void test_lines_and_json(void **state)
 {
 	struct cmp_opts o;
 	struct cmp_set *s = two_kernels(&o);
-	struct rpt_header *h = rpt_header_build(s, NULL, NULL, NULL);
+	struct result_header *h = result_header_build(s, NULL, NULL, NULL);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -157,7 +157,7 @@ static void test_lines_and_json(void **state)
 	assert_true(json_is_null(json_object_get(json_object_get(json_array_get(json_object_get(j, "columns"), 0),
 								  "machine"), "cores")));
 	json_decref(j);
-	rpt_header_free(h);
+	result_header_free(h);
 	cmp_free(s);
 }
 
@@ -178,7 +178,7 @@ static json_t *record(size_t n, const char *const *checks, const char *const *va
 /* The lines of block 0 of the header of @s over @sessions and @swps (no SUT listing), as one string (free it). */
 static char *lines_over(const struct cmp_set *s, const json_t *sessions, const json_t *swps)
 {
-	struct rpt_header *h = rpt_header_build(s, sessions, NULL, swps);
+	struct result_header *h = result_header_build(s, sessions, NULL, swps);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -186,7 +186,7 @@ static char *lines_over(const struct cmp_set *s, const json_t *sessions, const j
 	assert_non_null(h);
 	assert_int_equal(rpt_header_lines(&h->blocks[0], collect, f), 0);
 	fclose(f);
-	rpt_header_free(h);
+	result_header_free(h);
 	return text;
 }
 
@@ -207,8 +207,8 @@ static void test_doctor_warnings(void **state)
 				     "uuid", "s3", "sut", "box", "swprofile", "new", "environment", record(1, load, load_v),
 				     "uuid", "s4", "sut", "box", "swprofile", "new", "environment",
 				     record(2, load_thp, load_thp_v));
-	struct rpt_header *h = rpt_header_build(s, sessions, NULL, NULL);
-	const struct rpt_header_column *old, *new;
+	struct result_header *h = result_header_build(s, sessions, NULL, NULL);
+	const struct result_header_column *old, *new;
 	json_t *j, *w;
 	char *text;
 
@@ -245,7 +245,7 @@ static void test_doctor_warnings(void **state)
 	assert_int_equal(json_integer_value(json_object_get(w, "sessions_checked")), 2);
 	assert_int_equal(json_array_size(json_object_get(w, "warnings")), 2);
 	json_decref(j);
-	rpt_header_free(h);
+	result_header_free(h);
 
 	/* s3 without a record: the warnings count over the session that has one, and the gap is said */
 	json_object_set_new(json_array_get(sessions, 1), "environment", json_object());

@@ -62,20 +62,20 @@ static struct cmp_set *two_columns(void)
 }
 
 /* The set's only profile. */
-static void the_profile(const struct cmp_set *s, struct rpt_profile **ps)
+static void the_profile(const struct cmp_set *s, struct result_profile **ps)
 {
 	size_t n;
 
-	assert_int_equal(rpt_profiles_of(s, 0, ps, &n), 0);
+	assert_int_equal(result_profiles_of(s, 0, ps, &n), 0);
 	assert_int_equal(n, 1);
 	assert_non_null((*ps)->clearing);
 	assert_int_equal((*ps)->nsyms, 3);
 }
 
-static const struct cmp_row *sym(const struct rpt_profile *p, const char *name)
+static const struct cmp_row *sym(const struct result_profile *p, const char *name)
 {
 	for (size_t i = 0; i < p->nsyms; i++)
-		if (!strcmp(rpt_profile_symbol(p->syms[i]), name))
+		if (!strcmp(result_profile_symbol(p->syms[i]), name))
 			return p->syms[i];
 	fail_msg("no symbol %s", name);
 	return NULL;
@@ -84,32 +84,32 @@ static const struct cmp_row *sym(const struct rpt_profile *p, const char *name)
 static void test_cover(void **state)
 {
 	struct cmp_set *s = two_columns();
-	struct rpt_profile *p;
-	struct rpt_profile_cover c;
+	struct result_profile *p;
+	struct result_profile_cover c;
 
 	(void)state;
 	the_profile(s, &p);
 	/* base (column 0): in 1 of 4 runs, 1 of 2 sessions */
-	c = rpt_profile_cover_of(p, sym(p, "rare"), 0);
+	c = result_profile_cover_of(p, sym(p, "rare"), 0);
 	assert_true(c.partial);
 	assert_int_equal(c.runs, 1);
 	assert_int_equal(c.of_runs, 4);
 	assert_int_equal(c.sessions, 1);
 	assert_int_equal(c.of_sessions, 2);
-	c = rpt_profile_cover_of(p, sym(p, "rare"), 1);
+	c = result_profile_cover_of(p, sym(p, "rare"), 1);
 	assert_true(c.partial);
 	assert_int_equal(c.runs, 1);
 	assert_int_equal(c.of_runs, 3);
 	/* in every run: not partial; clearing itself never is */
-	assert_false(rpt_profile_cover_of(p, sym(p, "common"), 0).partial);
-	assert_false(rpt_profile_cover_of(p, sym(p, "common"), 1).partial);
-	assert_false(rpt_profile_cover_of(p, p->clearing, 0).partial);
+	assert_false(result_profile_cover_of(p, sym(p, "common"), 0).partial);
+	assert_false(result_profile_cover_of(p, sym(p, "common"), 1).partial);
+	assert_false(result_profile_cover_of(p, p->clearing, 0).partial);
 	/* in no run of a column: no share there, which is not a partial one */
-	c = rpt_profile_cover_of(p, sym(p, "baseonly"), 1);
+	c = result_profile_cover_of(p, sym(p, "baseonly"), 1);
 	assert_false(c.partial);
 	assert_int_equal(c.runs, 0);
 	assert_int_equal(c.of_runs, 3);
-	rpt_profiles_free(p, 1);
+	result_profiles_free(p, 1);
 	cmp_free(s);
 }
 
@@ -124,20 +124,20 @@ static json_t *envs_of(const char *text)
 	return j;
 }
 
-static void sampled(const struct rpt_profile *p, size_t col, const json_t *envs, const char *want, bool one)
+static void sampled(const struct result_profile *p, size_t col, const json_t *envs, const char *want, bool one)
 {
-	struct rpt_sampling smp;
+	struct result_sampling smp;
 	char text[512];
 
-	assert_int_equal(rpt_profile_sampling(p, col, envs, &smp), 0);
-	assert_int_equal(rpt_sampling_text(&smp, text, sizeof(text)), one);
+	assert_int_equal(result_profile_sampling(p, col, envs, &smp), 0);
+	assert_int_equal(result_sampling_text(&smp, text, sizeof(text)), one);
 	assert_string_equal(text, want);
 }
 
 static void test_sampling(void **state)
 {
 	struct cmp_set *s = two_columns();
-	struct rpt_profile *p;
+	struct result_profile *p;
 	/*
 	 * base: both sessions at 100 Hz (1 by its own entry, 2 by a session
 	 * whose entries all agree); patched: 3 at 4000 Hz (its own entry,
@@ -158,7 +158,7 @@ static void test_sampling(void **state)
 		" \"aaaaaaaa-0000-4000-8000-000000000005\": {\"profile\": ["
 		"  {\"benchmark\": \"mem a\", \"event\": \"cpu-clock\", \"hz\": 100},"
 		"  {\"benchmark\": \"mem b\", \"event\": \"cpu-clock\", \"hz\": 200}]}}");
-	struct rpt_sampling smp;
+	struct result_sampling smp;
 	json_t *j;
 
 	(void)state;
@@ -167,12 +167,12 @@ static void test_sampling(void **state)
 	sampled(p, 1, envs, "differs: cpu-clock at 4000 Hz in 1 session, not recorded in 2", false);
 	/* no environments at all (an imported CSV): not recorded, never a default */
 	sampled(p, 0, NULL, "not recorded", true);
-	assert_int_equal(rpt_profile_sampling(p, 1, envs, &smp), 0);
+	assert_int_equal(result_profile_sampling(p, 1, envs, &smp), 0);
 	assert_int_equal(smp.sessions, 3);
 	assert_int_equal(smp.not_recorded, 2);
 	assert_int_equal(smp.nways, 1);
 	assert_int_equal(smp.ways[0].hz, 4000);
-	j = rpt_sampling_json(&smp);
+	j = result_sampling_json(&smp);
 	assert_non_null(j);
 	assert_int_equal(json_integer_value(json_object_get(j, "not_recorded")), 2);
 	assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(j, "ways"), 0), "hz")), 4000);
@@ -186,7 +186,7 @@ static void test_sampling(void **state)
 						   " \"event\": \"cycles\", \"hz\": \"fast\"}]}"));
 	sampled(p, 0, envs, "differs: cpu-clock at 100 Hz in 1 session, not recorded in 1", false);
 	json_decref(envs);
-	rpt_profiles_free(p, 1);
+	result_profiles_free(p, 1);
 	cmp_free(s);
 }
 
@@ -196,7 +196,7 @@ static void test_json(void **state)
 	struct cmp_set *s = two_columns();
 	json_t *envs = envs_of("{\"aaaaaaaa-0000-4000-8000-000000000001\": {\"profile\": ["
 			       "  {\"benchmark\": \"mem " BENCH "\", \"event\": \"cpu-clock\", \"hz\": 100}]}}");
-	json_t *a = rpt_profiles_json(s, 0, envs), *p, *col, *rare = NULL, *x;
+	json_t *a = result_profiles_json(s, 0, envs), *p, *col, *rare = NULL, *x;
 	size_t i;
 
 	(void)state;

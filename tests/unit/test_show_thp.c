@@ -1,4 +1,4 @@
-/* test_show_thp: which result classes the THP-always warning of `show` is about (src/cli/show_thp.c). */
+/* test_show_thp: which result classes the THP-always warning of `show` is about (src/result/thp.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -6,13 +6,13 @@
 
 #include <cmocka.h>
 
-#include "cli/show.h"
+#include "result/env.h"
 
 static bool thp_row(const char *rclass)
 {
 	struct cmp_row row = { .rclass = (char *)rclass };
 
-	return show_thp_row(&row);
+	return result_thp_row(&row);
 }
 
 static void test_thp_row(void **state)

@@ -1,7 +1,7 @@
-/* rpt_profiles: the --profile result classes of a block grouped per benchmark, symbols by their largest share. */
+/* profile: the --profile result classes of a block grouped per benchmark, symbols by their largest share, how each column sampled. */
 #define _GNU_SOURCE	/* qsort_r, asprintf */
-#include "report/impl.h"
-#include "report/profile.h"
+#include "result/profile.h"
+#include "result/result.h"
 #include "profile/profile.h"
 
 #include <errno.h>
@@ -9,91 +9,91 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool rpt_profile_class(const char *rclass)
+bool result_profile_class(const char *rclass)
 {
-	return strstr(rclass, RPT_PROFILE_MARK) != NULL;
+	return strstr(rclass, RESULT_PROFILE_MARK) != NULL;
 }
 
-bool rpt_profile_only(const struct cmp_block *blk)
+bool result_profile_only(const struct cmp_block *blk)
 {
 	for (size_t r = 0; r < blk->nrows; r++)
-		if (!rpt_profile_class(blk->rows[r].rclass))
+		if (!result_profile_class(blk->rows[r].rclass))
 			return false;
 	return blk->nrows > 0;
 }
 
 /* The benchmark part of a profile class ("mmap -s 1GB" of "mmap -s 1GB :profile:x"), its length. */
-static size_t rpt_profile_bench_len(const char *rclass)
+static size_t prof_profile_bench_len(const char *rclass)
 {
-	const char *m = strstr(rclass, RPT_PROFILE_MARK);
+	const char *m = strstr(rclass, RESULT_PROFILE_MARK);
 
 	return m ? (size_t)(m - rclass) : strlen(rclass);
 }
 
-const char *rpt_profile_symbol(const struct cmp_row *r)
+const char *result_profile_symbol(const struct cmp_row *r)
 {
-	size_t len = rpt_profile_bench_len(r->rclass);
+	size_t len = prof_profile_bench_len(r->rclass);
 
-	return r->rclass[len] ? r->rclass + len + strlen(RPT_PROFILE_MARK) : "";
+	return r->rclass[len] ? r->rclass + len + strlen(RESULT_PROFILE_MARK) : "";
 }
 
-double rpt_profile_share(const struct cmp_row *r, size_t col)
+double result_profile_share(const struct cmp_row *r, size_t col)
 {
 	return r->cells[col].n ? r->cells[col].st.mean : NAN;
 }
 
-bool rpt_profile_clearing_symbol(const char *name)
+bool result_profile_clearing_symbol(const char *name)
 {
 	return profile_is_clearing(name, "x86_64") || profile_is_clearing(name, "aarch64");
 }
 
 /* The largest share any of @s's columns has for @r: symbols are listed by it. */
-static double rpt_profile_peak(const struct cmp_set *s, const struct cmp_row *r)
+static double prof_profile_peak(const struct cmp_set *s, const struct cmp_row *r)
 {
 	double peak = -1;
 
 	for (size_t c = 0; c < s->ncols; c++)
-		if (!isnan(rpt_profile_share(r, c)) && rpt_profile_share(r, c) > peak)
-			peak = rpt_profile_share(r, c);
+		if (!isnan(result_profile_share(r, c)) && result_profile_share(r, c) > peak)
+			peak = result_profile_share(r, c);
 	return peak;
 }
 
-static int rpt_profile_by_peak(const void *a, const void *b, void *set)
+static int prof_profile_by_peak(const void *a, const void *b, void *set)
 {
-	double x = rpt_profile_peak(set, *(const struct cmp_row *const *)a);
-	double y = rpt_profile_peak(set, *(const struct cmp_row *const *)b);
+	double x = prof_profile_peak(set, *(const struct cmp_row *const *)a);
+	double y = prof_profile_peak(set, *(const struct cmp_row *const *)b);
 
 	return x > y ? -1 : x < y;
 }
 
 /* Whether row @r belongs to profile @p (same Benchmark column and benchmark part). */
-static bool rpt_profile_owns(const struct rpt_profile *p, const struct cmp_row *r)
+static bool prof_profile_owns(const struct result_profile *p, const struct cmp_row *r)
 {
-	return rpt_profile_bench_len(r->rclass) == p->namelen && !strncmp(r->rclass, p->name, p->namelen) &&
+	return prof_profile_bench_len(r->rclass) == p->namelen && !strncmp(r->rclass, p->name, p->namelen) &&
 	       !strcmp(r->bench, p->bench);
 }
 
 /* The profile of @blk that row @r belongs to, a new one when none of the first @n does; NULL when out of memory. */
-static struct rpt_profile *rpt_profile_for(struct rpt_profile **list, size_t *n, const struct cmp_row *r)
+static struct result_profile *prof_profile_for(struct result_profile **list, size_t *n, const struct cmp_row *r)
 {
-	struct rpt_profile *grown;
+	struct result_profile *grown;
 
 	for (size_t i = 0; i < *n; i++)
-		if (rpt_profile_owns(&(*list)[i], r))
+		if (prof_profile_owns(&(*list)[i], r))
 			return &(*list)[i];
 	grown = realloc(*list, (*n + 1) * sizeof(*grown));
 	if (!grown)
 		return NULL;
 	*list = grown;
-	grown[*n] = (struct rpt_profile){ r->bench, r->rclass, rpt_profile_bench_len(r->rclass), NULL, NULL, 0 };
+	grown[*n] = (struct result_profile){ r->bench, r->rclass, prof_profile_bench_len(r->rclass), NULL, NULL, 0 };
 	return &grown[(*n)++];
 }
 
-static int rpt_profile_add(struct rpt_profile *p, const struct cmp_row *r)
+static int prof_profile_add(struct result_profile *p, const struct cmp_row *r)
 {
 	const struct cmp_row **grown;
 
-	if (!strcmp(rpt_profile_symbol(r), "clearing")) {
+	if (!strcmp(result_profile_symbol(r), "clearing")) {
 		p->clearing = r;
 		return 0;
 	}
@@ -105,38 +105,38 @@ static int rpt_profile_add(struct rpt_profile *p, const struct cmp_row *r)
 	return 0;
 }
 
-int rpt_profiles_of(const struct cmp_set *s, size_t b, struct rpt_profile **out, size_t *n)
+int result_profiles_of(const struct cmp_set *s, size_t b, struct result_profile **out, size_t *n)
 {
 	const struct cmp_block *blk = &s->blocks[b];
-	struct rpt_profile *list = NULL, *p;
+	struct result_profile *list = NULL, *p;
 	size_t np = 0;
 
 	for (size_t i = 0; i < blk->nrows; i++) {
-		if (!rpt_profile_class(blk->rows[i].rclass))
+		if (!result_profile_class(blk->rows[i].rclass))
 			continue;
-		if (!(p = rpt_profile_for(&list, &np, &blk->rows[i])) || rpt_profile_add(p, &blk->rows[i])) {
-			rpt_profiles_free(list, np);
+		if (!(p = prof_profile_for(&list, &np, &blk->rows[i])) || prof_profile_add(p, &blk->rows[i])) {
+			result_profiles_free(list, np);
 			return -ENOMEM;
 		}
 	}
 	for (size_t i = 0; i < np; i++)
-		qsort_r(list[i].syms, list[i].nsyms, sizeof(*list[i].syms), rpt_profile_by_peak, (void *)s);
+		qsort_r(list[i].syms, list[i].nsyms, sizeof(*list[i].syms), prof_profile_by_peak, (void *)s);
 	*out = list;
 	*n = np;
 	return 0;
 }
 
-void rpt_profiles_free(struct rpt_profile *p, size_t n)
+void result_profiles_free(struct result_profile *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(p[i].syms);
 	free(p);
 }
 
-struct rpt_profile_cover rpt_profile_cover_of(const struct rpt_profile *p, const struct cmp_row *r, size_t col)
+struct result_profile_cover result_profile_cover_of(const struct result_profile *p, const struct cmp_row *r, size_t col)
 {
 	const struct cmp_cell *c = &r->cells[col], *all = p->clearing ? &p->clearing->cells[col] : NULL;
-	struct rpt_profile_cover v = { c->n, all ? all->n : c->n, c->nuuids, all ? all->nuuids : c->nuuids, false };
+	struct result_profile_cover v = { c->n, all ? all->n : c->n, c->nuuids, all ? all->nuuids : c->nuuids, false };
 
 	/* a symbol in no run of the column has no share there ("-"), not a partial one */
 	v.partial = v.runs && v.runs < v.of_runs;
@@ -144,13 +144,13 @@ struct rpt_profile_cover rpt_profile_cover_of(const struct rpt_profile *p, const
 }
 
 /* The profile's row @i: clearing first when stored, then the symbols. */
-static const struct cmp_row *rpt_profile_nth(const struct rpt_profile *p, size_t i)
+static const struct cmp_row *prof_profile_nth(const struct result_profile *p, size_t i)
 {
 	return p->clearing ? (i ? p->syms[i - 1] : p->clearing) : p->syms[i];
 }
 
 /* Whether entry @e of a session's profile record is a sampling: a named event and a positive frequency. */
-static bool rpt_sampling_valid(const json_t *e)
+static bool prof_sampling_valid(const json_t *e)
 {
 	const json_t *hz = json_object_get(e, "hz");
 
@@ -158,7 +158,7 @@ static bool rpt_sampling_valid(const json_t *e)
 }
 
 /* The entry of session environment @env that says how benchmark @bench was sampled, or NULL. */
-static const json_t *rpt_sampling_entry(const json_t *env, const char *bench)
+static const json_t *prof_sampling_entry(const json_t *env, const char *bench)
 {
 	const json_t *rec = json_object_get(env, "profile"), *e, *first = NULL;
 	size_t i;
@@ -166,10 +166,10 @@ static const json_t *rpt_sampling_entry(const json_t *env, const char *bench)
 	json_array_foreach(rec, i, e)
 		if (json_is_string(json_object_get(e, "benchmark")) &&
 		    !strcmp(json_string_value(json_object_get(e, "benchmark")), bench))
-			return rpt_sampling_valid(e) ? e : NULL;
+			return prof_sampling_valid(e) ? e : NULL;
 	/* no entry of its own (stored under another spelling): the session's, when all of them agree */
 	json_array_foreach(rec, i, e) {
-		if (!rpt_sampling_valid(e))
+		if (!prof_sampling_valid(e))
 			return NULL;
 		if (first && (!json_equal(json_object_get(e, "event"), json_object_get(first, "event")) ||
 			      !json_equal(json_object_get(e, "hz"), json_object_get(first, "hz"))))
@@ -180,9 +180,9 @@ static const json_t *rpt_sampling_entry(const json_t *env, const char *bench)
 }
 
 /* Count session environment @env's sampling of @bench into @out. */
-static void rpt_sampling_add(struct rpt_sampling *out, const json_t *env, const char *bench)
+static void prof_sampling_add(struct result_sampling *out, const json_t *env, const char *bench)
 {
-	const json_t *e = rpt_sampling_entry(env, bench);
+	const json_t *e = prof_sampling_entry(env, bench);
 	const char *event = e ? json_string_value(json_object_get(e, "event")) : NULL;
 	long long hz = e ? json_integer_value(json_object_get(e, "hz")) : 0;
 	size_t w = 0;
@@ -194,16 +194,16 @@ static void rpt_sampling_add(struct rpt_sampling *out, const json_t *env, const 
 	}
 	while (w < out->nways && (out->ways[w].hz != hz || strcmp(out->ways[w].event, event)))
 		w++;
-	if (w == out->nways && w == RPT_SAMPLING_WAYS) {
+	if (w == out->nways && w == RESULT_SAMPLING_WAYS) {
 		out->other++;
 		return;
 	}
 	if (w == out->nways)
-		out->ways[out->nways++] = (struct rpt_sampling_way){ event, hz, 0 };
+		out->ways[out->nways++] = (struct result_sampling_way){ event, hz, 0 };
 	out->ways[w].sessions++;
 }
 
-int rpt_profile_sampling(const struct rpt_profile *p, size_t col, const json_t *envs, struct rpt_sampling *out)
+int result_profile_sampling(const struct result_profile *p, size_t col, const json_t *envs, struct result_sampling *out)
 {
 	json_t *seen = json_object();
 	char *bench = NULL;
@@ -216,13 +216,13 @@ int rpt_profile_sampling(const struct rpt_profile *p, size_t col, const json_t *
 
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; !ret && i < (p->clearing ? 1 : 0) + p->nsyms; i++) {
-		const struct cmp_cell *c = &rpt_profile_nth(p, i)->cells[col];
+		const struct cmp_cell *c = &prof_profile_nth(p, i)->cells[col];
 
 		for (size_t u = 0; !ret && u < c->nuuids; u++) {
 			if (json_object_get(seen, c->uuids[u]))
 				continue;
 			ret = json_object_set_new(seen, c->uuids[u], json_true()) ? -ENOMEM : 0;
-			rpt_sampling_add(out, json_object_get(envs, c->uuids[u]), bench);
+			prof_sampling_add(out, json_object_get(envs, c->uuids[u]), bench);
 		}
 	}
 	free(bench);
@@ -231,7 +231,7 @@ int rpt_profile_sampling(const struct rpt_profile *p, size_t col, const json_t *
 }
 
 /* "N sessions" or "1 session" after @lead into @buf at @at. */
-static size_t rpt_sampling_part(char *buf, size_t len, size_t at, const char *lead, size_t n, bool first)
+static size_t prof_sampling_part(char *buf, size_t len, size_t at, const char *lead, size_t n, bool first)
 {
 	int k = snprintf(buf + at, at < len ? len - at : 0, "%s%s in %zu%s", first ? "differs: " : ", ", lead, n,
 			 first ? (n == 1 ? " session" : " sessions") : "");
@@ -239,7 +239,7 @@ static size_t rpt_sampling_part(char *buf, size_t len, size_t at, const char *le
 	return at + (k > 0 ? (size_t)k : 0);
 }
 
-bool rpt_sampling_text(const struct rpt_sampling *s, char *buf, size_t len)
+bool result_sampling_text(const struct result_sampling *s, char *buf, size_t len)
 {
 	char way[64];
 	size_t at = 0;
@@ -255,21 +255,21 @@ bool rpt_sampling_text(const struct rpt_sampling *s, char *buf, size_t len)
 	buf[0] = '\0';
 	for (size_t w = 0; w < s->nways; w++) {
 		snprintf(way, sizeof(way), "%s at %lld Hz", s->ways[w].event, s->ways[w].hz);
-		at = rpt_sampling_part(buf, len, at, way, s->ways[w].sessions, !w);
+		at = prof_sampling_part(buf, len, at, way, s->ways[w].sessions, !w);
 	}
 	if (s->other)
-		at = rpt_sampling_part(buf, len, at, "other ways", s->other, false);
+		at = prof_sampling_part(buf, len, at, "other ways", s->other, false);
 	if (s->not_recorded)
-		rpt_sampling_part(buf, len, at, "not recorded", s->not_recorded, false);
+		prof_sampling_part(buf, len, at, "not recorded", s->not_recorded, false);
 	return false;
 }
 
-json_t *rpt_sampling_json(const struct rpt_sampling *s)
+json_t *result_sampling_json(const struct result_sampling *s)
 {
 	json_t *ways = json_array();
 	char text[512];
 
-	rpt_sampling_text(s, text, sizeof(text));
+	result_sampling_text(s, text, sizeof(text));
 	for (size_t w = 0; ways && w < s->nways; w++)
 		json_array_append_new(ways, json_pack("{s:s, s:I, s:I}", "event", s->ways[w].event, "hz",
 						      (json_int_t)s->ways[w].hz, "sessions",
@@ -279,13 +279,13 @@ json_t *rpt_sampling_json(const struct rpt_sampling *s)
 }
 
 /* Symbol row @r of @p in column @c: its share, change from the base, and how many runs it covers. */
-static json_t *rpt_profile_cell_json(const struct cmp_set *s, const struct rpt_profile *p, const struct cmp_row *r,
+static json_t *prof_profile_cell_json(const struct cmp_set *s, const struct result_profile *p, const struct cmp_row *r,
 				     size_t c)
 {
-	double v = rpt_profile_share(r, c), b = rpt_profile_share(r, s->base);
-	struct rpt_profile_cover cv = rpt_profile_cover_of(p, r, c);
+	double v = result_profile_share(r, c), b = result_profile_share(r, s->base);
+	struct result_profile_cover cv = result_profile_cover_of(p, r, c);
 
-	return json_pack("{s:s, s:o, s:o, s:I, s:I, s:I, s:I, s:b}", rpt_axis_name(s->axis), s->cols[c], "share_pct",
+	return json_pack("{s:s, s:o, s:o, s:I, s:I, s:I, s:I, s:b}", result_axis_name(s->axis), s->cols[c], "share_pct",
 			 isnan(v) ? json_null() : json_real(v), "change_pp",
 			 isnan(v) || isnan(b) || c == s->base ? json_null() : json_real(v - b), "runs",
 			 (json_int_t)cv.runs, "of_runs", (json_int_t)cv.of_runs, "sessions", (json_int_t)cv.sessions,
@@ -293,39 +293,39 @@ static json_t *rpt_profile_cell_json(const struct cmp_set *s, const struct rpt_p
 }
 
 /* Column @c of @p: its runs and sessions, how they were sampled, the bound its clearing share sets. */
-static json_t *rpt_profile_col_json(const struct cmp_set *s, const struct rpt_profile *p, size_t c, const json_t *envs)
+static json_t *prof_profile_col_json(const struct cmp_set *s, const struct result_profile *p, size_t c, const json_t *envs)
 {
-	struct rpt_sampling smp;
-	double v = p->clearing ? rpt_profile_share(p->clearing, c) : NAN;
+	struct result_sampling smp;
+	double v = p->clearing ? result_profile_share(p->clearing, c) : NAN;
 
-	if (rpt_profile_sampling(p, c, envs, &smp))
+	if (result_profile_sampling(p, c, envs, &smp))
 		return NULL;
-	return json_pack("{s:s, s:b, s:I, s:I, s:o, s:o}", rpt_axis_name(s->axis), s->cols[c], "base", c == s->base,
+	return json_pack("{s:s, s:b, s:I, s:I, s:o, s:o}", result_axis_name(s->axis), s->cols[c], "base", c == s->base,
 			 "runs", (json_int_t)(p->clearing ? p->clearing->cells[c].n : 0), "sessions",
-			 (json_int_t)smp.sessions, "sampling", rpt_sampling_json(&smp), "bound_factor",
+			 (json_int_t)smp.sessions, "sampling", result_sampling_json(&smp), "bound_factor",
 			 isnan(v) ? json_null() : json_real(v / 100));
 }
 
 /* Its symbols' rows: clearing first, each with every column's cell. */
-static json_t *rpt_profile_syms_json(const struct cmp_set *s, const struct rpt_profile *p)
+static json_t *prof_profile_syms_json(const struct cmp_set *s, const struct result_profile *p)
 {
 	json_t *syms = json_array();
 
 	for (size_t i = 0; syms && i < (p->clearing ? 1 : 0) + p->nsyms; i++) {
-		const struct cmp_row *r = rpt_profile_nth(p, i);
-		const char *sym = rpt_profile_symbol(r);
+		const struct cmp_row *r = prof_profile_nth(p, i);
+		const char *sym = result_profile_symbol(r);
 		json_t *cells = json_array();
 
 		for (size_t c = 0; cells && c < s->ncols; c++)
-			json_array_append_new(cells, rpt_profile_cell_json(s, p, r, c));
+			json_array_append_new(cells, prof_profile_cell_json(s, p, r, c));
 		json_array_append_new(syms, json_pack("{s:s, s:b, s:o}", "symbol", sym, "clearing",
-						      r == p->clearing || rpt_profile_clearing_symbol(sym), "columns",
+						      r == p->clearing || result_profile_clearing_symbol(sym), "columns",
 						      cells ? cells : json_null()));
 	}
 	return syms;
 }
 
-static json_t *rpt_profile_json(const struct cmp_set *s, const struct rpt_profile *p, const json_t *envs)
+static json_t *prof_profile_json(const struct cmp_set *s, const struct result_profile *p, const json_t *envs)
 {
 	json_t *cols = json_array(), *j = NULL;
 	char *bench = NULL;
@@ -334,32 +334,50 @@ static json_t *rpt_profile_json(const struct cmp_set *s, const struct rpt_profil
 	if (!ok)
 		bench = NULL;
 	for (size_t c = 0; ok && c < s->ncols; c++)
-		ok = !json_array_append_new(cols, rpt_profile_col_json(s, p, c, envs));
+		ok = !json_array_append_new(cols, prof_profile_col_json(s, p, c, envs));
 	if (ok)
 		j = json_pack("{s:s, s:O, s:o}", "benchmark", bench, "columns", cols, "symbols",
-			      rpt_profile_syms_json(s, p));
+			      prof_profile_syms_json(s, p));
 	json_decref(cols);
 	free(bench);
 	return j;
 }
 
-json_t *rpt_profiles_json(const struct cmp_set *s, size_t b, const json_t *envs)
+json_t *result_profiles_json(const struct cmp_set *s, size_t b, const json_t *envs)
 {
-	struct rpt_profile *ps;
+	struct result_profile *ps;
 	size_t n;
 	json_t *a;
 
-	if (rpt_profiles_of(s, b, &ps, &n))
+	if (result_profiles_of(s, b, &ps, &n))
 		return NULL;
 	a = json_array();
 	for (size_t i = 0; a && i < n; i++) {
-		json_t *j = rpt_profile_json(s, &ps[i], envs);
+		json_t *j = prof_profile_json(s, &ps[i], envs);
 
 		if (!j || json_array_append_new(a, j)) {
 			json_decref(a);
 			a = NULL;
 		}
 	}
-	rpt_profiles_free(ps, n);
+	result_profiles_free(ps, n);
 	return a;
+}
+
+struct result_spread result_spread_of(const struct cmp_cell *c)
+{
+	struct stats_sample_set set = { c->values, c->sessions, c->n };
+	struct result_spread s = { 0, NAN, NAN };
+	int *ids = c->n ? malloc(c->n * sizeof(*ids)) : NULL;
+	double *lv = c->n ? malloc(c->n * sizeof(*lv)) : NULL;
+	int k = ids && lv ? stats_session_levels(&set, ids, lv) : -ENOMEM;
+
+	for (int i = 0; i < k; i++) {
+		s.lo = i ? fmin(s.lo, lv[i]) : lv[i];
+		s.hi = i ? fmax(s.hi, lv[i]) : lv[i];
+	}
+	s.sessions = k > 0 ? k : 0;
+	free(ids);
+	free(lv);
+	return s;
 }

@@ -1,10 +1,10 @@
-/* show_thp: say when a 4KB mmap result really measured THP faults (its sessions ran with THP enabled=always). */
-#include "cli/show.h"
+/* thp: say when a 4KB mmap result really measured THP faults (its sessions ran with THP enabled=always). */
+#include "result/env.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-bool show_thp_row(const struct cmp_row *row)
+bool result_thp_row(const struct cmp_row *row)
 {
 	char *copy = strdup(row->rclass), *save = NULL, *prev = NULL;
 	bool mmap = false, base_page = false, system = true;
@@ -23,7 +23,7 @@ bool show_thp_row(const struct cmp_row *row)
 }
 
 /* Whether a session of @cell ran with THP enabled=always, as its environment snapshot says. */
-static bool show_thp_cell(const struct cmp_cell *cell, const json_t *envs)
+static bool thp_cell(const struct cmp_cell *cell, const json_t *envs)
 {
 	for (size_t u = 0; u < cell->nuuids; u++) {
 		const json_t *settings = json_object_get(json_object_get(envs, cell->uuids[u]), "settings");
@@ -35,7 +35,7 @@ static bool show_thp_cell(const struct cmp_cell *cell, const json_t *envs)
 	return false;
 }
 
-json_t *show_thp_always(const struct cmp_set *s, const struct cmp_block *blk, const json_t *envs)
+json_t *result_thp_always(const struct cmp_set *s, const struct cmp_block *blk, const json_t *envs)
 {
 	json_t *out = json_array();
 
@@ -43,10 +43,10 @@ json_t *show_thp_always(const struct cmp_set *s, const struct cmp_block *blk, co
 		const struct cmp_row *row = &blk->rows[r];
 		json_t *cols;
 
-		if (!show_thp_row(row) || !(cols = json_array()))
+		if (!result_thp_row(row) || !(cols = json_array()))
 			continue;
 		for (size_t c = 0; c < s->ncols; c++)
-			if (row->cells[c].n && show_thp_cell(&row->cells[c], envs))
+			if (row->cells[c].n && thp_cell(&row->cells[c], envs))
 				json_array_append_new(cols, json_string(s->cols[c]));
 		if (json_array_size(cols))
 			json_array_append_new(out, json_pack("{s:s, s:s, s:o}", "resultclass", row->rclass, "unit",

@@ -1,12 +1,12 @@
-/* show_env: warn under a table when its columns ran with different settings (THP, governor, pools, cmdline). */
-#include "cli/show.h"
+/* env: warn under a table when its columns ran with different settings (THP, governor, pools, cmdline). */
+#include "result/env.h"
 #include "doctor/doctor.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 
 /* The settings snapshot of the first session found in column @c of @blk, or NULL. */
-static const json_t *show_env_of(const struct cmp_block *blk, size_t c, const json_t *envs)
+static const json_t *env_of(const struct cmp_block *blk, size_t c, const json_t *envs)
 {
 	for (size_t r = 0; r < blk->nrows; r++) {
 		const struct cmp_cell *cell = &blk->rows[r].cells[c];
@@ -22,13 +22,13 @@ static const json_t *show_env_of(const struct cmp_block *blk, size_t c, const js
 	return NULL;
 }
 
-json_t *show_env_diffs(const struct cmp_set *s, const struct cmp_block *blk, const json_t *envs)
+json_t *result_env_diffs(const struct cmp_set *s, const struct cmp_block *blk, const json_t *envs)
 {
-	const json_t *base = envs ? show_env_of(blk, s->base, envs) : NULL;
+	const json_t *base = envs ? env_of(blk, s->base, envs) : NULL;
 	json_t *out = json_array();
 
 	for (size_t c = 0; base && out && c < s->ncols; c++) {
-		const json_t *env = c == s->base ? NULL : show_env_of(blk, c, envs);
+		const json_t *env = c == s->base ? NULL : env_of(blk, c, envs);
 		json_t *diff = env ? doctor_snapshot_diff(base, env) : NULL;
 		size_t i;
 		json_t *d;
@@ -43,7 +43,7 @@ json_t *show_env_diffs(const struct cmp_set *s, const struct cmp_block *blk, con
 	return out;
 }
 
-json_t *show_env_index(const json_t *sessions)
+json_t *result_env_index(const json_t *sessions)
 {
 	json_t *envs = json_object(), *s;
 	size_t i;
@@ -56,21 +56,4 @@ json_t *show_env_index(const json_t *sessions)
 			json_object_set(envs, uuid, env);
 	}
 	return envs;
-}
-
-json_t **show_settings(const struct cmp_set *set, const json_t *envs,
-			json_t *(*fn)(const struct cmp_set *s, const struct cmp_block *blk, const json_t *envs))
-{
-	json_t **diffs = calloc(set->nblocks ? set->nblocks : 1, sizeof(*diffs));
-
-	for (size_t b = 0; diffs && b < set->nblocks; b++)
-		diffs[b] = fn(set, &set->blocks[b], envs);
-	return diffs;
-}
-
-void show_settings_free(json_t **diffs, size_t n)
-{
-	for (size_t b = 0; diffs && b < n; b++)
-		json_decref(diffs[b]);
-	free(diffs);
 }

@@ -1,5 +1,4 @@
-/* show_profile: `show --profile`'s summary: per column how it was sampled, the clearing share, the top symbols and the change from the base in points. */
-#include "cli/show.h"
+/* rpt_profile_text: `show --profile`'s summary: per column how it was sampled, the clearing share, the top symbols and the change from the base in points. */
 #include "report/profile.h"
 
 #include <errno.h>
@@ -10,7 +9,7 @@
 /* One value and its change from the base in percentage points ("" when either is missing). */
 static void sp_cell(const struct cmp_set *s, const struct cmp_row *r, size_t col, char *buf, size_t len)
 {
-	double v = rpt_profile_share(r, col), b = rpt_profile_share(r, s->base);
+	double v = result_profile_share(r, col), b = result_profile_share(r, s->base);
 
 	if (isnan(v))
 		snprintf(buf, len, "-");
@@ -39,7 +38,7 @@ static void sp_bound(const struct cmp_set *s, const struct cmp_row *clearing, FI
 
 	fprintf(out, "  %-36s", "bound: result moves at most");
 	for (size_t c = 0; c < s->ncols; c++) {
-		double v = rpt_profile_share(clearing, c);
+		double v = result_profile_share(clearing, c);
 
 		if (isnan(v))
 			snprintf(cell, sizeof(cell), "-");
@@ -55,18 +54,18 @@ static void sp_bound(const struct cmp_set *s, const struct cmp_row *clearing, FI
  * profiled (each run keeps its top five): how many, so that a mean over
  * some runs does not pass for every run's.
  */
-static void sp_cover(const struct cmp_set *s, const struct rpt_profile *p, const struct cmp_row *r, FILE *out)
+static void sp_cover(const struct cmp_set *s, const struct result_profile *p, const struct cmp_row *r, FILE *out)
 {
 	bool partial = false;
 	char cell[64];
 
 	for (size_t c = 0; c < s->ncols; c++)
-		partial = partial || rpt_profile_cover_of(p, r, c).partial;
+		partial = partial || result_profile_cover_of(p, r, c).partial;
 	if (!partial)
 		return;
 	fprintf(out, "  %-36s", "  in runs (a run keeps its top five)");
 	for (size_t c = 0; c < s->ncols; c++) {
-		struct rpt_profile_cover cv = rpt_profile_cover_of(p, r, c);
+		struct result_profile_cover cv = result_profile_cover_of(p, r, c);
 
 		if (cv.runs)
 			snprintf(cell, sizeof(cell), "%zu of %zu", cv.runs, cv.of_runs);
@@ -81,13 +80,13 @@ static void sp_cover(const struct cmp_set *s, const struct rpt_profile *p, const
  * How each column's sessions sampled: one line of cells, then in full each
  * column whose sessions sampled differently (or some did not record it).
  */
-static int sp_sampled(const struct cmp_set *s, const struct rpt_profile *p, const json_t *envs, FILE *out)
+static int sp_sampled(const struct cmp_set *s, const struct result_profile *p, const json_t *envs, FILE *out)
 {
-	struct rpt_sampling *smp = calloc(s->ncols, sizeof(*smp));
+	struct result_sampling *smp = calloc(s->ncols, sizeof(*smp));
 	char text[512];
 
 	for (size_t c = 0; smp && c < s->ncols; c++)
-		if (rpt_profile_sampling(p, c, envs, &smp[c])) {
+		if (result_profile_sampling(p, c, envs, &smp[c])) {
 			free(smp);
 			smp = NULL;
 		}
@@ -95,20 +94,20 @@ static int sp_sampled(const struct cmp_set *s, const struct rpt_profile *p, cons
 		return -ENOMEM;
 	fprintf(out, "  %-36s", "sampled with");
 	for (size_t c = 0; c < s->ncols; c++) {
-		bool one = rpt_sampling_text(&smp[c], text, sizeof(text));
+		bool one = result_sampling_text(&smp[c], text, sizeof(text));
 
 		fprintf(out, "  %24s", one ? text : "differs (below)");
 	}
 	fputc('\n', out);
 	for (size_t c = 0; c < s->ncols; c++)
-		if (!rpt_sampling_text(&smp[c], text, sizeof(text)))
+		if (!result_sampling_text(&smp[c], text, sizeof(text)))
 			fprintf(out, "  (%s sampled: %s)\n", s->cols[c], text);
 	free(smp);
 	return 0;
 }
 
 /* One benchmark: how it was sampled, clearing and its bound, then the symbols by peak share. */
-static int sp_bench(const struct cmp_set *s, const struct rpt_profile *p, const json_t *envs, FILE *out)
+static int sp_bench(const struct cmp_set *s, const struct result_profile *p, const json_t *envs, FILE *out)
 {
 	fprintf(out, "%s %.*s\n  %-36s", p->bench, (int)p->namelen, p->name, "");
 	for (size_t c = 0; c < s->ncols; c++)
@@ -120,40 +119,28 @@ static int sp_bench(const struct cmp_set *s, const struct rpt_profile *p, const 
 		sp_line(s, p->clearing, "clearing (page-clearing functions)", out);
 		sp_bound(s, p->clearing, out);
 	}
-	for (size_t i = 0; i < p->nsyms && i < RPT_PROFILE_SHOWN; i++) {
-		sp_line(s, p->syms[i], rpt_profile_symbol(p->syms[i]), out);
+	for (size_t i = 0; i < p->nsyms && i < RESULT_PROFILE_SHOWN; i++) {
+		sp_line(s, p->syms[i], result_profile_symbol(p->syms[i]), out);
 		sp_cover(s, p, p->syms[i], out);
 	}
 	return 0;
 }
 
-json_t **show_profile_json(const struct cmp_set *s, const json_t *envs)
-{
-	json_t **a = calloc(s->nblocks ? s->nblocks : 1, sizeof(*a));
-
-	for (size_t b = 0; a && b < s->nblocks; b++)
-		if (!(a[b] = rpt_profiles_json(s, b, envs))) {
-			show_settings_free(a, s->nblocks);
-			return NULL;
-		}
-	return a;
-}
-
-int show_profile_render(const struct cmp_set *s, const json_t *envs, FILE *out)
+int rpt_profile_text(const struct cmp_set *s, const json_t *envs, FILE *out)
 {
 	int ret = 0;
 
 	for (size_t b = 0; !ret && b < s->nblocks; b++) {
-		struct rpt_profile *ps;
+		struct result_profile *ps;
 		size_t n;
 
-		if (rpt_profiles_of(s, b, &ps, &n))
+		if (result_profiles_of(s, b, &ps, &n))
 			return -ENOMEM;
 		fprintf(out, "\nProfile of the timed region (percent of samples; pp: change from %s), %s:\n",
 			s->cols[s->base], s->blocks[b].name);
 		for (size_t i = 0; i < n && !ret; i++)
 			ret = sp_bench(s, &ps[i], envs, out);
-		rpt_profiles_free(ps, n);
+		result_profiles_free(ps, n);
 	}
 	return ret;
 }

@@ -54,6 +54,15 @@ STORE_SRC := $(filter-out src/store/postgresql/%,$(wildcard src/store/*/*.c))
 PQ_FLAGS  :=
 endif
 
+# LAVA campaigns (src/lava/: its REST API over libcurl; libcrypto decodes and checks the sessions
+# a job hands back) when both are installed; WITH_LIBCURL=0 leaves them out (the static and cross
+# builds), and such a binary says so when asked for a LAVA lab.
+WITH_LIBCURL ?= $(shell pkg-config --exists libcurl libcrypto 2>/dev/null && echo 1 || echo 0)
+ifeq ($(WITH_LIBCURL),1)
+PKGS      += libcurl libcrypto
+CURL_DEF  := -DCLEARPATH_HAVE_LIBCURL
+endif
+
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 TEST_CFLAGS := $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
@@ -63,7 +72,7 @@ CFLAGS   ?= -O2 -g
 # No fused multiply-add: the same store must give the same statistics, digit for digit, on
 # arm64 (where GCC fuses by default) as on x86-64.
 CFLAGS   += -ffp-contract=off
-CFLAGS   += -std=gnu11 $(WARN) $(SANFLAGS) -Isrc $(PKG_CFLAGS) $(CAIRO_DEF) $(PQ_FLAGS) $(LIBDW_DEF) -DCLEARPATH_VERSION='"$(VERSION)"' -MMD -MP
+CFLAGS   += -std=gnu11 $(WARN) $(SANFLAGS) -Isrc $(PKG_CFLAGS) $(CAIRO_DEF) $(PQ_FLAGS) $(LIBDW_DEF) $(CURL_DEF) -DCLEARPATH_VERSION='"$(VERSION)"' -MMD -MP
 LDFLAGS  += $(SANFLAGS)
 LDLIBS   += $(PKG_LIBS) -lpthread -lm
 
@@ -101,7 +110,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 # Install build dependencies only when something is missing (cairo for the plots, chromium
 # for the report's browser test, a PostgreSQL server for the PostgreSQL store's tests).
 deps:
-	@pkg-config --exists $(PKGS) cairo libpq $(TEST_PKGS) && command -v bats >/dev/null \
+	@pkg-config --exists $(PKGS) cairo libpq libcurl libcrypto $(TEST_PKGS) && command -v bats >/dev/null \
 		&& command -v python3 >/dev/null && command -v ssh >/dev/null \
 		&& test -x /usr/sbin/sshd && command -v chromium >/dev/null \
 		&& ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || scripts/install-deps
@@ -146,7 +155,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_BUILD   := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 # clang checks vfprintf() inside the log helpers as gcc does not; the callers are checked.
-FUZZ_CFLAGS  := -O1 -g -std=gnu11 $(WARN) -Wno-format-nonliteral $(FUZZ_SAN) -Isrc $(PKG_CFLAGS) $(CAIRO_DEF) $(PQ_FLAGS) \
+FUZZ_CFLAGS  := -O1 -g -std=gnu11 $(WARN) -Wno-format-nonliteral $(FUZZ_SAN) -Isrc $(PKG_CFLAGS) $(CAIRO_DEF) $(PQ_FLAGS) $(CURL_DEF) \
 		-DCLEARPATH_VERSION='"$(VERSION)"' -MMD -MP
 FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_BUILD)/%)

@@ -21,7 +21,7 @@ ARM64_GSL_LIBS = $(shell $(ARM64_PC) --exists gsl 2>/dev/null && $(ARM64_PC) --l
 # emulated binary says report needs cairo, and the report tests know to expect that.
 # No libpq either: the PostgreSQL tests skip under the emulator.
 # WITH_LIBDW=0: no arm64 libdw is installed beside the native one; --profile names kernel symbols only.
-ARM64_VARS = BUILD=$(ARM64_BUILD) SANITIZE=0 SANFLAGS= CC=$(ARM64_CC) AR=$(ARM64_AR) WITH_CAIRO=0 WITH_LIBPQ=0 WITH_LIBDW=0 \
+ARM64_VARS = BUILD=$(ARM64_BUILD) SANITIZE=0 SANFLAGS= CC=$(ARM64_CC) AR=$(ARM64_AR) WITH_CAIRO=0 WITH_LIBPQ=0 WITH_LIBDW=0 WITH_LIBCURL=0 \
 	PKG_CFLAGS="$(shell $(ARM64_PC) --cflags sqlite3 yaml-0.1 jansson 2>/dev/null) $(shell pkg-config --cflags gsl 2>/dev/null)" \
 	PKG_LIBS="$(shell $(ARM64_PC) --libs sqlite3 yaml-0.1 jansson 2>/dev/null) $(ARM64_GSL_LIBS)" \
 	TEST_CFLAGS="$(shell $(ARM64_PC) --cflags cmocka 2>/dev/null)" \

@@ -4,7 +4,7 @@
 # A machine under test runs sessions and nothing else: the static builds leave out the
 # optional libraries a controller uses.  Each optional library sits behind one switch,
 # WITH_<NAME>=0|1 (WITH_LIBPQ for the PostgreSQL store, WITH_CAIRO for the report's plots,
-# WITH_LIBDW for --profile's user-space symbol names);
+# WITH_LIBDW for --profile's user-space symbol names, WITH_LIBCURL for LAVA labs);
 # the static builds pass them all as 0.  A module adding an optional library honours its
 # switch and adds it to STATIC_OFF below.
 #
@@ -13,7 +13,7 @@
 # `uname -m` and copies the matching one.
 
 STATIC_DIR  := build/static
-STATIC_OFF  := WITH_LIBPQ=0 WITH_CAIRO=0 WITH_LIBDW=0
+STATIC_OFF  := WITH_LIBPQ=0 WITH_CAIRO=0 WITH_LIBDW=0 WITH_LIBCURL=0
 # The archives Debian ships (sqlite3 needs no zlib here: Debian builds it without the
 # zlib extensions pkg-config --static lists).
 STATIC_LIBS := -lsqlite3 -lyaml -ljansson -lgsl -lgslcblas

@@ -26,14 +26,6 @@ static const struct status_step *status_step_of(const struct store_campaign_boot
 	return NULL;
 }
 
-/* The targets of @c in the order they were given (the spec's), "local" for a local campaign. */
-static json_t *status_targets(const struct campaign *c)
-{
-	json_t *t = json_object_get(c->spec, "targets");
-
-	return json_is_array(t) ? t : NULL;
-}
-
 static bool status_running(const struct campaign *c)
 {
 	return !strcmp(c->row.status, STORE_CAMPAIGN_RUNNING);
@@ -52,7 +44,7 @@ static void status_counts(const struct campaign *c, size_t *done, size_t *sessio
 /* "next: TARGET: boot N of M (SW): what" for each target of a running campaign. */
 static void status_print_next(const struct campaign *c)
 {
-	json_t *targets = status_targets(c), *v;
+	json_t *targets = campaign_targets(c), *v;
 	size_t i, total;
 
 	if (!status_running(c))
@@ -148,7 +140,7 @@ static int status_lists(const struct campaign *c, json_t *o)
 	json_t *boots = json_array(), *targets = json_array(), *errors = json_array(), *v;
 	size_t i;
 
-	json_array_foreach(status_targets(c), i, v)
+	json_array_foreach(campaign_targets(c), i, v)
 		json_array_append_new(targets, status_target(c, json_string_value(v)));
 	for (i = 0; i < c->nboots; i++) {
 		json_array_append_new(boots, status_boot(&c->boots[i]));

@@ -1,10 +1,11 @@
 /* cmd_campaign: `clearpath campaign start|status|continue|abort|fake-boot`: kernels compared across boots. */
 #include "campaign/campaign.h"
-#include "campaign/local.h"
+#include "campaign/method.h"
+#include "campaign/executor.h"
+#include "campaign/unit.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "harness/session.h"
-#include "remote/executor.h"
 #include "remote/remote.h"
 #include "store/url.h"
 #include "util/boot.h"
@@ -48,7 +49,6 @@ struct ca_cli {
 	const char *hosts[CA_MAX_HOSTS];	/* remote mode */
 	size_t nhosts;
 	const char *ssh_config;
-	const char *ssh_config_abs;	/* start: --ssh-config as recorded */
 	unsigned boot_timeout;
 	bool json;	/* status --format json */
 	bool format_given;
@@ -90,7 +90,7 @@ static void ca_usage(FILE *out)
 		"                      before that boot is an error (default %d), recorded\n"
 		"    --format text|json  status: the table, or one JSON object with the same facts\n"
 		"Unit directory: $%s (default %s).\n",
-		CAMPAIGN_MAX_BOOTS, REMOTE_BOOT_TIMEOUT_DEFAULT, CAMPAIGN_UNIT_DIR_ENV, CAMPAIGN_UNIT_DIR);
+		CAMPAIGN_MAX_BOOTS, CAMPAIGN_BOOT_TIMEOUT_DEFAULT, CAMPAIGN_UNIT_DIR_ENV, CAMPAIGN_UNIT_DIR);
 }
 
 static int ca_option(int c, const char *arg, void *ctx)
@@ -208,85 +208,37 @@ static int ca_show(const struct campaign *c)
 	return cmd_show(n - 1, argv + 1);
 }
 
-/* A remote campaign needs the remote executors; this file drives the local one. */
-static int ca_local_only(const struct campaign *c)
+/* --ssh-config and --boot-timeout given to 'continue' win over the recorded ones (not stored). */
+static int ca_override(struct campaign *c, const struct ca_cli *o)
 {
-	const char *mode = json_string_value(json_object_get(c->spec, "mode"));
+	int err = 0;
 
-	if (mode && strcmp(mode, "local")) {
-		log_err("campaign %lld runs in %s mode; this clearpath continues local campaigns only",
-			(long long)c->row.id, mode);
-		return EXIT_USAGE;
-	}
-	return 0;
+	if (o->ssh_config)
+		err |= json_object_set_new(c->spec, "ssh_config", json_string(o->ssh_config));
+	if (o->boot_timeout)
+		err |= json_object_set_new(c->spec, "boot_timeout", json_integer(o->boot_timeout));
+	if (!err)
+		return 0;
+	log_err("out of memory");
+	return EXIT_INTERNAL;
 }
 
-/* Whether @c measures on hosts over ssh. */
-static bool ca_remote(const struct campaign *c)
-{
-	const char *mode = json_string_value(json_object_get(c->spec, "mode"));
-
-	return mode && !strcmp(mode, "remote");
-}
-
-/* Every host of remote campaign @c: --ssh-config and --boot-timeout given now win over the recorded ones. */
-static int ca_drive_remote(struct campaign *c, const struct ca_cli *o)
-{
-	const char *ssh_config = o->ssh_config ? o->ssh_config :
-				 json_string_value(json_object_get(c->spec, "ssh_config"));
-	json_int_t timeout = o->boot_timeout ? o->boot_timeout :
-			     json_integer_value(json_object_get(c->spec, "boot_timeout"));
-
-	return remote_campaign_drive(c, ssh_config, timeout > 0 ? (unsigned)timeout : REMOTE_BOOT_TIMEOUT_DEFAULT);
-}
-
-/* Advance the local target, then tidy up: the unit goes when the campaign ends, the table comes at the end. */
+/* Advance every target, then tidy up: the table comes at the end. */
 static int ca_drive(struct campaign *c, const struct ca_cli *o)
 {
-	struct campaign_executor ex;
-	int ret = ca_remote(c) ? 0 : ca_local_only(c);
+	bool detached;
+	int ret = ca_override(c, o);
 
 	if (ret)
 		return ret;
-	campaign_local_executor(&ex);
 	/* Ctrl-C stops the session and this controller, not the campaign: 'continue' goes on */
 	harness_stop_catch();
-	ret = ca_remote(c) ? ca_drive_remote(c, o) : campaign_advance(c, &ex);
+	ret = campaign_drive(c, &detached);
 	harness_stop_die();
-	if (ret == CAMPAIGN_DETACHED)
-		return 0;
-	if (strcmp(c->row.status, STORE_CAMPAIGN_RUNNING) && campaign_unit_installed()) {
-		int err = campaign_unit_remove(false);
-
-		ret = ret ? ret : err;
-	}
-	if (ret)
+	if (ret || detached)
 		return ret;
 	printf("campaign %lld done: %zu boots, one session each\n\n", (long long)c->row.id, c->nboots);
 	return ca_show(c);
-}
-
-/*
- * A kexec boot of a kernel or initrd that is not there would fail only at
- * its turn, hours in: say so now (a dry run warns and goes on).
- */
-static int ca_check_files(const struct plan *p, bool dry_run)
-{
-	int ret = 0;
-
-	for (size_t i = 0; i < p->nswprofiles; i++) {
-		const struct plan_swprofile *sw = &p->swprofiles[i];
-		const char *files[] = { sw->kernel, sw->initrd };
-
-		for (size_t k = 0; sw->method == PLAN_BOOT_KEXEC && k < 2; k++) {
-			if (!files[k] || !access(files[k], R_OK))
-				continue;
-			(dry_run ? log_warn : log_err)("swprofile '%s': cannot read %s: %s", sw->name, files[k],
-						       strerror(errno));
-			ret = dry_run ? 0 : EXIT_USAGE;
-		}
-	}
-	return ret;
 }
 
 /* Rebooting this machine is asked for: --yes, or "y" on a terminal. */
@@ -310,159 +262,39 @@ static int ca_confirm(const struct ca_cli *o, const struct plan *p)
 	return 0;
 }
 
-static void ca_dry_cmd_at(const char *indent, const char *const *argv)
+/* Whether each target can run the plan, by its kind's check (a dry run warns and goes on). */
+static int ca_check_targets(const struct campaign_start *s, const struct plan *p, bool dry_run)
 {
-	char q[PATH_MAX * 2];
+	struct campaign c;
+	int ret = campaign_make_dry(s, (struct plan *)p, "", &c);
+	const struct campaign_executor_kind *k = ret ? NULL : campaign_executor_of(&c);
 
-	for (size_t i = 0; argv[i]; i++)
-		printf("%s%s", i ? " " : indent, campaign_shell_quote(argv[i], q, sizeof(q)));
-	printf("\n");
-}
+	for (size_t i = 0; k && i < s->ntargets; i++) {
+		int err = k->check(p, c.spec, s->targets[i], dry_run);
 
-static void ca_dry_cmd(const char *const *argv)
-{
-	ca_dry_cmd_at("  ", argv);
-}
-
-/* One boot of the dry run: the boot method's commands, what is checked after it, the sysctls, the session. */
-static int ca_dry_boot(const struct plan *p, const struct plan_swprofile *sw, const struct campaign *c,
-		       const struct campaign_facts *now, size_t i, size_t n, const char *self)
-{
-	struct campaign_boot_cmds cmds;
-	const char *argv[CAMPAIGN_SESSION_ARGC];
-	char q[PATH_MAX * 2];
-	int ret = campaign_boot_commands(p, sw, now, &cmds);
-
-	if (ret)
-		return ret;
-	printf("boot %zu of %zu: %s (%s)\n", i + 1, n, sw->name, plan_boot_method_name(sw->method));
-	for (size_t k = 0; k < cmds.ncmd; k++)
-		printf("  %s\n", cmds.cmd[k]);
-	if (sw->method == PLAN_BOOT_FAKE)
-		printf("  fake boot into $%s: release %s, cmdline '%s'\n", BOOT_FAKE_ENV, cmds.fake_release,
-		       cmds.fake_cmdline);
-	else
-		printf("  after the boot, %s runs: %s campaign continue --store %s\n", CAMPAIGN_UNIT_NAME,
-		       campaign_shell_quote(self, q, sizeof(q)), c->store_url);
-	campaign_print_checks(sw, "  ");
-	campaign_session_argv(c, sw->name, argv);
-	argv[0] = self;
-	ca_dry_cmd(argv);
-	campaign_boot_cmds_free(&cmds);
-	return 0;
-}
-
-/* --dry-run on this machine (its facts @now): the unit, each boot, the unit's removal. */
-static int ca_dry_run_here(const struct campaign *c, const struct campaign_facts *now, const size_t *order, size_t n,
-			   const char *self)
-{
-	bool reboots = campaign_reboots(c->plan);
-	int ret = reboots ? campaign_unit_install(c->store_url, true) : 0;
-
-	for (size_t i = 0; !ret && i < n; i++)
-		ret = ca_dry_boot(c->plan, &c->plan->swprofiles[order[i]], c, now, i, n, self);
-	if (!ret && reboots)
-		ret = campaign_unit_remove(true);
-	return ret;
-}
-
-/* --dry-run --host: each host's part, one after the other here, as they would run in parallel. */
-static int ca_dry_run_hosts(const struct ca_cli *o, const struct campaign *c, const size_t *order, size_t n)
-{
-	int ret = 0;
-
-	printf("on %zu host%s in parallel, each in a process of its own; $DIR is the private directory made there\n\n",
-	       o->nhosts, o->nhosts == 1 ? "" : "s");
-	for (size_t i = 0; !ret && i < o->nhosts; i++)
-		ret = remote_campaign_dry_run(c, o->hosts[i], o->ssh_config_abs,
-					      o->boot_timeout ? o->boot_timeout : REMOTE_BOOT_TIMEOUT_DEFAULT, order, n);
-	return ret;
-}
-
-/* --dry-run: the unit, then each boot's commands, checks and session, in the order it would run them. */
-static int ca_dry_run(const struct ca_cli *o, const struct plan *p, const char *url)
-{
-	size_t n = p->nswprofiles * o->boots, *order = calloc(n, sizeof(*order));
-	struct campaign c = { .plan = (struct plan *)p, .store_url = (char *)url };
-	struct campaign_executor ex;
-	struct campaign_facts now;
-	char self[PATH_MAX], plan_abs[PATH_MAX];
-	int ret = order ? 0 : EXIT_INTERNAL;
-
-	campaign_local_executor(&ex);
-	if (!ret)
-		ret = campaign_self_path(self, sizeof(self)) ?: o->nhosts ? 0 : ex.ops->facts(&ex, &now);
-	if (!ret && !realpath(p->file, plan_abs))
-		ret = EXIT_INTERNAL;
-	c.plan_path = plan_abs;
-	if (!ret) {
-		campaign_order(p->nswprofiles, o->boots, o->seed, order);
-		printf("campaign (dry run): plan %s, %u boots per swprofile, seed %llu, store %s\norder%s:", plan_abs,
-		       o->boots, o->seed, url, o->nhosts ? " (on every host)" : "");
-		for (size_t i = 0; i < n; i++)
-			printf(" %s", p->swprofiles[order[i]].name);
-		printf("\n\n");
-	}
-	if (!ret)
-		ret = o->nhosts ? ca_dry_run_hosts(o, &c, order, n) : ca_dry_run_here(&c, &now, order, n, self);
-	if (!ret) {
-		const char *argv[4 + 2 * PLAN_MAX_SWPROFILES] = { self, "show", "--store", url };
-		size_t k = 4;
-
-		for (size_t i = 0; i < p->nswprofiles; i++) {
-			argv[k++] = "--swprofile";
-			argv[k++] = p->swprofiles[i].name;
-		}
-		argv[k] = NULL;
-		ca_dry_cmd_at("", argv);
-	}
-	free(order);
-	return ret;
-}
-
-/*
- * Whether the plan fits each host and grub boots will take there, from the
- * host's own facts, read over ssh (nothing changes there).  A host that
- * cannot be reached now is checked once a later 'continue' reaches it.
- */
-static int ca_check_hosts(const struct plan *p, const struct ca_cli *o, const char *ssh_config)
-{
-	int ret = 0;
-
-	for (size_t i = 0; i < o->nhosts; i++) {
-		struct remote_host h;
-		bool reached;
-		int err = remote_host_parse(o->hosts[i], &h);
-
-		if (err)
-			return err;
-		h.ssh_config = ssh_config;
-		err = remote_target_check(&h, p, o->dry_run, &reached);
-		if (!reached && err == EXIT_RESOURCE) {
-			log_warn("%s: whether the plan fits it is checked when the campaign reaches it", h.dest);
-			err = 0;
-		}
-		remote_host_free(&h);
 		ret = ret ? ret : err;
 	}
+	campaign_free(&c);
 	return ret;
 }
 
-/* Whether this machine's boot id, release and cmdline can be read: 0, or the exit code after saying why not. */
-static int ca_local_facts(void)
+/* --dry-run: each target's boots through the printing executor. */
+static int ca_dry_run(const struct campaign_start *s, struct plan *p, const char *url)
 {
-	struct campaign_executor ex;
-	struct campaign_facts now;
+	struct campaign c;
+	int ret = campaign_make_dry(s, p, url, &c);
 
-	campaign_local_executor(&ex);
-	return ex.ops->facts(&ex, &now);
+	if (!ret)
+		ret = campaign_dry_run(&c);
+	campaign_free(&c);
+	return ret;
 }
 
 static int ca_start(int argc, char **argv)
 {
 	struct ca_cli o = { 0 };
 	const char *targets[] = { CAMPAIGN_LOCAL_TARGET };
-	struct campaign_start s = { .mode = "local", .targets = targets, .ntargets = 1 };
+	struct campaign_start s = { .targets = targets, .ntargets = 1 };
 	struct campaign c;
 	struct plan *p = NULL;
 	char url[PATH_MAX + 64], ssh_config[PATH_MAX];
@@ -484,8 +316,7 @@ static int ca_start(int argc, char **argv)
 			log_err("cannot read the ssh config %s: %s", o.ssh_config, strerror(errno));
 			return EXIT_USAGE;
 		}
-		s.ssh_config = o.ssh_config_abs = o.ssh_config ? ssh_config : NULL;
-		s.mode = "remote";
+		s.ssh_config = o.ssh_config ? ssh_config : NULL;
 		s.targets = o.hosts;
 		s.ntargets = o.nhosts;
 	} else if (o.ssh_config || o.boot_timeout) {
@@ -494,27 +325,19 @@ static int ca_start(int argc, char **argv)
 	}
 	s.seed = o.have_seed ? o.seed : clock_now_ns() ^ (uint64_t)getpid();
 	o.seed = s.seed;
-	ret = ca_store_url(o.store, url, sizeof(url)) ?: campaign_plan_load(s.plan_file, &p);
-	/* the kernels of a campaign on this machine are here; a host's are the host's */
-	if (!ret && !strcmp(s.mode, "local"))
-		ret = ca_check_files(p, o.dry_run) ?: campaign_target_check(p, "this machine", o.dry_run);
-	else if (!ret)
-		ret = ca_check_hosts(p, &o, s.ssh_config);
+	ret = ca_store_url(o.store, url, sizeof(url)) ?: campaign_plan_load(s.plan_file, &p) ?:
+	      ca_check_targets(&s, p, o.dry_run);
 	if (!ret && o.dry_run)
-		ret = ca_dry_run(&o, p, url);
+		ret = ca_dry_run(&s, p, url);
 	if (ret || o.dry_run)
-		goto out;
-	/* this machine's boot is read before anything is recorded: a campaign that cannot read it
-	 * (a $CLEARPATH_FAKE_BOOT that is a file) would stay "running" without a boot */
-	if (!o.nhosts && (ret = ca_local_facts()))
 		goto out;
 	if ((ret = ca_confirm(&o, p)) || (ret = campaign_create(url, &s, p, &id)))
 		goto out;
 	printf("campaign %lld: %u boots of each of %zu swprofiles, seed %llu, store %s\n", (long long)id, o.boots,
 	       p->nswprofiles, (unsigned long long)s.seed, url);
 	if (!(ret = campaign_load(url, id, false, &c))) {
-		/* the unit continues a local campaign after this machine's reboot; a remote one has no unit */
-		if (!o.nhosts && campaign_reboots(p) && (ret = campaign_unit_install(url, false)))
+		/* the unit continues a local campaign after this machine's reboot */
+		if ((ret = campaign_begin(&c)))
 			campaign_abort(&c);
 		else
 			ret = ca_drive(&c, &o);
@@ -547,7 +370,7 @@ static int ca_continue(int argc, char **argv)
 		ret = ca_drive(&c, &o);
 	else if (campaign_unit_installed())
 		/* the unit of a campaign that is no longer running (ended elsewhere) must not run again */
-		campaign_unit_remove(false);
+		campaign_unit_remove(NULL);
 	campaign_free(&c);
 	return ret;
 }
@@ -565,7 +388,7 @@ static int ca_abort(int argc, char **argv)
 	if (!ret)
 		ret = campaign_abort(&c);
 	/* the unit goes even when the campaign it served is gone already */
-	err = campaign_unit_installed() ? campaign_unit_remove(false) : 0;
+	err = campaign_unit_installed() ? campaign_unit_remove(NULL) : 0;
 	if (!ret)
 		printf("campaign %lld aborted; the sessions of its finished boots stay in the store\n",
 		       (long long)c.row.id);

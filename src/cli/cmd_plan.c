@@ -1,4 +1,5 @@
 /* cmd_plan: `clearpath plan validate|show|run FILE`: check a plan and say what it will run and for how long. */
+#include "campaign/method.h"
 #include "cli/commands.h"
 #include "plan/plan.h"
 #include "util/log.h"
@@ -167,6 +168,9 @@ static int plan_validate(int argc, char **argv)
 	unsigned divisor;
 	int ret = plan_open(argc, argv, false, &file, &divisor, &p);
 
+	/* a campaign's swprofiles: each `boot` as its method reads it */
+	if (!ret && (ret = campaign_methods_bind(p)))
+		plan_free(p);
 	if (ret)
 		return ret;
 	printf("%s: ok, %zu benchmarks\n", file, p->nbench);

@@ -1,5 +1,4 @@
 /* cmd_plan_run: `clearpath plan run FILE`: parses, loads and scales the plan, and hands it to the harness. */
-#include "campaign/campaign.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "harness/harness.h"
@@ -7,6 +6,7 @@
 #include "result/result.h"
 #include "util/boot.h"
 #include "util/log.h"
+#include "util/shquote.h"
 #include "util/sysfs.h"
 
 #include <errno.h>
@@ -214,11 +214,12 @@ static int pr_check(const struct pr_cli *o, const struct plan *p)
 /* Append " OPT VALUE" (VALUE quoted for the shell) to the hint @buf when @value is set. */
 static void pr_hint_add(char *buf, size_t len, const char *opt, const char *value)
 {
-	char q[PATH_MAX + 8];
+	char *q = value ? sh_quote(value) : NULL;
 	size_t n = strlen(buf);
 
-	if (value && n < len)
-		snprintf(buf + n, len - n, " %s %s", opt, campaign_shell_quote(value, q, sizeof(q)));
+	if (q && n < len)
+		snprintf(buf + n, len - n, " %s %s", opt, q);
+	free(q);
 }
 
 /*

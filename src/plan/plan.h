@@ -77,17 +77,26 @@ struct plan_requires {
 	} huge[PLAN_MAX_HUGE];
 };
 
-/* How a campaign boots a swprofile's kernel (plan key `swprofiles`, `boot: {method: ...}`). */
-enum plan_boot_method {
-	PLAN_BOOT_KEXEC,	/* kexec -l KERNEL [--initrd] --command-line, then systemctl kexec */
-	PLAN_BOOT_GRUB,		/* grub-reboot ENTRY (one shot), then systemctl reboot */
-	PLAN_BOOT_COMMAND,	/* the user's own shell commands */
-	PLAN_BOOT_FAKE,		/* a simulated boot in $CLEARPATH_FAKE_BOOT (tests, demos) */
-};
-
 #define PLAN_MAX_SWPROFILES 16
 #define PLAN_MAX_SYSCTLS 64
 #define PLAN_MAX_WORDS 64		/* boot commands, cmdline_has words */
+
+/* Where something was written: every plan message starts with it. */
+struct plan_loc {
+	const char *file;
+	unsigned line, col;	/* 1-based */
+};
+
+/* Log "FILE:LINE:COL: <msg>" through log_err().  Returns EXIT_USAGE. */
+int plan_err(const struct plan_loc *loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Log that @key (at @loc) is none of the @nvalid keys @valid of @what,
+ * naming the nearest one (a key that does not read as one is not quoted
+ * back).  Returns EXIT_USAGE.
+ */
+int plan_key_unknown(const struct plan_loc *loc, const char *key, const char *what, const char *const *valid,
+		     size_t nvalid);
 
 /* One sysctl setting: "vm.swappiness" = "10". */
 struct plan_sysctl {
@@ -104,28 +113,49 @@ struct plan_expect {
 	size_t nsysctl;
 };
 
+/*
+ * One key of a swprofile's `boot:` mapping other than `method`, as written:
+ * the plan reads `boot:` without knowing the methods, campaign/'s boot
+ * method table (campaign/method.h) says which keys a method takes.
+ */
+struct plan_boot_value {
+	char *key;
+	char **values;			/* a scalar: its one value; a list: each item */
+	size_t nvalues;
+	bool list;			/* written as a list */
+	struct plan_loc key_loc, loc;	/* of the key, of the value */
+};
+
 /* A named swprofile of a campaign: how to boot it, what to apply, what to expect. */
 struct plan_swprofile {
 	char *name;
-	enum plan_boot_method method;
-	char *kernel;			/* kexec */
-	char *initrd;			/* kexec, or NULL */
-	char *boot_cmdline;		/* kexec: NULL for "keep" (today's /proc/cmdline); fake: the cmdline */
-	char *entry;			/* grub: the menu entry (title, id or "1>2") */
-	char **commands;		/* command: each run with /bin/sh -c, in order */
-	size_t ncommands;
-	char *release;			/* fake: the release the simulated boot reports */
-	char *cmdline;			/* `cmdline:` appended to the boot's command line (kexec, fake), or NULL */
+	char *method;			/* `boot: {method: ...}` as written, or NULL when boot names none */
+	struct plan_loc boot_loc;	/* of the `boot` mapping */
+	struct plan_loc method_loc;	/* of the method's name (of `boot` when none) */
+	struct plan_boot_value *boot;	/* the other keys of `boot`, in the order written */
+	size_t nboot;
+	char *cmdline;			/* `cmdline:` appended to the boot's command line, or NULL */
+	struct plan_loc cmdline_loc;
 	struct plan_sysctl *sysctl;	/* `sysctl:` applied after each boot, before measuring */
 	size_t nsysctl;
-	/* `expect:` as written, completed with what the boot spec implies (release, cmdline, sysctls) */
+	/*
+	 * `expect:` as written, with the sysctls applied; campaign_plan_load()
+	 * completes it with what the boot gives (release, cmdline words)
+	 */
 	struct plan_expect expect;
 	char *file;			/* where it was written, for messages */
 	unsigned line, col;
+	/* campaign_plan_load()'s reading of `boot`: its method's row and parameters (free()d with the plan) */
+	const void *boot_method;
+	void *boot_params;
 };
 
-/* The name boot methods have in plans ("kexec", "grub", "command", "fake"). */
-const char *plan_boot_method_name(enum plan_boot_method m);
+/*
+ * Add the words of @s (split at blanks) to @e's cmdline_has, each once.
+ * 0, or EXIT_USAGE after plan_err() at @loc (a line break, more than
+ * PLAN_MAX_WORDS words), EXIT_INTERNAL when out of memory.
+ */
+int plan_expect_add_words(struct plan_expect *e, const char *s, const struct plan_loc *loc);
 
 /* The /proc/sys file of sysctl @key: "vm.swappiness" -> "/proc/sys/vm/swappiness", into @buf. */
 void plan_sysctl_path(const char *key, char *buf, size_t len);

@@ -29,15 +29,6 @@ struct plan_file {
 	yaml_document_t doc;
 };
 
-/* Where something was written: every plan message starts with it. */
-struct plan_loc {
-	const char *file;
-	unsigned line, col;	/* 1-based */
-};
-
-/* Log "FILE:LINE:COL: <msg>" through log_err().  Returns EXIT_USAGE. */
-int plan_err(const struct plan_loc *loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 /* The option of @wl named @key (short or long, or f/function), or NULL. */
 const struct wl_opt *plan_opt_find(const struct workload *wl, const char *key);
 

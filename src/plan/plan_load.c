@@ -66,9 +66,8 @@ static bool plan_key_shown(const char *key)
 	return n && n <= 64 && !key[n];
 }
 
-/* Log an unknown key in @what: the nearest valid one, or every valid one when @key is not shown. */
-static int plan_unknown_key(const struct plan_loc *loc, const char *key, const char *what,
-			    const char *const *valid, size_t nvalid)
+int plan_key_unknown(const struct plan_loc *loc, const char *key, const char *what, const char *const *valid,
+		     size_t nvalid)
 {
 	char list[256] = "";
 
@@ -101,7 +100,7 @@ int plan_check_keys(struct plan_file *f, yaml_node_t *n, const char *what,
 		for (i = 0; i < nvalid && strcmp(key, valid[i]); i++)
 			;
 		if (i == nvalid)
-			return plan_unknown_key(&loc, key, what, valid, nvalid);
+			return plan_key_unknown(&loc, key, what, valid, nvalid);
 		for (yaml_node_pair_t *q = n->data.mapping.pairs.start; q < p; q++)
 			if (!strcmp(key, (const char *)plan_node(f, q->key)->data.scalar.value))
 				return plan_err(&loc, "key '%s' is given twice in %s", key, what);

@@ -1,4 +1,4 @@
-/* plan_swprofile: a plan's `swprofiles`: how a campaign boots each kernel, what it applies and expects. */
+/* plan_swprofile: a plan's `swprofiles`: each kernel's `boot` as written, what a campaign applies and expects. */
 #include "plan/plan_int.h"
 #include "util/log.h"
 
@@ -10,19 +10,6 @@
 
 static const char *const sw_keys[] = { "boot", "expect", "sysctl", "cmdline" };
 static const char *const sw_expect_keys[] = { "release", "cmdline_has", "sysctl" };
-static const char *const sw_methods[] = { "kexec", "grub", "command", "fake" };
-/* The keys of `boot` per method, "method" first. */
-static const char *const sw_boot_keys[][5] = {
-	[PLAN_BOOT_KEXEC] = { "method", "kernel", "initrd", "cmdline", NULL },
-	[PLAN_BOOT_GRUB] = { "method", "entry", NULL },
-	[PLAN_BOOT_COMMAND] = { "method", "commands", NULL },
-	[PLAN_BOOT_FAKE] = { "method", "release", "cmdline", NULL },
-};
-
-const char *plan_boot_method_name(enum plan_boot_method m)
-{
-	return sw_methods[m];
-}
 
 void plan_sysctl_path(const char *key, char *buf, size_t len)
 {
@@ -39,15 +26,6 @@ const struct plan_swprofile *plan_swprofile_find(const struct plan *p, const cha
 		if (!strcmp(p->swprofiles[i].name, name))
 			return &p->swprofiles[i];
 	return NULL;
-}
-
-static size_t sw_nkeys(const char *const *keys)
-{
-	size_t n = 0;
-
-	while (keys[n])
-		n++;
-	return n;
 }
 
 /*
@@ -111,6 +89,11 @@ static int sw_push_words(char ***arr, size_t *n, const char *s, const struct pla
 	}
 	free(copy);
 	return ret;
+}
+
+int plan_expect_add_words(struct plan_expect *e, const char *s, const struct plan_loc *loc)
+{
+	return sw_push_words(&e->cmdline_has, &e->ncmdline_has, s, loc);
 }
 
 /* A scalar or a list of scalars into *@arr: commands, or (@words) cmdline words. */
@@ -187,147 +170,70 @@ static int sw_sysctls(struct plan_file *f, yaml_node_t *n, const char *what, str
 	return ret;
 }
 
-/* The method of a `boot` mapping, or -1 after plan_err(). */
-static int sw_method(struct plan_file *f, yaml_node_t *boot)
+/* One value of `boot` (a scalar, or a list of scalars) into @v. */
+static int sw_boot_value(struct plan_file *f, yaml_node_t *k, yaml_node_t *n, struct plan_boot_value *v,
+			 const char *file)
 {
-	yaml_node_t *m = plan_get(f, boot, "method");
-	struct plan_loc loc = plan_node_loc(f, m ? m : boot);
-	const char *s;
-
-	if (!m) {
-		plan_err(&loc, "boot needs a method: kexec, grub, command or fake");
-		return -1;
-	}
-	if (!(s = plan_scalar(f, m, "method")))
-		return -1;
-	for (size_t i = 0; i < PLAN_NKEYS(sw_methods); i++)
-		if (!strcmp(s, sw_methods[i]))
-			return (int)i;
-	plan_err(&loc, "unknown boot method '%s'; nearest: '%s' (kexec, grub, command or fake)", s,
-		 sw_methods[plan_nearest(s, sw_methods, PLAN_NKEYS(sw_methods))]);
-	return -1;
+	v->key_loc = plan_node_loc(f, k);
+	v->loc = plan_node_loc(f, n);
+	v->key_loc.file = v->loc.file = file;
+	v->list = n->type == YAML_SEQUENCE_NODE;
+	if (n->type == YAML_MAPPING_NODE)
+		return plan_err(&v->loc, "%s must be a value or a list of values", (const char *)k->data.scalar.value);
+	if (!(v->key = plan_strdup((const char *)k->data.scalar.value)))
+		return EXIT_INTERNAL;
+	return sw_strings(f, n, v->key, false, &v->values, &v->nvalues);
 }
 
-/* A required key of @sw's `boot`, copied into *@out. */
-static int sw_required(struct plan_file *f, yaml_node_t *boot, const struct plan_swprofile *sw,
-		       const char *key, char **out)
-{
-	yaml_node_t *v = plan_get(f, boot, key);
-	struct plan_loc loc = plan_node_loc(f, boot);
-
-	if (!v)
-		return plan_err(&loc, "boot method %s needs '%s'", sw_methods[sw->method], key);
-	return sw_string(f, v, key, out);
-}
-
-static int sw_optional(struct plan_file *f, yaml_node_t *boot, const char *key, char **out)
-{
-	yaml_node_t *v = plan_get(f, boot, key);
-
-	return v ? sw_string(f, v, key, out) : 0;
-}
-
+/*
+ * `boot` as written: its method's name and every other key's value(s).
+ * Which keys a method takes, and what they mean, is campaign/'s boot method
+ * table's to say (campaign_plan_load()).
+ */
 static int sw_read_boot(struct plan_file *f, yaml_node_t *boot, struct plan_swprofile *sw)
 {
-	int ret = plan_expect(f, boot, YAML_MAPPING_NODE, "boot"), m;
-	yaml_node_t *v;
+	int ret = plan_expect(f, boot, YAML_MAPPING_NODE, "boot");
+	size_t n;
 
-	if (ret || (m = sw_method(f, boot)) < 0)
-		return ret ? ret : EXIT_USAGE;
-	sw->method = (enum plan_boot_method)m;
-	if ((ret = plan_check_keys(f, boot, "boot", sw_boot_keys[m], sw_nkeys(sw_boot_keys[m]))))
+	if (ret)
 		return ret;
-	switch (sw->method) {
-	case PLAN_BOOT_KEXEC:
-		ret = sw_required(f, boot, sw, "kernel", &sw->kernel) ?: sw_optional(f, boot, "initrd", &sw->initrd) ?:
-		      sw_optional(f, boot, "cmdline", &sw->boot_cmdline);
-		if (!ret && sw->boot_cmdline && !strcmp(sw->boot_cmdline, "keep")) {
-			free(sw->boot_cmdline);
-			sw->boot_cmdline = NULL;
-		}
-		break;
-	case PLAN_BOOT_GRUB:
-		ret = sw_required(f, boot, sw, "entry", &sw->entry);
-		break;
-	case PLAN_BOOT_COMMAND:
-		if (!(v = plan_get(f, boot, "commands"))) {
-			struct plan_loc loc = plan_node_loc(f, boot);
+	sw->boot_loc = sw->method_loc = plan_node_loc(f, boot);
+	sw->boot_loc.file = sw->method_loc.file = sw->file;
+	n = (size_t)(boot->data.mapping.pairs.top - boot->data.mapping.pairs.start);
+	if (n && !(sw->boot = calloc(n, sizeof(*sw->boot)))) {
+		log_err("out of memory");
+		return EXIT_INTERNAL;
+	}
+	for (yaml_node_pair_t *p = boot->data.mapping.pairs.start; !ret && p < boot->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = plan_node(f, p->key), *v = plan_node(f, p->value);
+		const char *key = plan_scalar(f, k, "a key"), *s;
+		struct plan_loc loc = plan_node_loc(f, k);
 
-			return plan_err(&loc, "boot method command needs 'commands': the shell commands that boot it");
+		if (!key)
+			return EXIT_USAGE;
+		for (size_t i = 0; i < sw->nboot; i++)
+			if (!strcmp(sw->boot[i].key, key))
+				return plan_err(&loc, "key '%s' is given twice in boot", key);
+		if (!strcmp(key, "method") && !sw->method) {
+			if (!(s = plan_scalar(f, v, "method")))
+				return EXIT_USAGE;
+			sw->method_loc = plan_node_loc(f, v);
+			sw->method_loc.file = sw->file;
+			if (!(sw->method = plan_strdup(s)))
+				return EXIT_INTERNAL;
+		} else if (!strcmp(key, "method")) {
+			return plan_err(&loc, "key 'method' is given twice in boot");
+		} else {
+			ret = sw_boot_value(f, k, v, &sw->boot[sw->nboot++], sw->file);
 		}
-		ret = sw_strings(f, v, "commands", false, &sw->commands, &sw->ncommands);
-		break;
-	case PLAN_BOOT_FAKE:
-		ret = sw_required(f, boot, sw, "release", &sw->release) ?:
-		      sw_optional(f, boot, "cmdline", &sw->boot_cmdline);
-		if (!ret && !sw->boot_cmdline)
-			ret = (sw->boot_cmdline = plan_strdup("")) ? 0 : EXIT_INTERNAL;
-		break;
 	}
 	return ret;
 }
 
-/* "/boot/vmlinuz-6.18.0-base" -> "6.18.0-base"; NULL when the file name does not say. */
-static const char *sw_release_of_kernel(const char *path)
+/* The sysctls applied are expected to read back as applied (unless `expect` says otherwise). */
+static int sw_expect_sysctls(struct plan_swprofile *sw)
 {
-	static const char *const prefixes[] = { "vmlinuz-", "vmlinux-", "bzImage-", "Image-", "zImage-" };
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-
-	for (size_t i = 0; i < PLAN_NKEYS(prefixes); i++)
-		if (!strncmp(base, prefixes[i], strlen(prefixes[i])) && base[strlen(prefixes[i])])
-			return base + strlen(prefixes[i]);
-	return NULL;
-}
-
-/* "Debian GNU/Linux, with Linux 6.18.0-patch" -> "6.18.0-patch"; NULL when the title does not say. */
-static const char *sw_release_of_entry(const char *entry, char *buf, size_t len)
-{
-	const char *at = NULL, *s = entry;
-	size_t n;
-
-	while ((s = strstr(s, "Linux "))) {
-		at = s + 6;
-		s = at;
-	}
-	if (!at || !*at)
-		return NULL;
-	n = strcspn(at, " ");
-	snprintf(buf, len, "%.*s", (int)n, at);
-	return buf;
-}
-
-/*
- * Complete `expect` with what the boot spec says: the release (kexec's
- * kernel file name, grub's entry title, fake's release), the command-line
- * words given (the boot's own and `cmdline:`), the sysctls applied.  A
- * swprofile whose release can be neither derived nor read from `expect` is
- * refused: a boot that cannot be checked could measure the wrong kernel.
- */
-static int sw_derive_expect(struct plan_swprofile *sw)
-{
-	struct plan_loc loc = { sw->file, sw->line, sw->col };
-	const char *rel = NULL;
-	char buf[256];
-	int ret = 0;
-
-	if (sw->method == PLAN_BOOT_KEXEC)
-		rel = sw_release_of_kernel(sw->kernel);
-	else if (sw->method == PLAN_BOOT_GRUB)
-		rel = sw_release_of_entry(sw->entry, buf, sizeof(buf));
-	else if (sw->method == PLAN_BOOT_FAKE)
-		rel = sw->release;
-	if (!sw->expect.release && rel && !(sw->expect.release = plan_strdup(rel)))
-		return EXIT_INTERNAL;
-	if (!sw->expect.release) {
-		plan_err(&loc, "swprofile '%s': cannot tell which kernel release its boot gives", sw->name);
-		log_hint("add expect: {release: RELEASE} (what 'uname -r' prints under that kernel)");
-		return EXIT_USAGE;
-	}
-	if (sw->boot_cmdline && sw->method == PLAN_BOOT_KEXEC)
-		ret = sw_push_words(&sw->expect.cmdline_has, &sw->expect.ncmdline_has, sw->boot_cmdline, &loc);
-	if (!ret && sw->cmdline)
-		ret = sw_push_words(&sw->expect.cmdline_has, &sw->expect.ncmdline_has, sw->cmdline, &loc);
-	for (size_t i = 0; !ret && i < sw->nsysctl; i++) {
+	for (size_t i = 0; i < sw->nsysctl; i++) {
 		size_t j;
 		struct plan_sysctl *a;
 
@@ -335,16 +241,18 @@ static int sw_derive_expect(struct plan_swprofile *sw)
 			;
 		if (j < sw->expect.nsysctl)
 			continue;
-		if (!(a = realloc(sw->expect.sysctl, (j + 1) * sizeof(*a))))
+		if (!(a = realloc(sw->expect.sysctl, (j + 1) * sizeof(*a)))) {
+			log_err("out of memory");
 			return EXIT_INTERNAL;
+		}
 		sw->expect.sysctl = a;
 		a[j].key = plan_strdup(sw->sysctl[i].key);
 		a[j].value = plan_strdup(sw->sysctl[i].value);
 		sw->expect.nsysctl++;
 		if (!a[j].key || !a[j].value)
-			ret = EXIT_INTERNAL;
+			return EXIT_INTERNAL;
 	}
-	return ret;
+	return 0;
 }
 
 static int sw_read_expect(struct plan_file *f, yaml_node_t *n, struct plan_swprofile *sw)
@@ -379,23 +287,18 @@ static int sw_read_one(struct plan_file *f, yaml_node_t *k, yaml_node_t *n, stru
 	if ((ret = plan_check_keys(f, n, "a swprofile", sw_keys, PLAN_NKEYS(sw_keys))))
 		return ret;
 	if (!(v = plan_get(f, n, "boot")))
-		return plan_err(&loc, "swprofile '%s' needs boot: {method: kexec|grub|command|fake, ...}", name);
+		return plan_err(&loc, "swprofile '%s' needs boot: {method: METHOD, ...}", name);
 	ret = sw_read_boot(f, v, sw);
 	if (!ret && (v = plan_get(f, n, "cmdline"))) {
-		struct plan_loc cloc = plan_node_loc(f, v);
-
+		sw->cmdline_loc = plan_node_loc(f, v);
+		sw->cmdline_loc.file = sw->file;
 		ret = sw_string(f, v, "cmdline", &sw->cmdline);
-		if (!ret && (sw->method == PLAN_BOOT_GRUB || sw->method == PLAN_BOOT_COMMAND)) {
-			ret = plan_err(&cloc, "swprofile '%s': cmdline cannot be applied by boot method %s", name,
-				       sw_methods[sw->method]);
-			log_hint("put the parameters in the boot entry and name them in expect: {cmdline_has: ...}");
-		}
 	}
 	if (!ret && (v = plan_get(f, n, "sysctl")))
 		ret = sw_sysctls(f, v, "sysctl", &sw->sysctl, &sw->nsysctl);
 	if (!ret && (v = plan_get(f, n, "expect")))
 		ret = sw_read_expect(f, v, sw);
-	return ret ? ret : sw_derive_expect(sw);
+	return ret ? ret : sw_expect_sysctls(sw);
 }
 
 int plan_read_swprofiles(struct plan_file *f, yaml_node_t *n)
@@ -448,12 +351,13 @@ void plan_swprofiles_free(struct plan *p)
 		struct plan_swprofile *sw = &p->swprofiles[i];
 
 		free(sw->name);
-		free(sw->kernel);
-		free(sw->initrd);
-		free(sw->boot_cmdline);
-		free(sw->entry);
-		sw_free_strings(sw->commands, sw->ncommands);
-		free(sw->release);
+		free(sw->method);
+		for (size_t k = 0; k < sw->nboot; k++) {
+			free(sw->boot[k].key);
+			sw_free_strings(sw->boot[k].values, sw->boot[k].nvalues);
+		}
+		free(sw->boot);
+		free(sw->boot_params);
 		free(sw->cmdline);
 		sw_free_sysctls(sw->sysctl, sw->nsysctl);
 		free(sw->expect.release);

@@ -3,6 +3,7 @@
 #include "remote/remote.h"
 #include "util/arch.h"
 #include "util/log.h"
+#include "util/shquote.h"
 
 #include <libgen.h>
 #include <limits.h>
@@ -88,7 +89,7 @@ int remote_install(struct remote_host *h)
 	}
 	if (!ret)
 		ret = remote_put(h, local, h->bin);
-	if (!ret && (!(q = remote_quote(h->bin)) || asprintf(&cmd, "%s --version 2>&1", q) < 0)) {
+	if (!ret && (!(q = sh_quote_always(h->bin)) || asprintf(&cmd, "%s --version 2>&1", q) < 0)) {
 		cmd = NULL;
 		log_err("out of memory");
 		ret = EXIT_INTERNAL;

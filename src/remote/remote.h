@@ -1,8 +1,9 @@
-/* remote: another machine over OpenSSH: run a command there, copy files to and from a private directory. */
+/* remote: the ssh transport below campaign/: run a command on another machine over OpenSSH, copy files, choose the binary. */
 #ifndef CLEARPATH_REMOTE_REMOTE_H
 #define CLEARPATH_REMOTE_REMOTE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * One host, as the user named it: user@host[:port] (an IPv6 address in
@@ -44,7 +45,7 @@ int remote_ssh_config_check(const char *path);
 void remote_host_free(struct remote_host *h);
 
 /*
- * Run @command (a shell command line, quoted with remote_quote()) on @h,
+ * Run @command (a shell command line, its words quoted with sh_quote_always()) on @h,
  * with stdin from /dev/null, killed after @timeout_s seconds (0: only the
  * connection's own ServerAlive bound).  *out (when @out is not NULL) gets
  * all of stdout, NUL-terminated ("" when empty; free it), *status the
@@ -55,6 +56,14 @@ void remote_host_free(struct remote_host *h);
  * ssh itself could not be started.
  */
 int remote_run(const struct remote_host *h, const char *command, unsigned timeout_s, char **out, int *status);
+
+/*
+ * remote_run() that logs nothing: a host that cannot be reached is
+ * EXIT_RESOURCE with ssh's message in @why (a host rebooting is waited for,
+ * not an error).
+ */
+int remote_try(const struct remote_host *h, const char *command, unsigned timeout_s, char **out, int *status,
+	       char *why, size_t len);
 
 /*
  * remote_run() for a command that must succeed: a non-zero status is
@@ -105,31 +114,5 @@ int remote_binary_for(const char *arch, char **path);
  * for remote_rmtemp().
  */
 int remote_install(struct remote_host *h);
-
-/*
- * Copy what a plan's fit and a grub boot depend on from @h under the local
- * directory @dir, at the same paths, to read with util/sysfs's root there:
- * /proc/meminfo, the first CPU of /proc/cpuinfo, the base page (a line of
- * /proc/self/smaps), the hugetlb pools, THP, /etc/default/grub and
- * grub.d/NAME.cfg.  Only read there (cat, sed, grep), under the host's
- * $CLEARPATH_SYSROOT when it sets one.  0, or an exit code after log_err().
- */
-int remote_facts_copy(const struct remote_host *h, const char *dir);
-
-/*
- * campaign_target_check() of @p against @h's facts (remote_facts_copy()
- * into a temporary directory, removed after): the plan fits the host's
- * memory and hugepages, grub boots have GRUB_DEFAULT=saved there.  0 or an
- * exit code after log_err(); *@reached (unless NULL): whether the facts
- * were read (false: the host could not be asked, and nothing was checked).
- */
-struct plan;
-int remote_target_check(const struct remote_host *h, const struct plan *p, bool dry_run, bool *reached);
-
-/*
- * @s single-quoted for a POSIX shell ('it'\''s'), malloc'd; NULL when out
- * of memory.
- */
-char *remote_quote(const char *s);
 
 #endif

@@ -3,6 +3,7 @@
 #include "remote/remote.h"
 #include "harness/exec.h"
 #include "util/log.h"
+#include "util/shquote.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -57,7 +58,7 @@ static void ssh_control_close(struct remote_host *h)
 		return;
 	snprintf(sock, sizeof(sock), "%s/" SSH_SOCKET, h->control);
 	if (!access(sock, F_OK) && (prefix = ssh_prefix(h, false))) {
-		login = remote_quote(h->login);
+		login = sh_quote_always(h->login);
 		if (login && asprintf(&cmd, "%s -O exit -- %s", prefix, login) < 0)
 			cmd = NULL;
 		if (cmd && !harness_exec(cmd, SSH_CLOSE_TIMEOUT, &r))
@@ -136,30 +137,6 @@ void remote_host_free(struct remote_host *h)
 	memset(h, 0, sizeof(*h));
 }
 
-char *remote_quote(const char *s)
-{
-	size_t n = 3;
-	char *q, *p;
-
-	for (const char *c = s; *c; c++)
-		n += *c == '\'' ? 4 : 1;
-	q = p = malloc(n);
-	if (!q)
-		return NULL;
-	*p++ = '\'';
-	for (const char *c = s; *c; c++) {
-		if (*c == '\'') {
-			memcpy(p, "'\\''", 4);
-			p += 4;
-		} else {
-			*p++ = *c;
-		}
-	}
-	*p++ = '\'';
-	*p = '\0';
-	return q;
-}
-
 /*
  * The local command line for ssh (@scp false) or scp, with the options and
  * the config file; NULL when out of memory.  Every word from the user is
@@ -167,7 +144,7 @@ char *remote_quote(const char *s)
  */
 static char *ssh_prefix(const struct remote_host *h, bool scp)
 {
-	char *cfg = h->ssh_config ? remote_quote(h->ssh_config) : NULL, *ctl = NULL, *cmd;
+	char *cfg = h->ssh_config ? sh_quote_always(h->ssh_config) : NULL, *ctl = NULL, *cmd;
 	char port[32] = "";
 	int n;
 
@@ -193,7 +170,7 @@ static char *ssh_prefix(const struct remote_host *h, bool scp)
  */
 static char *ssh_cmdline(const struct remote_host *h, bool scp, const char *a, const char *b)
 {
-	char *prefix = ssh_prefix(h, scp), *qa = remote_quote(a), *qb = remote_quote(b), *cmd = NULL;
+	char *prefix = ssh_prefix(h, scp), *qa = sh_quote_always(a), *qb = sh_quote_always(b), *cmd = NULL;
 
 	if (prefix && qa && qb && asprintf(&cmd, "%s -- %s %s", prefix, qa, qb) < 0)
 		cmd = NULL;
@@ -227,23 +204,31 @@ static void ssh_explain(const struct remote_host *h, const char *err)
 }
 
 /*
- * Run the local command line @cmd (ssh or scp against @h); ssh's own failure
- * is explained.  Returns 0 with *r filled, or an exit code after log_err().
+ * Run the local command line @cmd (ssh or scp against @h).  Returns 0 with
+ * *r filled, or EXIT_RESOURCE when ssh could not reach the host (its
+ * message explained through log_err(), or with @why set only copied there
+ * and nothing logged), or another exit code after log_err().
  */
 static int ssh_exec(const struct remote_host *h, const char *cmd, unsigned timeout_s,
-		    struct harness_exec_result *r)
+		    struct harness_exec_result *r, char *why, size_t len)
 {
 	int ret = harness_exec(cmd, timeout_s, r);
 
 	if (ret)
 		return ret;
 	if (r->timed_out) {
-		log_err("%s: no answer within %u seconds", h->dest, timeout_s);
+		if (why)
+			snprintf(why, len, "no answer within %u seconds", timeout_s);
+		else
+			log_err("%s: no answer within %u seconds", h->dest, timeout_s);
 		harness_exec_free(r);
 		return EXIT_RESOURCE;
 	}
 	if (r->status == SSH_FAILED) {
-		ssh_explain(h, r->err_tail);
+		if (why)
+			snprintf(why, len, "%s", r->err_tail);
+		else
+			ssh_explain(h, r->err_tail);
 		harness_exec_free(r);
 		return EXIT_RESOURCE;
 	}
@@ -252,14 +237,14 @@ static int ssh_exec(const struct remote_host *h, const char *cmd, unsigned timeo
 
 /* Run @command on @h through ssh: ssh_exec()'s contract. */
 static int ssh_run(const struct remote_host *h, const char *command, unsigned timeout_s,
-		   struct harness_exec_result *r)
+		   struct harness_exec_result *r, char *why, size_t len)
 {
 	char *cmd = ssh_cmdline(h, false, h->login, command);
 	int ret;
 
 	if (!cmd)
 		return EXIT_INTERNAL;
-	ret = ssh_exec(h, cmd, timeout_s, r);
+	ret = ssh_exec(h, cmd, timeout_s, r, why, len);
 	free(cmd);
 	return ret;
 }
@@ -277,10 +262,12 @@ static int ssh_take_out(struct harness_exec_result *r, char **out)
 	return EXIT_INTERNAL;
 }
 
-int remote_run(const struct remote_host *h, const char *command, unsigned timeout_s, char **out, int *status)
+/* remote_run() and remote_try(): @why NULL logs why the host could not be reached. */
+static int ssh_run_status(const struct remote_host *h, const char *command, unsigned timeout_s, char **out,
+			  int *status, char *why, size_t len)
 {
 	struct harness_exec_result r;
-	int ret = ssh_run(h, command, timeout_s, &r);
+	int ret = ssh_run(h, command, timeout_s, &r, why, len);
 
 	if (ret)
 		return ret;
@@ -290,10 +277,21 @@ int remote_run(const struct remote_host *h, const char *command, unsigned timeou
 	return ret;
 }
 
+int remote_run(const struct remote_host *h, const char *command, unsigned timeout_s, char **out, int *status)
+{
+	return ssh_run_status(h, command, timeout_s, out, status, NULL, 0);
+}
+
+int remote_try(const struct remote_host *h, const char *command, unsigned timeout_s, char **out, int *status,
+	       char *why, size_t len)
+{
+	return ssh_run_status(h, command, timeout_s, out, status, why, len);
+}
+
 int remote_run_ok(const struct remote_host *h, const char *command, unsigned timeout_s, char **out)
 {
 	struct harness_exec_result r;
-	int ret = ssh_run(h, command, timeout_s, &r);
+	int ret = ssh_run(h, command, timeout_s, &r, NULL, 0);
 
 	if (ret)
 		return ret;
@@ -333,20 +331,18 @@ int remote_mkdtemp(struct remote_host *h)
 
 void remote_rmtemp(struct remote_host *h)
 {
-	char *q, *cmd = NULL;
-	bool quiet, failed;
+	char *q, *cmd = NULL, why[512];
+	bool failed;
 	int status;
 
 	if (!h->tmpdir)
 		return;
-	q = remote_quote(h->tmpdir);
+	q = sh_quote_always(h->tmpdir);
 	if (q && asprintf(&cmd, "rm -rf -- %s", q) < 0)
 		cmd = NULL;
 	free(q);
 	/* a host that went away keeps it: a warning, not a second error */
-	quiet = log_set_quiet(true);
-	failed = !cmd || remote_run(h, cmd, SSH_QUERY_TIMEOUT, NULL, &status) || status;
-	log_set_quiet(quiet);
+	failed = !cmd || remote_try(h, cmd, SSH_QUERY_TIMEOUT, NULL, &status, why, sizeof(why)) || status;
 	if (failed)
 		log_warn("%s: could not remove %s", h->dest, h->tmpdir);
 	free(cmd);
@@ -363,7 +359,7 @@ static int ssh_copy(const struct remote_host *h, const char *from, const char *t
 
 	if (!cmd)
 		return EXIT_INTERNAL;
-	ret = ssh_exec(h, cmd, SSH_COPY_TIMEOUT, &r);
+	ret = ssh_exec(h, cmd, SSH_COPY_TIMEOUT, &r, NULL, 0);
 	free(cmd);
 	if (ret)
 		return ret;

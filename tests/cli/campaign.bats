@@ -305,6 +305,11 @@ benchmarks:
 	check 'a: {boot: {method: fake, release: 1}, expect: {kernel: 1}}' "unknown key 'kernel' in expect"
 	check 'a: {boot: {method: fake, release: 1, entry: x}}' "unknown key 'entry' in boot"
 	check 'a: {expect: {release: 1}}' "swprofile 'a' needs boot"
+	check 'a: {boot: {method: kexec, kernel: {a: 1}}}' "kernel must be a value or a list of values"
+	check 'a: {boot: {method: kexec, kernel: [a, b]}}' "kernel must be a single value"
+	# plan validate reads each boot through its method as a campaign does
+	run --separate-stderr "$CP" plan validate "$D/bad.yaml"
+	refused 2 "kernel must be a single value"
 	# a line break in a release or command line never matches the booted kernel: refused before any boot
 	check 'a: {boot: {method: fake, release: "6.1\nx"}}' "release must be one line"
 	check 'a: {boot: {method: fake, release: 1}, cmdline: "quiet\nx"}' "cmdline must be one line"
@@ -354,7 +359,9 @@ EOF
 	# the kernels are not there: a dry run says so and goes on, a start refuses
 	[[ "$stderr" == *"swprofile 'base': cannot read /boot/vmlinuz-6.18.0-base"* ]]
 	self=$(cp_exe)
-	printf '%s\n' "$output" | sed -e "s|$D|\$D|g" -e "s|$self|\$CLEARPATH|g" -e "s|^User=$(id -un)\$|User=\$USER|" >"$D/dry.out"
+	id=$(cat "$D/boot/boot_id")
+	printf '%s\n' "$output" | sed -e "s|$D|\$D|g" -e "s|$self|\$CLEARPATH|g" -e "s|^User=$(id -un)\$|User=\$USER|" \
+		-e "s|boot id ${id:0:8}|boot id \$BOOT_ID|" >"$D/dry.out"
 	if [ -n "${UPDATE_GOLDEN:-}" ]; then
 		mkdir -p "$GOLDEN"
 		cp "$D/dry.out" "$GOLDEN/dry-run.txt"

@@ -33,7 +33,8 @@ teardown_file() {
 }
 
 teardown() {
-	[ -z "${GONE_PID:-}" ] || SSHD_PID=$GONE_PID sshd_stop
+	local pid
+	for pid in ${GONE_PIDS:-}; do SSHD_PID=$pid sshd_stop; done
 }
 
 setup() {
@@ -63,17 +64,18 @@ yaml_str() {
 	printf "'%s'" "${1//\'/\'\'}"
 }
 
-# A third sshd for one test, in $D/$1 (with $SSHD_SETENV, when set), stopped by teardown: sets
-# THIRD (its user@host:port) and $D/cfg, an ssh config that knows the three hosts.
+# Another sshd for one test, in $D/$1 (with $SSHD_SETENV, when set), stopped by teardown: sets
+# THIRD (its user@host:port) and $D/cfg, an ssh config that knows every host so far.
 third_host() {
 	local saved_pid=$SSHD_PID
 	sshd_start "$D/$1"
-	GONE_PID=$SSHD_PID
+	GONE_PIDS="${GONE_PIDS:-} $SSHD_PID"
 	SSHD_PID=$saved_pid
 	THIRD=$SSHD_DEST
-	cat "$BATS_FILE_TMPDIR/known_hosts" "$D/$1/known_hosts" > "$D/known_hosts"
-	sed -e "s|UserKnownHostsFile .*|UserKnownHostsFile $D/known_hosts|" \
-	    -e "s|^  IdentitiesOnly yes|  IdentityFile $D/$1/client_key\n  IdentitiesOnly yes|" "$CFG" > "$D/cfg"
+	[ -e "$D/known_hosts" ] || cp "$BATS_FILE_TMPDIR/known_hosts" "$D/known_hosts"
+	cat "$D/$1/known_hosts" >> "$D/known_hosts"
+	[ -e "$D/cfg" ] || sed -e "s|UserKnownHostsFile .*|UserKnownHostsFile $D/known_hosts|" "$CFG" > "$D/cfg"
+	sed -i "s|^  IdentitiesOnly yes|  IdentityFile $D/$1/client_key\n  IdentitiesOnly yes|" "$D/cfg"
 }
 
 @test "campaign remote: two hosts in parallel, every boot's session measured there and brought back" {
@@ -202,24 +204,29 @@ third_host() {
 
 @test "campaign remote: the plan's fit is checked against each host's own facts, not the controller's" {
 	local fix=$BATS_TEST_DIRNAME/../fixtures
-	# a host whose clearpath reads the small-box fixture: 96MB available, 1 of 4 2MB pages free
+	# the hosts' facts are fixtures, never this machine's (whose free hugepages come and go):
+	# one that fits (the vm-x86 root with 4 free 2MB pages), one that does not (small-box:
+	# 96MB available, 1 of 4 2MB pages free)
+	cp -r "$fix/vm-x86" "$D/fits"
+	echo 4 >"$D/fits/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
+	echo 4 >"$D/fits/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages"
+	SSHD_SETENV="CLEARPATH_SYSROOT=$D/fits" third_host big
+	local big=$THIRD
 	SSHD_SETENV="CLEARPATH_SYSROOT=$fix/small-box" third_host small
 	local small=$THIRD
 	sed -i 's/^benchmarks:/requires: {memory: 1GB, hugepages: {2MB: 2}}\nbenchmarks:/' "$D/ab.yaml"
 	# the small host does not fit: refused before anything is recorded or copied, naming the host
-	local left
-	left=$(ls -A "$A_DIR/tmp")
-	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --host "$A_DEST" --host "$small" \
+	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --host "$big" --host "$small" \
 		--ssh-config "$D/cfg"
 	refused 3 "the plan does not fit $small:" "the plan needs 1GB of memory but only 96MB is available" \
 		"the plan needs 2 free 2MB hugetlb pages, but 1 of 4 are free"
-	[[ "$stderr" != *"does not fit $A_DEST"* ]]
+	[[ "$stderr" != *"does not fit $big"* ]]
 	[ ! -e "$STORE" ] || [ "$(sql "select count(*) from campaign")" -eq 0 ]
-	[ "$(ls -A "$A_DIR/tmp")" = "$left" ]
+	[ -z "$(ls -A "$D/big/tmp")" ]
 	[ -z "$(ls -A "$D/small/tmp")" ]
 	# a controller that would not fit (the small-box fixture here) runs it on a host that does
 	CLEARPATH_SYSROOT="$fix/small-box" run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 \
-		--host "$A_DEST" --ssh-config "$CFG"
+		--host "$big" --ssh-config "$D/cfg"
 	[ "$status" -eq 0 ] || { echo "$output"; echo "$stderr"; return 1; }
 	[[ "$output" == *"campaign 1 done: 2 boots, one session each"* ]]
 }
@@ -271,9 +278,9 @@ EOF2
 	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --dry-run --host "$A_DEST" \
 		--host "$B_DEST" --ssh-config "$CFG"
 	[ "$status" -eq 0 ] || { echo "$output"; echo "$stderr"; return 1; }
-	[[ "$output" == *"on 2 hosts in parallel"* ]]
-	[[ "$output" == *"host $A_DEST: kernel "*"host $B_DEST: kernel "* ]]
-	[ "$(grep -c '^  boot 1 of 2: ' <<<"$output")" -eq 2 ]
+	[[ "$output" == *"on 2 targets in parallel"* ]]
+	[[ "$output" == *"$A_DEST: runs kernel "*"$B_DEST: runs kernel "* ]]
+	[ "$(grep -c ': boot 1 of 2: ' <<<"$output")" -eq 2 ]
 	[[ "$output" == *"CLEARPATH_FAKE_BOOT='$CLEARPATH_FAKE_BOOT/$B_DEST'"* ]]
 	[ "$(ls -A "$A_DIR/tmp" "$B_DIR/tmp")" = "$left" ]
 	[ ! -e "$CLEARPATH_FAKE_BOOT/$A_DEST" ]
@@ -284,8 +291,8 @@ EOF2
 	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --dry-run --host "$refused" \
 		--ssh-config "$CFG"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"host $refused: cannot be reached now: its kernel, command line and architecture are unknown"* ]]
-	[[ "$output" == *"\$DIR/clearpath plan run --sessions 1 --swprofile base --store \$DIR/session.db \$DIR/plan.yaml"* ]]
+	[[ "$output" == *"$refused: cannot be reached now: its kernel, command line and architecture are unknown"* ]]
+	[[ "$output" == *"'\$DIR/clearpath' plan run --sessions 1 --swprofile base --store '\$DIR/session.db' '\$DIR/plan.yaml'"* ]]
 	[[ "$stderr" == *"cannot reach $refused over ssh"* ]]
 	[[ "$stderr" == *"$refused: whether the plan fits it is checked when the campaign reaches it"* ]]
 }

@@ -6,16 +6,18 @@
 #include <cmocka.h>
 
 #include "campaign/campaign.h"
+#include "campaign/method.h"
 #include "plan/plan.h"
 #include "util/boot.h"
 #include "util/log.h"
+#include "util/shquote.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* A plan from @yaml (written to a temporary file), loaded; NULL with *@ret set when refused. */
+/* A campaign's plan from @yaml (written to a temporary file), loaded; NULL with *@ret set when refused. */
 static struct plan *plan_from(const char *yaml, int *ret)
 {
 	char path[] = "/tmp/test_campaign_XXXXXX";
@@ -27,7 +29,7 @@ static struct plan *plan_from(const char *yaml, int *ret)
 	f = fdopen(fd, "w");
 	fprintf(f, "%s\ndefaults: {warmups: 0, repeats: 1}\nbenchmarks:\n  - mem memset -f default -s 1MB\n", yaml);
 	fclose(f);
-	*ret = plan_load(path, &p);
+	*ret = campaign_plan_load(path, &p);
 	unlink(path);
 	return p;
 }
@@ -57,16 +59,36 @@ static void test_order_interleaved_and_seeded(void **state)
 	assert_true(differs);
 }
 
+static void expect_quote(const char *s, const char *q)
+{
+	char *got = sh_quote(s);
+
+	assert_string_equal(got, q);
+	free(got);
+}
+
 static void test_shell_quote(void **state)
 {
-	char buf[128];
+	char *long_word = malloc(5001), *q;
+	const char *argv[] = { "kexec", "-l", "a b", "it's", NULL };
 
 	(void)state;
-	assert_string_equal(campaign_shell_quote("/boot/vmlinuz-6.1", buf, sizeof(buf)), "/boot/vmlinuz-6.1");
-	assert_string_equal(campaign_shell_quote("a b", buf, sizeof(buf)), "'a b'");
-	assert_string_equal(campaign_shell_quote("it's", buf, sizeof(buf)), "'it'\\''s'");
-	assert_string_equal(campaign_shell_quote("", buf, sizeof(buf)), "''");
-	assert_string_equal(campaign_shell_quote("$(reboot)", buf, sizeof(buf)), "'$(reboot)'");
+	expect_quote("/boot/vmlinuz-6.1", "/boot/vmlinuz-6.1");
+	expect_quote("a b", "'a b'");
+	expect_quote("it's", "'it'\\''s'");
+	expect_quote("", "''");
+	expect_quote("$(reboot)", "'$(reboot)'");
+	/* allocated to fit: a long word is never cut short */
+	memset(long_word, 'x', 5000);
+	long_word[0] = ' ';
+	long_word[5000] = '\0';
+	q = sh_quote(long_word);
+	assert_int_equal(strlen(q), 5002);
+	free(q);
+	free(long_word);
+	q = sh_join(argv);
+	assert_string_equal(q, "kexec -l 'a b' 'it'\\''s'");
+	free(q);
 }
 
 static const char two_kernels[] =
@@ -87,7 +109,6 @@ static void test_expect_derived(void **state)
 	assert_int_equal(p->nswprofiles, 4);
 	sw = plan_swprofile_find(p, "base");
 	assert_string_equal(sw->expect.release, "6.18.0-base");
-	assert_null(sw->boot_cmdline);	/* keep */
 	sw = plan_swprofile_find(p, "nohz");
 	assert_string_equal(sw->expect.release, "6.18.0-patch");
 	assert_int_equal(sw->expect.ncmdline_has, 1);
@@ -103,6 +124,15 @@ static void test_expect_derived(void **state)
 	plan_free(p);
 }
 
+/* The commands of one boot of swprofile @name of @p on a target whose facts are @now. */
+static void boot_of(const struct plan *p, const char *name, const struct campaign_facts *now,
+		    struct campaign_boot_cmds *c)
+{
+	struct campaign_boot_ctx ctx = { p, plan_swprofile_find(p, name), now, "/opt/clear path" };
+
+	assert_int_equal(campaign_boot_commands(&ctx, c), 0);
+}
+
 static void test_boot_commands(void **state)
 {
 	int ret;
@@ -113,27 +143,49 @@ static void test_boot_commands(void **state)
 	(void)state;
 	assert_int_equal(ret, 0);
 	/* keep: today's cmdline without BOOT_IMAGE= and without what another swprofile added */
-	assert_int_equal(campaign_boot_commands(p, plan_swprofile_find(p, "base"), &now, &c), 0);
+	boot_of(p, "base", &now, &c);
 	assert_int_equal(c.ncmd, 2);
 	assert_string_equal(c.cmd[0], "kexec -l /boot/vmlinuz-6.18.0-base '--command-line=root=/dev/sda1 ro'");
 	assert_string_equal(c.cmd[1], "systemctl kexec");
+	assert_true(c.method->reboots);
 	campaign_boot_cmds_free(&c);
 	/* no cmdline given is keep too; its own cmdline: appended */
-	assert_int_equal(campaign_boot_commands(p, plan_swprofile_find(p, "nohz"), &now, &c), 0);
+	boot_of(p, "nohz", &now, &c);
 	assert_string_equal(c.cmd[0], "kexec -l /boot/vmlinuz-6.18.0-patch --initrd=/boot/i "
 				      "'--command-line=root=/dev/sda1 ro nohz_full=2-3'");
+	assert_string_equal(c.cmdline, "root=/dev/sda1 ro nohz_full=2-3");
 	campaign_boot_cmds_free(&c);
-	assert_int_equal(campaign_boot_commands(p, plan_swprofile_find(p, "grub"), &now, &c), 0);
+	boot_of(p, "grub", &now, &c);
 	assert_int_equal(c.ncmd, 2);
 	assert_string_equal(c.cmd[0], "grub-reboot 'Advanced>Debian GNU/Linux, with Linux 6.18.0-g'");
 	assert_string_equal(c.cmd[1], "systemctl reboot");
+	assert_null(c.cmdline);
 	campaign_boot_cmds_free(&c);
-	assert_int_equal(campaign_boot_commands(p, plan_swprofile_find(p, "demo"), &now, &c), 0);
-	assert_int_equal(c.ncmd, 0);
-	assert_string_equal(c.fake_release, "1.0-demo");
-	assert_string_equal(c.fake_cmdline, "quiet a=1 b");
+	/* a simulated boot is a command like the others, run by the target's clearpath; nothing goes down */
+	boot_of(p, "demo", &now, &c);
+	assert_int_equal(c.ncmd, 1);
+	assert_string_equal(c.cmd[0], "'/opt/clear path' campaign fake-boot --release 1.0-demo --cmdline 'quiet a=1 b' >/dev/null");
+	assert_string_equal(c.cmdline, "quiet a=1 b");
+	assert_false(c.method->reboots);
 	campaign_boot_cmds_free(&c);
 	plan_free(p);
+}
+
+/* Each method is one row: found by name, its keys what the plan may write in `boot`. */
+static void test_method_rows(void **state)
+{
+	static const char *const names[] = { "kexec", "grub", "command", "fake" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct campaign_method *m = campaign_method_find(names[i]);
+
+		assert_non_null(m);
+		assert_string_equal(m->name, names[i]);
+		assert_non_null(m->commands);
+		assert_non_null(m->keys);
+	}
+	assert_null(campaign_method_find("kexek"));
 }
 
 static void test_expect_mismatch(void **state)
@@ -214,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_shell_quote),
 		cmocka_unit_test(test_expect_derived),
 		cmocka_unit_test(test_boot_commands),
+		cmocka_unit_test(test_method_rows),
 		cmocka_unit_test(test_expect_mismatch),
 		cmocka_unit_test(test_bad_swprofiles),
 		cmocka_unit_test(test_fake_boot),

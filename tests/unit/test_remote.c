@@ -8,6 +8,7 @@
 #include "remote/remote.h"
 #include "util/arch.h"
 #include "util/log.h"
+#include "util/shquote.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +56,7 @@ static void test_host_parse_rejects(void **state)
 
 static void expect_quote(const char *s, const char *q)
 {
-	char *got = remote_quote(s);
+	char *got = sh_quote_always(s);
 
 	assert_string_equal(got, q);
 	free(got);

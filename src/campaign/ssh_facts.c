@@ -1,7 +1,9 @@
-/* facts: a host's memory, hugepage and grub facts copied under a local root, so the checks that read this machine read the host. */
+/* ssh_facts: a host's memory, hugepage and grub facts copied under a local root, so the checks that read this machine read the host. */
 #define _GNU_SOURCE	/* nftw's FTW_DEPTH */
-#include "remote/remote.h"
 #include "campaign/campaign.h"
+#include "campaign/method.h"
+#include "campaign/ssh.h"
+#include "remote/remote.h"
 #include "util/log.h"
 #include "util/sysfs.h"
 
@@ -87,7 +89,7 @@ static int facts_write(const char *out, const char *dir)
 	return err;
 }
 
-int remote_facts_copy(const struct remote_host *h, const char *dir)
+int campaign_ssh_facts_copy(const struct remote_host *h, const char *dir)
 {
 	char *out = NULL;
 	int ret = remote_run_ok(h, FACTS_SCRIPT, FACTS_TIMEOUT, &out), err;
@@ -111,7 +113,7 @@ static int facts_rm(const char *path, const struct stat *st, int flag, struct FT
 	return remove(path);
 }
 
-int remote_target_check(const struct remote_host *h, const struct plan *p, bool dry_run, bool *reached)
+int campaign_ssh_check(const struct remote_host *h, const struct plan *p, bool dry_run, bool *reached)
 {
 	char dir[] = "/tmp/clearpath-facts.XXXXXX";
 	const char *sysroot = getenv("CLEARPATH_SYSROOT");
@@ -123,13 +125,15 @@ int remote_target_check(const struct remote_host *h, const struct plan *p, bool 
 		log_err("cannot make a temporary directory: %s", strerror(errno));
 		return EXIT_INTERNAL;
 	}
-	ret = remote_facts_copy(h, dir);
+	ret = campaign_ssh_facts_copy(h, dir);
 	if (!ret) {
 		if (reached)
 			*reached = true;
 		/* the same checks as on this machine, reading the host's facts */
+		struct campaign_target_env env = { h->dest, false, dry_run, dry_run ? log_warn : log_err };
+
 		sysfs_set_root(dir);
-		ret = campaign_target_check(p, h->dest, dry_run);
+		ret = campaign_target_check(p, &env);
 		sysfs_set_root(sysroot);
 	}
 	nftw(dir, facts_rm, 16, FTW_DEPTH | FTW_PHYS);

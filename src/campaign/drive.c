@@ -1,0 +1,175 @@
+/* drive: the executor registry, and a campaign's targets advanced through their kind's executors (in parallel when it says so). */
+#include "campaign/campaign.h"
+#include "campaign/executor.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness/session.h"
+#include "util/log.h"
+
+#define CAMPAIGN_EXECUTOR_ROW(k) &k,
+static const struct campaign_executor_kind *const kinds[] = { CAMPAIGN_EXECUTORS(CAMPAIGN_EXECUTOR_ROW) };
+#undef CAMPAIGN_EXECUTOR_ROW
+#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+
+const struct campaign_executor_kind *campaign_executor_for_target(const char *target)
+{
+	for (size_t i = 0; i < NKINDS; i++)
+		if (kinds[i]->claims(target))
+			return kinds[i];
+	return NULL;
+}
+
+const struct campaign_executor_kind *campaign_executor_of(const struct campaign *c)
+{
+	const char *mode = json_string_value(json_object_get(c->spec, "mode"));
+
+	for (size_t i = 0; mode && i < NKINDS; i++)
+		if (!strcmp(kinds[i]->name, mode))
+			return kinds[i];
+	log_err("campaign %lld runs in %s mode, which this clearpath does not know", (long long)c->row.id,
+		mode ? mode : "no");
+	return NULL;
+}
+
+int campaign_executor_open(const struct campaign_executor_kind *kind, const struct campaign *c, const char *target,
+			   bool dry_run, struct campaign_executor *ex)
+{
+	memset(ex, 0, sizeof(*ex));
+	ex->kind = kind;
+	ex->target = target;
+	ex->dry_run = dry_run;
+	return kind->open(ex, c, target);
+}
+
+void campaign_executor_close(struct campaign_executor *ex)
+{
+	if (ex->kind && ex->kind->close)
+		ex->kind->close(ex);
+	memset(ex, 0, sizeof(*ex));
+}
+
+int campaign_begin(const struct campaign *c)
+{
+	const struct campaign_executor_kind *k = campaign_executor_of(c);
+
+	if (!k)
+		return EXIT_USAGE;
+	return k->begin ? k->begin(c) : 0;
+}
+
+/* One target of @c, in this process: its executor opened, advanced, closed. */
+static int drive_target(struct campaign *c, const struct campaign_executor_kind *k, const char *target, bool *detached)
+{
+	struct campaign_executor ex;
+	int ret = campaign_executor_open(k, c, target, false, &ex);
+
+	if (!ret)
+		ret = campaign_advance(c, &ex, detached);
+	campaign_executor_close(&ex);
+	return ret;
+}
+
+/* Wait for every target's process; the first failure's exit code (a usage error wins). */
+static int drive_wait(const pid_t *pids, size_t n)
+{
+	int worst = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int status, code;
+
+		if (pids[i] <= 0)
+			continue;
+		while (waitpid(pids[i], &status, 0) < 0 && errno == EINTR)
+			;
+		code = WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_INTERNAL;
+		if (code && (!worst || code == EXIT_USAGE))
+			worst = code;
+	}
+	return worst;
+}
+
+/* Every target in a process of its own, each with its own store connections and ssh processes. */
+static int drive_parallel(struct campaign *c, const struct campaign_executor_kind *k, json_t *targets)
+{
+	size_t n = json_array_size(targets);
+	pid_t *pids = calloc(n ? n : 1, sizeof(*pids));
+	int ret = 0, err;
+
+	if (!pids) {
+		log_err("out of memory");
+		return EXIT_INTERNAL;
+	}
+	fflush(NULL);
+	for (size_t i = 0; i < n; i++) {
+		const char *target = json_string_value(json_array_get(targets, i));
+		bool detached;
+
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			harness_stop_catch();
+			err = drive_target(c, k, target, &detached);
+			fflush(NULL);
+			_exit(err);
+		}
+		if (pids[i] < 0) {
+			log_err("cannot start the process for %s: %s", target, strerror(errno));
+			ret = EXIT_INTERNAL;
+		}
+	}
+	err = drive_wait(pids, n);
+	free(pids);
+	return ret ? ret : err;
+}
+
+/* @c as the store has it now: each process saw its own target's boots only. */
+static int drive_reload(struct campaign *c)
+{
+	char *url = c->store_url ? strdup(c->store_url) : NULL;
+	int64_t id = c->row.id;
+	int ret;
+
+	if (c->store_url && !url) {
+		log_err("out of memory");
+		return EXIT_INTERNAL;
+	}
+	campaign_free(c);
+	ret = campaign_load(url, id, false, c);
+	free(url);
+	return ret;
+}
+
+int campaign_drive(struct campaign *c, bool *detached)
+{
+	const struct campaign_executor_kind *k = campaign_executor_of(c);
+	json_t *targets = campaign_targets(c), *v;
+	size_t i;
+	int ret = 0, err;
+
+	*detached = false;
+	if (!k)
+		return EXIT_USAGE;
+	if (k->process_per_target) {
+		ret = drive_parallel(c, k, targets);
+		if ((err = drive_reload(c)))
+			return ret ? ret : err;
+		/* every boot done: the campaign is, too (no target's process saw the others finish) */
+		if (!ret && !strcmp(c->row.status, STORE_CAMPAIGN_RUNNING) && campaign_all_done(c)) {
+			struct campaign_executor none = { .target = "" };
+
+			ret = campaign_advance(c, &none, detached);
+		}
+	} else {
+		json_array_foreach(targets, i, v)
+			if (!ret && !*detached)
+				ret = drive_target(c, k, json_string_value(v), detached);
+	}
+	if (!*detached && strcmp(c->row.status, STORE_CAMPAIGN_RUNNING) && k->end && (err = k->end(c)))
+		ret = ret ? ret : err;
+	return ret;
+}

@@ -1,0 +1,213 @@
+/* executor_local: the campaign executor for this machine: boots run here, sessions re-execute this binary. */
+#include "campaign/campaign.h"
+#include "campaign/executor.h"
+#include "campaign/method.h"
+#include "campaign/unit.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "harness/session.h"
+#include "util/boot.h"
+#include "util/log.h"
+#include "util/shquote.h"
+#include "util/sysfs.h"
+
+struct local {
+	char self[PATH_MAX];	/* this binary: the clearpath of boots and sessions */
+};
+
+static int local_facts(struct campaign_executor *ex, struct campaign_facts *f)
+{
+	int err = boot_id(f->boot_id, sizeof(f->boot_id));
+
+	(void)ex;
+	if (!err)
+		err = boot_release(f->release, sizeof(f->release));
+	if (!err)
+		err = boot_cmdline(f->cmdline, sizeof(f->cmdline));
+	if (err) {
+		const char *fake = getenv(BOOT_FAKE_ENV);
+
+		log_err("cannot read this machine's boot id, kernel release or cmdline: %s", strerror(-err));
+		if (fake && *fake)
+			log_hint("$%s (%s) names the simulated boot's directory: a directory, or nothing yet"
+				 " (the first fake boot creates it)", BOOT_FAKE_ENV, fake);
+		return EXIT_RESOURCE;
+	}
+	return 0;
+}
+
+static int local_sysctl_get(struct campaign_executor *ex, const char *key, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+
+	(void)ex;
+	plan_sysctl_path(key, path, sizeof(path));
+	return sysfs_read_line(path, buf, len);
+}
+
+static int local_sysctl_set(struct campaign_executor *ex, const char *key, const char *value)
+{
+	char path[PATH_MAX], now[256];
+
+	plan_sysctl_path(key, path, sizeof(path));
+	/* an equal value is not written again: no root needed for what is already so */
+	if (!ex->dry_run && !sysfs_read_line(path, now, sizeof(now)) && !strcmp(now, value))
+		return 0;
+	printf("+ sysctl -w %s=%s\n", key, value);
+	return ex->dry_run ? 0 : sysfs_write_line(path, value);
+}
+
+/* Run @cmd with /bin/sh -c as the boot method says.  0, or EXIT_RESOURCE after saying how it failed. */
+static int local_run(const char *cmd)
+{
+	int status;
+
+	fflush(NULL);
+	status = system(cmd);
+	if (status != -1 && WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	log_err("'%s' failed (%s %d)", cmd, status != -1 && WIFEXITED(status) ? "exit" : "status",
+		status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : status);
+	return EXIT_RESOURCE;
+}
+
+static int local_boot(struct campaign_executor *ex, const struct plan *p, const struct plan_swprofile *sw,
+		      const struct campaign_facts *before)
+{
+	struct local *l = ex->priv;
+	struct campaign_boot_ctx ctx = { p, sw, before, l->self };
+	struct campaign_boot_cmds cmds;
+	int ret = campaign_boot_commands(&ctx, &cmds);
+
+	for (size_t i = 0; !ret && i < cmds.ncmd; i++) {
+		printf("+ %s\n", cmds.cmd[i]);
+		ret = ex->dry_run ? 0 : local_run(cmds.cmd[i]);
+	}
+	campaign_boot_cmds_free(&cmds);
+	return ret;
+}
+
+static int local_wait(struct campaign_executor *ex, const struct plan_swprofile *sw,
+		      const struct campaign_facts *before, bool *detached)
+{
+	struct local *l = ex->priv;
+	char *self = sh_quote(l->self);
+
+	(void)before;
+	/* a simulated boot is over already; a real one takes this process down with the machine */
+	if (!campaign_method_of(sw)->reboots) {
+		free(self);
+		return 0;
+	}
+	printf("%s: rebooting; the %s unit runs '%s campaign continue' once it is up\n", ex->target,
+	       CAMPAIGN_UNIT_NAME, self ? self : l->self);
+	fflush(stdout);
+	free(self);
+	*detached = !ex->dry_run;
+	return 0;
+}
+
+static int local_session(struct campaign_executor *ex, const struct campaign *c, const struct store_campaign_boot *b,
+			 bool *resumable)
+{
+	struct local *l = ex->priv;
+	const char *argv[CAMPAIGN_SESSION_ARGC];
+	char *line;
+
+	(void)resumable;
+	campaign_session_argv(l->self, b->swprofile, c->store_url, c->plan_path, argv);
+	printf("%s: session of %s\n", ex->target, b->swprofile);
+	if (ex->dry_run) {
+		if (!(line = sh_join(argv))) {
+			log_err("out of memory");
+			return EXIT_INTERNAL;
+		}
+		printf("+ %s\n", line);
+		free(line);
+		return 0;
+	}
+	fflush(stdout);
+	return harness_spawn((char **)argv, 1);
+}
+
+static const struct campaign_executor_ops local_ops = {
+	.facts = local_facts,
+	.sysctl_get = local_sysctl_get,
+	.sysctl_set = local_sysctl_set,
+	.boot = local_boot,
+	.wait = local_wait,
+	.session = local_session,
+};
+
+static bool local_claims(const char *target)
+{
+	return !strcmp(target, CAMPAIGN_LOCAL_TARGET);
+}
+
+/* The plan fits this machine, its boot methods can run here, and its boot id can be read. */
+static int local_check(const struct plan *p, const json_t *spec, const char *target, bool dry_run)
+{
+	struct campaign_target_env env = { "this machine", true, dry_run, dry_run ? log_warn : log_err };
+	struct campaign_executor ex = { .ops = &local_ops, .target = target };
+	struct campaign_facts now;
+	int ret = campaign_target_check(p, &env);
+
+	(void)spec;
+	/* a campaign that cannot read it (a $CLEARPATH_FAKE_BOOT that is a file) would stay running without a boot */
+	return ret || dry_run ? ret : local_facts(&ex, &now);
+}
+
+static int local_open(struct campaign_executor *ex, const struct campaign *c, const char *target)
+{
+	struct local *l = calloc(1, sizeof(*l));
+	int ret = l ? campaign_self_path(l->self, sizeof(l->self)) : EXIT_INTERNAL;
+
+	(void)c;
+	(void)target;
+	if (!l)
+		log_err("out of memory");
+	if (ret) {
+		free(l);
+		return ret;
+	}
+	ex->ops = &local_ops;
+	ex->priv = l;
+	return 0;
+}
+
+static void local_close(struct campaign_executor *ex)
+{
+	free(ex->priv);
+	ex->priv = NULL;
+}
+
+/* The unit continues a campaign that reboots this machine; a simulated one runs to its end at once. */
+static int local_begin(const struct campaign *c)
+{
+	return campaign_reboots(c->plan) ? campaign_unit_install(c) : 0;
+}
+
+static int local_end(const struct campaign *c)
+{
+	if (c->dry_run)
+		return campaign_reboots(c->plan) ? campaign_unit_remove(c) : 0;
+	return campaign_unit_installed() ? campaign_unit_remove(c) : 0;
+}
+
+const struct campaign_executor_kind campaign_executor_local = {
+	.name = "local",
+	.summary = "this machine: the systemd unit continues after each reboot",
+	.process_per_target = false,
+	.claims = local_claims,
+	.check = local_check,
+	.open = local_open,
+	.close = local_close,
+	.begin = local_begin,
+	.end = local_end,
+};

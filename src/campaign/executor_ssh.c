@@ -1,0 +1,588 @@
+/* executor_ssh: the campaign executor for a host over SSH: facts, boots and sessions there, each session brought back whole. */
+#define _GNU_SOURCE
+#include "campaign/campaign.h"
+#include "campaign/executor.h"
+#include "campaign/method.h"
+#include "campaign/ssh.h"
+#include "harness/session.h"
+#include "remote/remote.h"
+#include "store/store.h"
+#include "store/url.h"
+#include "util/boot.h"
+#include "util/log.h"
+#include "util/shquote.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A query (facts, sysctls, a boot command) must not hang a host's campaign. */
+#define RX_QUERY_TIMEOUT 120
+/* Between two tries to reach a host that is rebooting. */
+#define RX_POLL_SECONDS 2
+/* The session's store on the host, in the private directory. */
+#define RX_STORE "session.db"
+/* That session exported whole, to be brought back (store_export_whole()). */
+#define RX_EXPORT "session.csv"
+/* The private directory's name in a dry run's lines: mktemp's, known only once made. */
+#define RX_DRY_DIR "$DIR"
+
+struct rx {
+	struct remote_host h;
+	const char *plan_file;	/* the controller's plan */
+	char *plan;		/* its copy on the host */
+	char *fake;		/* the host's $CLEARPATH_FAKE_BOOT (quoted), or NULL */
+	unsigned boot_timeout;
+	bool dry_run;
+	bool installed;		/* a dry run: the copies were printed */
+	bool recheck;		/* a real boot came back: its /tmp may be empty */
+};
+
+/*
+ * @fmt's command for the host, with $CLEARPATH_FAKE_BOOT set there when the
+ * campaign simulates boots; NULL after log_err() when out of memory.
+ */
+static char *rx_cmd(const struct rx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *rx_cmd(const struct rx *x, const char *fmt, ...)
+{
+	char *body, *cmd;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&body, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		log_err("out of memory");
+		return NULL;
+	}
+	if (!x->fake)
+		return body;
+	n = asprintf(&cmd, "%s=%s; export %s; %s", BOOT_FAKE_ENV, x->fake, BOOT_FAKE_ENV, body);
+	free(body);
+	if (n >= 0)
+		return cmd;
+	log_err("out of memory");
+	return NULL;
+}
+
+/* The dry run's copies: the binary for the host's architecture (when it can be asked), the plan. */
+static int rx_install_dry(struct rx *x)
+{
+	char *arch = NULL, *local = NULL, why[512];
+	int status = 1;
+
+	if (x->installed)
+		return 0;
+	x->installed = true;
+	free(x->h.bin);
+	x->h.bin = strdup(RX_DRY_DIR "/clearpath");
+	x->plan = strdup(RX_DRY_DIR "/plan.yaml");
+	x->h.tmpdir = strdup(RX_DRY_DIR);
+	if (!x->h.bin || !x->plan || !x->h.tmpdir) {
+		log_err("out of memory");
+		return EXIT_INTERNAL;
+	}
+	printf("%s: + mktemp -d \"${TMPDIR:-/tmp}/clearpath.XXXXXXXXXX\": %s, its name unknown until it is made\n",
+	       x->h.dest, RX_DRY_DIR);
+	if (!remote_try(&x->h, "uname -m", RX_QUERY_TIMEOUT, &arch, &status, why, sizeof(why)) && !status &&
+	    (arch[strcspn(arch, "\n")] = '\0', !remote_binary_for(arch, &local)))
+		printf("%s: copy %s (for %s) to %s/clearpath; whether it runs there is unknown until it is copied\n",
+		       x->h.dest, local, arch, RX_DRY_DIR);
+	else
+		printf("%s: copy clearpath to %s/clearpath: which binary is unknown (see above)\n", x->h.dest,
+		       RX_DRY_DIR);
+	printf("%s: copy %s to %s/plan.yaml\n", x->h.dest, x->plan_file, RX_DRY_DIR);
+	if (x->fake)
+		printf("%s: commands run there with %s=%s (its simulated boot's own directory)\n", x->h.dest,
+		       BOOT_FAKE_ENV, x->fake);
+	free(arch);
+	free(local);
+	return 0;
+}
+
+/* The host's private directory, clearpath and the plan there: made again after a boot that emptied /tmp. */
+static int rx_install(struct rx *x)
+{
+	char *q, *cmd;
+	int status = 1, ret;
+
+	if (x->dry_run)
+		return rx_install_dry(x);
+	if (x->h.bin && !x->recheck)
+		return 0;
+	x->recheck = false;
+	if (x->h.bin && (q = sh_quote_always(x->h.bin))) {
+		cmd = rx_cmd(x, "test -x %s", q);
+		free(q);
+		ret = cmd ? remote_run(&x->h, cmd, RX_QUERY_TIMEOUT, NULL, &status) : EXIT_INTERNAL;
+		free(cmd);
+		if (ret || !status)
+			return ret;
+	}
+	free(x->h.tmpdir);
+	free(x->h.arch);
+	free(x->h.bin);
+	free(x->h.version);
+	free(x->plan);
+	x->h.tmpdir = x->h.arch = x->h.bin = x->h.version = x->plan = NULL;
+	ret = remote_install(&x->h);
+	if (!ret && asprintf(&x->plan, "%s/plan.yaml", x->h.tmpdir) < 0) {
+		x->plan = NULL;
+		log_err("out of memory");
+		ret = EXIT_INTERNAL;
+	}
+	if (!ret)
+		ret = remote_put(&x->h, x->plan_file, x->plan);
+	/* a simulated boot's directory, for fake-boot and for a command method that simulates */
+	if (!ret && x->fake) {
+		cmd = rx_cmd(x, "mkdir -p \"$%s\"", BOOT_FAKE_ENV);
+		ret = cmd ? remote_run_ok(&x->h, cmd, RX_QUERY_TIMEOUT, NULL) : EXIT_INTERNAL;
+		free(cmd);
+	}
+	if (!ret)
+		printf("%s: %s, %s\n", x->h.dest, x->h.arch, x->h.version);
+	return ret;
+}
+
+/* The first line of @s into @buf (cut at @len - 1); returns the rest of @s. */
+static const char *rx_line(const char *s, char *buf, size_t len)
+{
+	size_t n = strcspn(s, "\n");
+
+	snprintf(buf, len, "%.*s", (int)n, s);
+	return s[n] ? s + n + 1 : s + n;
+}
+
+/*
+ * The host's boot id, release and cmdline, as util/boot reads them there: from
+ * the simulated boot's files when it has them, else /proc and uname.  With
+ * @why, a host that cannot be reached is said there only (a boot being waited for).
+ */
+static int rx_facts_run(struct rx *x, struct campaign_facts *f, char *why, size_t len)
+{
+	char *out = NULL, *cmd = rx_cmd(x, "%s",
+		"r() { if [ -n \"${CLEARPATH_FAKE_BOOT:-}\" ] && [ -r \"$CLEARPATH_FAKE_BOOT/$1\" ]; "
+		"then head -n1 \"$CLEARPATH_FAKE_BOOT/$1\"; else $2; fi; }; "
+		"printf '%s\\n' \"$(r boot_id 'cat /proc/sys/kernel/random/boot_id')\" \"$(r release 'uname -r')\" "
+		"\"$(r cmdline 'cat /proc/cmdline')\"");
+	const char *p;
+	int status = 1, ret = !cmd ? EXIT_INTERNAL :
+			      why ? remote_try(&x->h, cmd, RX_QUERY_TIMEOUT, &out, &status, why, len) :
+			      remote_run_ok(&x->h, cmd, RX_QUERY_TIMEOUT, &out);
+
+	free(cmd);
+	if (!ret && why && status) {
+		snprintf(why, len, "reading its boot id failed with status %d", status);
+		ret = EXIT_RESOURCE;
+	}
+	if (ret) {
+		free(out);
+		return ret;
+	}
+	p = rx_line(out, f->boot_id, sizeof(f->boot_id));
+	p = rx_line(p, f->release, sizeof(f->release));
+	rx_line(p, f->cmdline, sizeof(f->cmdline));
+	free(out);
+	if (f->boot_id[0] && f->release[0])
+		return 0;
+	if (why)
+		snprintf(why, len, "cannot read its boot id and kernel release");
+	else
+		log_err("%s: cannot read its boot id and kernel release", x->h.dest);
+	return EXIT_RESOURCE;
+}
+
+static int rx_facts(struct campaign_executor *ex, struct campaign_facts *f)
+{
+	return rx_facts_run(ex->priv, f, NULL, 0);
+}
+
+/* "/proc/sys/vm/swappiness" for "vm.swappiness", quoted; NULL when out of memory. */
+static char *rx_sysctl_path(const char *key)
+{
+	char path[4096];
+
+	plan_sysctl_path(key, path, sizeof(path));
+	return sh_quote_always(path);
+}
+
+static int rx_sysctl_get(struct campaign_executor *ex, const char *key, char *buf, size_t len)
+{
+	struct rx *x = ex->priv;
+	char *path = rx_sysctl_path(key), *cmd = path ? rx_cmd(x, "cat %s", path) : NULL, *out = NULL;
+	int status = 1, ret = cmd ? remote_run(&x->h, cmd, RX_QUERY_TIMEOUT, &out, &status) : EXIT_INTERNAL;
+
+	free(path);
+	free(cmd);
+	if (!ret && !status)
+		rx_line(out, buf, len);
+	free(out);
+	return ret || status ? -EIO : 0;
+}
+
+static int rx_sysctl_set(struct campaign_executor *ex, const char *key, const char *value)
+{
+	struct rx *x = ex->priv;
+	char *path, *v, *cmd = NULL, now[256];
+	int status = 1, ret;
+
+	/* an equal value is not written again: no root needed for what is already so */
+	if (!x->dry_run && !rx_sysctl_get(ex, key, now, sizeof(now)) && !strcmp(now, value))
+		return 0;
+	printf("%s: + sysctl -w %s=%s\n", x->h.dest, key, value);
+	if (x->dry_run)
+		return 0;
+	path = rx_sysctl_path(key);
+	v = sh_quote_always(value);
+	if (path && v)
+		cmd = rx_cmd(x, "printf '%%s\\n' %s > %s", v, path);
+	ret = cmd ? remote_run(&x->h, cmd, RX_QUERY_TIMEOUT, NULL, &status) : EXIT_INTERNAL;
+	free(path);
+	free(v);
+	free(cmd);
+	return ret || status ? -EIO : 0;
+}
+
+/* Each line of @out, prefixed with the host: the session's own summary. */
+static void rx_print_prefixed(const struct rx *x, const char *out)
+{
+	char line[1024];
+
+	while (*out) {
+		out = rx_line(out, line, sizeof(line));
+		printf("%s: %s\n", x->h.dest, line);
+	}
+}
+
+/*
+ * Bring the host's session into @c's store in the export/import form: the
+ * host exports its session store whole (fingerprints, environment, samples,
+ * errors), the file comes back over ssh and is imported in one transaction.
+ * All or nothing; a session brought back before (a restarted controller) is
+ * recognised by its UUID and added nothing twice.  The text form, unlike a
+ * copied database, does not depend on the two binaries' schema versions.
+ */
+static int rx_bring_back(struct rx *x, const struct campaign *c, const char *remote_store)
+{
+	char dir[] = "/tmp/clearpath-rx.XXXXXX", local[sizeof(dir) + 16];
+	char *remote_file = NULL, *qbin = NULL, *qstore = NULL, *qfile = NULL, *cmd = NULL;
+	struct store *dst;
+	FILE *in = NULL;
+	int ret = EXIT_INTERNAL;
+
+	if (!mkdtemp(dir)) {
+		log_err("cannot make a temporary directory: %s", strerror(errno));
+		return EXIT_INTERNAL;
+	}
+	snprintf(local, sizeof(local), "%s/" RX_EXPORT, dir);
+	if (asprintf(&remote_file, "%s/" RX_EXPORT, x->h.tmpdir) >= 0) {
+		qbin = sh_quote_always(x->h.bin);
+		qstore = sh_quote_always(remote_store);
+		qfile = sh_quote_always(remote_file);
+	}
+	if (qbin && qstore && qfile)
+		cmd = rx_cmd(x, "%s export --whole --store %s %s", qbin, qstore, qfile);
+	if (!cmd)
+		log_err("out of memory");
+	else
+		ret = remote_run_ok(&x->h, cmd, RX_QUERY_TIMEOUT, NULL);
+	if (!ret)
+		ret = remote_get(&x->h, remote_file, local);
+	if (!ret && !(in = fopen(local, "r"))) {
+		log_err("cannot read %s: %s", local, strerror(errno));
+		ret = EXIT_INTERNAL;
+	}
+	if (!ret)
+		ret = store_url_open(c->store_url, &dst);
+	if (!ret) {
+		ret = store_exit_code(store_import(dst, in, local, NULL));
+		store_close(dst);
+	}
+	if (!ret)
+		printf("%s: session brought back\n", x->h.dest);
+	if (in)
+		fclose(in);
+	free(cmd);
+	free(qfile);
+	free(qstore);
+	free(qbin);
+	free(remote_file);
+	unlink(local);
+	rmdir(dir);
+	return ret;
+}
+
+/* The session's command line for the host's shell: a fresh store, then the same command as a local session. */
+static char *rx_session_cmd(struct rx *x, const char *swprofile, const char *store)
+{
+	const char *argv[CAMPAIGN_SESSION_ARGC];
+	char *line, *qstore = sh_quote_always(store), *cmd = NULL;
+
+	campaign_session_argv(x->h.bin, swprofile, store, x->plan, argv);
+	line = sh_join(argv);
+	/* a fresh store per session: what comes back is this session, whole */
+	if (line && qstore && asprintf(&cmd, "rm -f %s %s-wal %s-shm && %s", qstore, qstore, qstore, line) < 0)
+		cmd = NULL;
+	free(line);
+	free(qstore);
+	if (!cmd)
+		log_err("out of memory");
+	return cmd;
+}
+
+static int rx_session(struct campaign_executor *ex, const struct campaign *c, const struct store_campaign_boot *b,
+		      bool *resumable)
+{
+	struct rx *x = ex->priv;
+	char *store = NULL, *line = NULL, *cmd = NULL, *out = NULL;
+	int status = 0, ret = rx_install(x);
+
+	(void)resumable;
+	if (ret)
+		return ret;
+	if (asprintf(&store, "%s/" RX_STORE, x->h.tmpdir) < 0) {
+		log_err("out of memory");
+		return EXIT_INTERNAL;
+	}
+	line = rx_session_cmd(x, b->swprofile, store);
+	cmd = line ? rx_cmd(x, "%s", line) : NULL;
+	printf("%s: session of %s\n", x->h.dest, b->swprofile);
+	if (x->dry_run && line) {
+		printf("%s: + %s\n", x->h.dest, line);
+		printf("%s: + %s export --whole --store %s %s/" RX_EXPORT "\n", x->h.dest, x->h.bin, store, x->h.tmpdir);
+		printf("%s: copy %s/" RX_EXPORT " back and import it into %s\n", x->h.dest, x->h.tmpdir, c->store_url);
+		goto out;
+	}
+	fflush(stdout);
+	ret = cmd ? remote_run(&x->h, cmd, 0, &out, &status) : EXIT_INTERNAL;
+	if (!ret && status) {
+		log_err("%s: the session of %s failed with exit %d", x->h.dest, b->swprofile, status);
+		ret = status >= EXIT_INTERNAL && status <= EXIT_REGRESSION ? status : EXIT_RESOURCE;
+	}
+	if (!ret) {
+		rx_print_prefixed(x, out);
+		ret = rx_bring_back(x, c, store);
+	}
+out:
+	free(out);
+	free(cmd);
+	free(line);
+	free(store);
+	return ret;
+}
+
+/* Run boot command @i of @cmds on the host; the last one of a real boot takes it down, connection and all. */
+static int rx_boot_cmd(struct rx *x, const struct campaign_boot_cmds *cmds, size_t i)
+{
+	bool last = i + 1 == cmds->ncmd && cmds->method->reboots;
+	char *cmd = rx_cmd(x, "(%s) 2>&1", cmds->cmd[i]), *out = NULL, why[512];
+	int status = 0, ret;
+
+	printf("%s: + %s\n", x->h.dest, cmds->cmd[i]);
+	fflush(stdout);
+	if (x->dry_run) {
+		free(cmd);
+		return 0;
+	}
+	/* the connection may drop before ssh hears back from a command that reboots the host */
+	ret = !cmd ? EXIT_INTERNAL : last ? remote_try(&x->h, cmd, RX_QUERY_TIMEOUT, &out, &status, why, sizeof(why)) :
+	      remote_run(&x->h, cmd, RX_QUERY_TIMEOUT, &out, &status);
+	if (out)
+		rx_print_prefixed(x, out);
+	free(out);
+	free(cmd);
+	if (last && ret == EXIT_RESOURCE)
+		return 0;
+	if (!ret && status) {
+		log_err("%s: '%s' failed with exit %d", x->h.dest, cmds->cmd[i], status);
+		ret = EXIT_RESOURCE;
+	}
+	return ret;
+}
+
+static int rx_boot(struct campaign_executor *ex, const struct plan *p, const struct plan_swprofile *sw,
+		   const struct campaign_facts *before)
+{
+	struct rx *x = ex->priv;
+	struct campaign_boot_cmds cmds;
+	struct campaign_boot_ctx ctx = { p, sw, before, NULL };
+	int ret = rx_install(x);
+
+	if (ret)
+		return ret;
+	ctx.clearpath = x->h.bin;
+	if ((ret = campaign_boot_commands(&ctx, &cmds)))
+		return ret;
+	for (size_t i = 0; !ret && i < cmds.ncmd; i++)
+		ret = rx_boot_cmd(x, &cmds, i);
+	campaign_boot_cmds_free(&cmds);
+	return ret;
+}
+
+/* Seconds on the monotonic clock. */
+static time_t rx_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+static int rx_wait(struct campaign_executor *ex, const struct plan_swprofile *sw, const struct campaign_facts *before,
+		   bool *detached)
+{
+	struct rx *x = ex->priv;
+	struct campaign_facts f;
+	time_t deadline = rx_now() + x->boot_timeout;
+	char why[512] = "";
+	int ret;
+
+	(void)detached;
+	if (x->dry_run) {
+		if (campaign_method_of(sw)->reboots)
+			printf("%s: wait until it answers with a new boot id, at most %u seconds; a %s emptied by the "
+			       "boot gets clearpath and the plan again\n", x->h.dest, x->boot_timeout, RX_DRY_DIR);
+		return 0;
+	}
+	for (;;) {
+		/* while it reboots the host refuses or times out: that is the wait, not an error */
+		ret = rx_facts_run(x, &f, why, sizeof(why));
+		if (!ret && strcmp(f.boot_id, before->boot_id)) {
+			x->recheck = campaign_method_of(sw)->reboots;
+			return 0;
+		}
+		if (harness_stop_signal())
+			return EXIT_RESOURCE;
+		if (rx_now() >= deadline)
+			break;
+		sleep(RX_POLL_SECONDS);
+	}
+	log_err("%s: did not come back from the boot within %u seconds (%s)", x->h.dest, x->boot_timeout,
+		ret ? "unreachable" : "still the boot it left");
+	return EXIT_RESOURCE;
+}
+
+static const struct campaign_executor_ops rx_ops = {
+	.facts = rx_facts,
+	.sysctl_get = rx_sysctl_get,
+	.sysctl_set = rx_sysctl_set,
+	.boot = rx_boot,
+	.wait = rx_wait,
+	.session = rx_session,
+};
+
+/*
+ * The host's own $CLEARPATH_FAKE_BOOT: a directory per host under the
+ * controller's, so hosts that share a file system (tests: several sshds on
+ * one machine) simulate their boots apart.  Quoted for the host's shell,
+ * malloc'd; NULL when not faking.
+ */
+static char *rx_fake_dir(const char *dest)
+{
+	const char *env = getenv(BOOT_FAKE_ENV);
+	char *dir, *q;
+
+	if (!env || !*env || asprintf(&dir, "%s/%s", env, dest) < 0)
+		return NULL;
+	for (char *c = dir + strlen(env) + 1; *c; c++)
+		if (*c == '/' || *c == ' ')
+			*c = '_';
+	q = sh_quote_always(dir);
+	free(dir);
+	return q;
+}
+
+/* ssh takes every target but this machine's name: [user@]host[:port], checked when parsed. */
+static bool rx_claims(const char *target)
+{
+	return strcmp(target, CAMPAIGN_LOCAL_TARGET) != 0;
+}
+
+/*
+ * Whether the plan fits the host and grub boots will take there, from the
+ * host's own facts, read over ssh (nothing changes there).  A host that
+ * cannot be reached now is checked once a later 'continue' reaches it.
+ */
+static int rx_check(const struct plan *p, const json_t *spec, const char *target, bool dry_run)
+{
+	struct remote_host h;
+	bool reached;
+	int ret = remote_host_parse(target, &h);
+
+	if (ret)
+		return ret;
+	h.ssh_config = json_string_value(json_object_get(spec, "ssh_config"));
+	ret = campaign_ssh_check(&h, p, dry_run, &reached);
+	if (!reached && ret == EXIT_RESOURCE) {
+		log_warn("%s: whether the plan fits it is checked when the campaign reaches it", h.dest);
+		ret = 0;
+	}
+	remote_host_free(&h);
+	return ret;
+}
+
+static void rx_close(struct campaign_executor *ex)
+{
+	struct rx *x = ex->priv;
+
+	if (!x)
+		return;
+	if (x->dry_run && x->installed)
+		printf("%s: + rm -rf -- %s\n", x->h.dest, RX_DRY_DIR);
+	if (!x->dry_run)
+		remote_rmtemp(&x->h);
+	remote_host_free(&x->h);
+	free(x->plan);
+	free(x->fake);
+	free(x);
+	ex->priv = NULL;
+}
+
+static int rx_open(struct campaign_executor *ex, const struct campaign *c, const char *target)
+{
+	struct rx *x = calloc(1, sizeof(*x));
+	json_int_t timeout = json_integer_value(json_object_get(c->spec, "boot_timeout"));
+	int ret = x ? remote_host_parse(target, &x->h) : EXIT_INTERNAL;
+
+	if (!x)
+		log_err("out of memory");
+	if (ret) {
+		free(x);
+		return ret;
+	}
+	x->h.ssh_config = json_string_value(json_object_get(c->spec, "ssh_config"));
+	x->boot_timeout = timeout > 0 ? (unsigned)timeout : CAMPAIGN_BOOT_TIMEOUT_DEFAULT;
+	x->fake = rx_fake_dir(target);
+	x->plan_file = c->plan_path;
+	x->dry_run = ex->dry_run;
+	ex->ops = &rx_ops;
+	ex->priv = x;
+	if (x->dry_run)
+		return 0;
+	/*
+	 * A host unreachable from the start has not failed a boot: its boots
+	 * stay pending and 'campaign continue' tries it again.  Whether the plan
+	 * fits the host is known once it is reached: checked before each drive.
+	 */
+	ret = rx_install(x);
+	if (!ret)
+		ret = campaign_ssh_check(&x->h, c->plan, false, NULL);
+	if (ret)
+		rx_close(ex);
+	return ret;
+}
+
+const struct campaign_executor_kind campaign_executor_ssh = {
+	.name = "remote",
+	.summary = "hosts over ssh: clearpath is copied there, each session comes back whole",
+	.process_per_target = true,
+	.claims = rx_claims,
+	.check = rx_check,
+	.open = rx_open,
+	.close = rx_close,
+};

@@ -1,0 +1,290 @@
+/* record: a campaign as the store keeps it: its plan and spec, created whole, loaded back (or made in memory for a dry run). */
+#include "campaign/campaign.h"
+#include "campaign/executor.h"
+#include "campaign/method.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/harness.h"
+#include "store/url.h"
+#include "util/log.h"
+
+void campaign_order(size_t n, unsigned boots, uint64_t seed, size_t *out)
+{
+	/* blocks of one boot per swprofile: drift over hours lands on every swprofile alike */
+	for (unsigned r = 0; r < boots; r++) {
+		for (size_t i = 0; i < n; i++)
+			out[r * n + i] = i;
+		harness_shuffle(out + r * n, n, seed + r);
+	}
+}
+
+int campaign_plan_load(const char *file, struct plan **p)
+{
+	int ret = plan_load(file, p);
+
+	if (ret)
+		return ret;
+	if (!(*p)->nswprofiles) {
+		log_err("%s names no swprofiles: a campaign needs each kernel's boot", file);
+		log_hint("add swprofiles: {base: {boot: {method: kexec, kernel: /boot/vmlinuz-...}}, ...} (plans/README.md)");
+		ret = EXIT_USAGE;
+	}
+	if (!ret)
+		ret = campaign_methods_bind(*p);
+	if (ret) {
+		plan_free(*p);
+		*p = NULL;
+	}
+	return ret;
+}
+
+json_t *campaign_spec(const struct campaign_start *s, const struct plan *p, const char *mode)
+{
+	size_t n = p->nswprofiles * s->boots, *order = calloc(n ? n : 1, sizeof(*order));
+	json_t *spec = order ? json_pack("{s:s, s:i, s:I, s:s, s:[], s:[], s:[]}", "plan_name", p->name, "boots",
+					 (int)s->boots, "seed", (json_int_t)s->seed, "mode", mode, "swprofiles",
+					 "order", "targets") : NULL;
+
+	if (spec)
+		campaign_order(p->nswprofiles, s->boots, s->seed, order);
+	for (size_t i = 0; spec && i < p->nswprofiles; i++)
+		json_array_append_new(json_object_get(spec, "swprofiles"), json_string(p->swprofiles[i].name));
+	for (size_t i = 0; spec && i < n; i++)
+		json_array_append_new(json_object_get(spec, "order"), json_string(p->swprofiles[order[i]].name));
+	for (size_t i = 0; spec && i < s->ntargets; i++)
+		json_array_append_new(json_object_get(spec, "targets"), json_string(s->targets[i]));
+	if (spec && s->ssh_config)
+		json_object_set_new(spec, "ssh_config", json_string(s->ssh_config));
+	if (spec && s->boot_timeout)
+		json_object_set_new(spec, "boot_timeout", json_integer(s->boot_timeout));
+	free(order);
+	return spec;
+}
+
+/* Every target's boots, pending, in the spec's order, into a new array of *@n. */
+static struct store_campaign_boot *record_boots(const json_t *spec, size_t *n)
+{
+	const json_t *order = json_object_get(spec, "order"), *targets = json_object_get(spec, "targets");
+	size_t per = json_array_size(order), nt = json_array_size(targets);
+	struct store_campaign_boot *boots = calloc(per * nt + 1, sizeof(*boots));
+
+	*n = per * nt;
+	for (size_t t = 0; boots && t < nt; t++)
+		for (size_t i = 0; i < per; i++) {
+			struct store_campaign_boot *b = &boots[t * per + i];
+
+			snprintf(b->target, sizeof(b->target), "%s", json_string_value(json_array_get(targets, t)));
+			b->pos = (int)i;
+			snprintf(b->swprofile, sizeof(b->swprofile), "%s", json_string_value(json_array_get(order, i)));
+			snprintf(b->status, sizeof(b->status), "%s", STORE_BOOT_PENDING);
+		}
+	return boots;
+}
+
+/* The kind of the campaign's targets, the spec's mode: one kind for all. */
+static const char *record_mode(const struct campaign_start *s)
+{
+	const struct campaign_executor_kind *k = campaign_executor_for_target(s->targets[0]);
+
+	for (size_t i = 1; k && i < s->ntargets; i++)
+		if (campaign_executor_for_target(s->targets[i]) != k) {
+			log_err("the targets %s and %s are of different kinds: one campaign runs on one kind of target",
+				s->targets[0], s->targets[i]);
+			return NULL;
+		}
+	if (!k)
+		log_err("'%s' is no target clearpath can run a campaign on", s->targets[0]);
+	return k ? k->name : NULL;
+}
+
+static int record_insert(struct store *st, const struct campaign_start *s, const struct plan *p, int64_t *id)
+{
+	char *plan_abs = realpath(s->plan_file, NULL), *spec_text = NULL;
+	const char *mode = record_mode(s);
+	json_t *spec = mode ? campaign_spec(s, p, mode) : NULL;
+	struct store_campaign_boot *boots = NULL;
+	size_t n = 0;
+	int ret = EXIT_INTERNAL;
+
+	if (!mode) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (!plan_abs) {
+		log_err("cannot read plan %s: %s", s->plan_file, strerror(errno));
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	spec_text = spec ? json_dumps(spec, JSON_SORT_KEYS | JSON_COMPACT) : NULL;
+	boots = spec_text ? record_boots(spec, &n) : NULL;
+	if (boots)
+		ret = store_exit_code(store_campaign_create(st, plan_abs, spec_text, boots, n, id));
+	else
+		log_err("cannot record the campaign: out of memory");
+out:
+	free(boots);
+	free(plan_abs);
+	free(spec_text);
+	json_decref(spec);
+	return ret;
+}
+
+int campaign_create(const char *store_url, const struct campaign_start *s, const struct plan *p, int64_t *id)
+{
+	struct store *st;
+	int64_t running;
+	int ret = store_url_open(store_url, &st), err;
+
+	if (ret)
+		return ret;
+	err = store_campaign_running(st, &running);
+	if (!err) {
+		log_err("campaign %lld is still running in this store", (long long)running);
+		log_hint("'clearpath campaign continue' goes on with it, 'clearpath campaign abort' ends it");
+		ret = EXIT_USAGE;
+	} else if (err != -ENOENT) {
+		ret = store_exit_code(err);
+	} else {
+		ret = record_insert(st, s, p, id);
+	}
+	store_close(st);
+	return ret;
+}
+
+int campaign_make_dry(const struct campaign_start *s, struct plan *p, const char *store_url, struct campaign *c)
+{
+	const char *mode = record_mode(s);
+
+	memset(c, 0, sizeof(*c));
+	if (!mode)
+		return EXIT_USAGE;
+	c->dry_run = true;
+	c->plan = p;
+	c->spec = campaign_spec(s, p, mode);
+	c->row.plan = realpath(s->plan_file, NULL);
+	c->plan_path = c->row.plan;
+	c->store_url = strdup(store_url);
+	snprintf(c->row.status, sizeof(c->row.status), "%s", STORE_CAMPAIGN_RUNNING);
+	c->boots = c->spec ? record_boots(c->spec, &c->nboots) : NULL;
+	if (!c->boots || !c->row.plan || !c->store_url) {
+		log_err("cannot make the dry run's campaign: %s", c->row.plan ? "out of memory" : strerror(errno));
+		campaign_free(c);
+		return EXIT_INTERNAL;
+	}
+	return 0;
+}
+
+/* The plan of @c: loaded again from its file, which must still name the campaign's swprofiles. */
+static int record_load_plan(struct campaign *c)
+{
+	json_t *names = json_object_get(c->spec, "swprofiles"), *v;
+	size_t i;
+	int ret = campaign_plan_load(c->plan_path, &c->plan);
+
+	if (ret) {
+		log_hint("campaign %lld runs plan %s", (long long)c->row.id, c->plan_path);
+		return ret;
+	}
+	json_array_foreach(names, i, v)
+		if (!plan_swprofile_find(c->plan, json_string_value(v))) {
+			log_err("plan %s no longer names swprofile '%s' of campaign %lld", c->plan_path,
+				json_string_value(v), (long long)c->row.id);
+			return EXIT_USAGE;
+		}
+	return 0;
+}
+
+int campaign_load(const char *store_url, int64_t id, bool running, struct campaign *c)
+{
+	struct store *st;
+	int ret, err = 0;
+
+	memset(c, 0, sizeof(*c));
+	/* no store there is an error that says so, not a new empty store */
+	ret = store_url_open_existing(store_url, &st);
+	store_close(st);
+	if (!ret)
+		ret = store_url_open(store_url, &st);
+	if (ret)
+		return ret;
+	if (running)
+		err = store_campaign_running(st, &id);
+	if (!err)
+		err = store_campaign_get(st, id, &c->row, &c->boots, &c->nboots);
+	store_close(st);
+	if (err == -ENOENT) {
+		if (running)
+			log_err("no campaign is running in this store");
+		else
+			log_err(id ? "there is no campaign %lld in this store" : "there is no campaign in this store",
+				(long long)id);
+		return EXIT_USAGE;
+	}
+	if (err)
+		return store_exit_code(err);
+	c->plan_path = c->row.plan;
+	c->spec = json_loads(c->row.spec, 0, NULL);
+	c->store_url = store_url ? strdup(store_url) : NULL;
+	if (!c->spec || (store_url && !c->store_url)) {
+		log_err("campaign %lld: its recorded spec does not read", (long long)c->row.id);
+		return EXIT_INTERNAL;
+	}
+	return record_load_plan(c);
+}
+
+void campaign_free(struct campaign *c)
+{
+	store_campaign_free(&c->row);
+	free(c->boots);
+	json_decref(c->spec);
+	if (!c->dry_run)
+		plan_free(c->plan);
+	free(c->store_url);
+	memset(c, 0, sizeof(*c));
+}
+
+json_t *campaign_targets(const struct campaign *c)
+{
+	json_t *t = json_object_get(c->spec, "targets");
+
+	return json_is_array(t) ? t : NULL;
+}
+
+int campaign_session_argv(const char *clearpath, const char *swprofile, const char *store_url, const char *plan,
+			  const char *argv[CAMPAIGN_SESSION_ARGC])
+{
+	int n = 0;
+
+	argv[n++] = clearpath;
+	argv[n++] = "plan";
+	argv[n++] = "run";
+	argv[n++] = "--sessions";
+	argv[n++] = "1";
+	argv[n++] = "--swprofile";
+	argv[n++] = swprofile;
+	if (store_url) {
+		argv[n++] = "--store";
+		argv[n++] = store_url;
+	}
+	argv[n++] = plan;
+	argv[n] = NULL;
+	return n;
+}
+
+int campaign_self_path(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+
+	if (n < 0) {
+		log_err("cannot tell where this clearpath binary is: %s", strerror(errno));
+		return EXIT_INTERNAL;
+	}
+	buf[n] = '\0';
+	return 0;
+}

@@ -1,0 +1,29 @@
+/* ssh: what the ssh executor's files share (private to campaign/): a host's facts, read to check a plan against it. */
+#ifndef CLEARPATH_CAMPAIGN_SSH_H
+#define CLEARPATH_CAMPAIGN_SSH_H
+
+#include <stdbool.h>
+
+struct plan;
+struct remote_host;
+
+/*
+ * Copy what a plan's fit and a grub boot depend on from @h under the local
+ * directory @dir, at the same paths, to read with util/sysfs's root there:
+ * /proc/meminfo, the first CPU of /proc/cpuinfo, the base page (a line of
+ * /proc/self/smaps), the hugetlb pools, THP, /etc/default/grub and
+ * grub.d/NAME.cfg.  Only read there (cat, sed, grep), under the host's
+ * $CLEARPATH_SYSROOT when it sets one.  0, or an exit code after log_err().
+ */
+int campaign_ssh_facts_copy(const struct remote_host *h, const char *dir);
+
+/*
+ * campaign_target_check() of @p against @h's facts (campaign_ssh_facts_copy()
+ * into a temporary directory, removed after): the plan fits the host's
+ * memory and hugepages, its boot methods' prerequisites hold there.  0 or
+ * an exit code after log_err(); *@reached (unless NULL): whether the facts
+ * were read (false: the host could not be asked, and nothing was checked).
+ */
+int campaign_ssh_check(const struct remote_host *h, const struct plan *p, bool dry_run, bool *reached);
+
+#endif

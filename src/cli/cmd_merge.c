@@ -16,7 +16,10 @@ static const struct cli_spec merge_spec = {
 	.usage = "usage: clearpath merge --into DST SRC...\n\n"
 		 "Copies into the store DST (created when missing) every session of each store SRC\n"
 		 "that DST does not hold yet, by session UUID, with its samples and errors.  Merging\n"
-		 "the same store again adds nothing.  Each SRC is merged whole or not at all.\n\n"
+		 "the same store again adds nothing.  A session both hold must be the same one: DST's\n"
+		 "copy of a session cut short (merged while it ran) takes the further samples and the\n"
+		 "end SRC holds, a copy SRC made while it ran adds nothing, anything else is refused.\n"
+		 "Each SRC is merged whole or not at all.\n\n"
 		 "    --into URL     the store to merge into (a path, sqlite:///path or postgresql://...)\n",
 	.into = true,
 	.min_args = 1,
@@ -57,13 +60,19 @@ static int merge_check(const char *into, const char *src)
 /* Merge one source; returns 0 or an exit code after log_err(). */
 static int merge_one(struct store *dst, const char *src)
 {
-	int added, ret = store_merge(dst, src, &added);
+	struct store_merged done;
+	int ret = store_merge(dst, src, &done);
 	char *shown;
 
 	if (ret)
 		return store_exit_code(ret);
 	shown = store_url_display(src);	/* a password in a source URL is not echoed */
-	printf("%s: %d session%s added\n", shown ? shown : "(source)", added, added == 1 ? "" : "s");
+	printf("%s: %d session%s added", shown ? shown : "(source)", done.added, done.added == 1 ? "" : "s");
+	if (done.completed)
+		printf(", %d completed", done.completed);
+	if (done.extended)
+		printf(", %d given more of what the source holds", done.extended);
+	printf("\n");
 	free(shown);
 	return 0;
 }

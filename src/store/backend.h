@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 struct store;
+struct store_merged;
 
 /* What store_step() returns besides a negative errno. */
 enum { STORE_DONE = 0, STORE_ROW = 1 };
@@ -81,10 +82,10 @@ struct store_backend {
 	int64_t (*changes)(struct store_stmt *s);
 	/*
 	 * Merge the store at @src_url into @dst the engine's own way, or
-	 * -ENOTSUP (nothing done) when it cannot (another backend's source).
-	 * May be NULL.
+	 * -ENOTSUP (nothing done) when it cannot (another backend's source, or
+	 * sessions both hold, which the row-by-row merge judges).  May be NULL.
 	 */
-	int (*merge)(struct store *dst, const char *src_url, int *added);
+	int (*merge)(struct store *dst, const char *src_url, struct store_merged *out);
 	/*
 	 * After a lost connection (-ENOTCONN): connect again, waiting with a
 	 * bounded backoff.  0, or -ENOTCONN (logged) when the server stays away.

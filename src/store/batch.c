@@ -88,7 +88,7 @@ static char *batch_sql(const struct store_batch *b, int which, int rows)
 		q += sprintf(q, ") SELECT b.k, x.id, x.value FROM b LEFT JOIN sample x ON x.session_id = b.s"
 			     " AND x.resultclass_id = b.r AND x.iteration = b.i AND x.warmup = b.w"
 			     " WHERE x.id IS NULL OR x.value <> b.v%s ORDER BY b.k LIMIT 1",
-			     b->mode == STORE_BATCH_CHECK ? " OR x.time <> b.t" : "");
+			     b->mode == STORE_BATCH_CHECK || b->mode == STORE_BATCH_EXTEND ? " OR x.time <> b.t" : "");
 	*q = '\0';
 	return sql;
 }

@@ -208,6 +208,6 @@ extern const struct store_migration store_migrations[];
 int store_merge_check_names(struct store *st, const char *schema);
 
 /* Copy every session of @src that @dst lacks, through the backend-neutral API.  As store_merge(). */
-int store_merge_rows(struct store *dst, struct store *src, int *added);
+int store_merge_rows(struct store *dst, struct store *src, struct store_merged *out);
 
 #endif

@@ -746,13 +746,13 @@ int store_import_csv(struct store *st, FILE *in, const char *name)
 	return ret;
 }
 
-int store_merge(struct store *dst, const char *src_url, int *added)
+int store_merge(struct store *dst, const char *src_url, struct store_merged *out)
 {
 	struct store *src;
 	int ret = -ENOTSUP;
 
-	if (added)
-		*added = 0;
+	if (out)
+		*out = (struct store_merged){ 0 };
 	/* store_open() would create a missing store; merging from nothing is a mistake. */
 	if (store_backend_sqlite.claims(src_url)) {
 		char *path = store_url_path(src_url);
@@ -768,11 +768,11 @@ int store_merge(struct store *dst, const char *src_url, int *added)
 	}
 	/* The backend's own way when it has one for this source (SQLite: ATTACH), else row by row. */
 	if (dst->be->merge)
-		ret = dst->be->merge(dst, src_url, added);
+		ret = dst->be->merge(dst, src_url, out);
 	if (ret == -ENOTSUP) {
 		ret = store_open_readonly(src_url, &src);
 		if (!ret)
-			ret = store_merge_rows(dst, src, added);
+			ret = store_merge_rows(dst, src, out);
 		store_close(src);
 	}
 	if (ret)

@@ -406,13 +406,25 @@ int store_export_whole(struct store *st, FILE *out, enum store_format fmt, const
  */
 int store_import(struct store *st, FILE *in, const char *name, enum store_format *fmt);
 
+/* What a merge did. */
+struct store_merged {
+	int added;		/* sessions @dst lacked, copied */
+	int completed;		/* sessions @dst held cut short, finished as the source holds them */
+	int extended;		/* sessions @dst held cut short, given further samples (or a record) but not finished */
+};
+
 /*
  * Copy into @dst every session of the store at @src_url that @dst does not
  * hold yet (by UUID), with its samples and errors, creating the suts,
  * swprofiles, benchmarks and result classes it needs (existing ones keep their
- * fingerprints).  One transaction.  *@added (may be NULL) is the number of
- * sessions copied.  Returns 0 or a negative errno (open errors as store_open).
+ * fingerprints).  A session both hold is compared as import compares it: the
+ * same is skipped, and so is a copy the source made while it ran; one @dst
+ * holds cut short (a run killed, or merged while it ran) takes the source's
+ * further samples and errors and, once the source holds it finished, its end;
+ * any other difference refuses the merge (-EINVAL, logged with the session).
+ * One transaction.  *@out (may be NULL) says what was done.  Returns 0 or a
+ * negative errno (open errors as store_open).
  */
-int store_merge(struct store *dst, const char *src_url, int *added);
+int store_merge(struct store *dst, const char *src_url, struct store_merged *out);
 
 #endif

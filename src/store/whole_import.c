@@ -14,6 +14,11 @@ struct xw_sess {
 	char uuid[STORE_UUID_LEN + 1];	/* "": free slot */
 	int64_t id;
 	bool existing;		/* stored before this import: the file must match it */
+	bool extend;		/* stored open (not STORE_SESS_FINISHED): what of the file it lacks goes in */
+	enum store_sess_state stored_state, file_state;
+	bool file_complete;
+	char *ended, *boot_id, *environment;	/* the file's, of an existing session ("" when none) */
+	int64_t stored_samples, stored_errors;	/* an existing session's before this import */
 	long line;		/* where the file declared it */
 	long samples, errors;	/* seen in the file */
 };
@@ -34,7 +39,8 @@ struct xw_in {
 	json_t *rclasses;	/* result class ids by their fields */
 	json_t *named[2];	/* sut and swprofile ids by name */
 	struct store_batch *batch;	/* samples of new sessions, written a batch at a time */
-	struct store_batch *check;	/* samples of sessions stored before, checked a batch at a time */
+	struct store_batch *check;	/* samples of sessions stored complete, checked a batch at a time */
+	struct store_batch *extend;	/* samples of sessions stored incomplete: the ones they lack go in */
 	struct store_stmt *insert;	/* the sample insert, prepared once, for a refused batch row by row */
 };
 
@@ -261,33 +267,37 @@ static int xw_named_id(struct xw_in *in, int k, const char *name, int64_t *id)
 	return *id ? 0 : xw_named(in, k, name, NULL, id);
 }
 
-/* What differs between the stored session (@stmt's row) and the file's record; NULL when nothing. */
-static const char *xw_session_diff(const struct xw_in *in, struct store_stmt *stmt)
-{
-	static const int col[] = { XW_SUT, XW_SWPROFILE, XW_BOOT_ID, XW_STARTED, XW_ENDED, XW_COMPLETE };
-	static const char *const what[] = { "its sut differs", "its swprofile differs", "its boot id differs",
-					    "its start time differs", "its end time differs",
-					    "its completeness differs" };
-	char *env;
-	bool same;
-
-	for (size_t i = 0; i < sizeof(col) / sizeof(col[0]); i++) {
-		if (strcmp(store_col_text(stmt, (int)i + 1), in->f[col[i]]))
-			return what[i];
-	}
-	env = store_xw_object(store_col_text(stmt, 7), "the stored environment");
-	same = env && !strcmp(env, in->f[XW_ENVIRONMENT]);
-	free(env);
-	return same ? NULL : "its environment differs";
-}
-
-/* A session stored already: the file's record must say what the store holds. */
+/*
+ * A session stored already (@stmt's row: id, sut, swprofile, boot id, start,
+ * end, completeness, environment, samples, errors): the file's record must
+ * be the same session, perhaps at another stage (store_sess_head_diff()).
+ */
 static int xw_session_existing(struct xw_in *in, struct store_stmt *stmt, struct xw_sess *s)
 {
-	const char *diff = xw_session_diff(in, stmt);
+	const char *const *f = in->f;
+	const struct store_sess_head stored = {
+		store_col_text(stmt, 1), store_col_text(stmt, 2), store_col_text(stmt, 3), store_col_text(stmt, 4),
+		store_col_text(stmt, 5), store_col_int(stmt, 6) != 0, store_sess_env_hash(store_col_text(stmt, 7)),
+	};
+	const struct store_sess_head file = {
+		f[XW_SUT], f[XW_SWPROFILE], f[XW_BOOT_ID], f[XW_STARTED], f[XW_ENDED], f[XW_COMPLETE][0] == '1',
+		store_sess_env_hash(f[XW_ENVIRONMENT]),
+	};
+	const char *diff = store_sess_head_diff(&stored, &file);
 
 	s->id = store_col_int64(stmt, 0);
 	s->existing = true;
+	s->stored_state = store_sess_state(&stored);
+	s->file_state = store_sess_state(&file);
+	s->file_complete = file.complete;
+	s->extend = s->stored_state != STORE_SESS_FINISHED;
+	s->stored_samples = store_col_int64(stmt, 8);
+	s->stored_errors = store_col_int64(stmt, 9);
+	s->ended = strdup(f[XW_ENDED]);
+	s->boot_id = strdup(f[XW_BOOT_ID]);
+	s->environment = strdup(f[XW_ENVIRONMENT]);
+	if (!s->ended || !s->boot_id || !s->environment)
+		return -ENOMEM;
 	return diff ? xw_conflict(in, in->f[XW_SESSION], diff) : 0;
 }
 
@@ -336,8 +346,10 @@ static int xw_session(struct xw_in *in)
 	if (ret != -ENOENT)
 		return ret;
 	ret = store_prepare(in->st, &stmt, "SELECT se.id, u.name, p.name, se.boot_id, se.started, se.ended,"
-			    " se.complete, se.environment FROM session se JOIN sut u ON u.id = se.sut_id"
-			    " JOIN swprofile p ON p.id = se.swprofile_id WHERE se.uuid = ?1", "t", s->uuid);
+			    " se.complete, se.environment, (SELECT count(*) FROM sample x WHERE x.session_id = se.id),"
+			    " (SELECT count(*) FROM error e WHERE e.session_id = se.id) FROM session se"
+			    " JOIN sut u ON u.id = se.sut_id JOIN swprofile p ON p.id = se.swprofile_id"
+			    " WHERE se.uuid = ?1", "t", s->uuid);
 	if (ret)
 		return ret;
 	rc = store_step(stmt);
@@ -373,7 +385,7 @@ static int xw_sample_differs(void *arg, const struct store_batch_row *row, bool 
 	return ret;
 }
 
-/* A sample of a new session alone, after its batch was refused (batch ops.one()): it must go in. */
+/* A sample alone, after its batch was refused (batch ops.one()): it must go in, unless its session is extended. */
 static int xw_sample_one(void *arg, const struct store_batch_row *row)
 {
 	struct xw_in *in = arg;
@@ -381,10 +393,12 @@ static int xw_sample_one(void *arg, const struct store_batch_row *row)
 	bool inserted = false;
 	int ret = store_xchg_sample_insert(in->st, &in->insert, &row->x, &inserted);
 
+	const struct xw_sess *s = xw_lookup(in, row->uuid);
+
 	in->where = row->line;
 	if (ret)
 		ret = xw_bad(in, -1, "this sample cannot be stored");
-	else if (!inserted)
+	else if (!inserted && !(s && s->extend))	/* a session cut short may hold it: the check said the same */
 		ret = xw_bad(in, -1, "this sample appears twice in session %s", row->uuid);
 	in->where = where;
 	return ret;
@@ -408,8 +422,11 @@ static int xw_sample(struct xw_in *in)
 	store_xchg_iteration(f[XW_ITERATION], &iteration);
 	store_xchg_value(f[XW_VALUE], &value);
 	s->samples++;
-	/* a session stored before must hold it, value and time; a new one gets it */
-	return store_batch_add(s->existing ? in->check : in->batch,
+	/*
+	 * a session stored complete must hold it, value and time; one stored cut
+	 * short gets it unless it holds it already (the same), a new one gets it
+	 */
+	return store_batch_add(!s->existing ? in->batch : s->extend ? in->extend : in->check,
 			       &(struct store_xchg_sample){ s->id, rclass, iteration, warmup, value, f[XW_TIME] },
 			       in->where, s->uuid);
 }
@@ -430,20 +447,23 @@ static int xw_error(struct xw_in *in)
 	if (*f[XW_ITERATION] && store_xchg_iteration(f[XW_ITERATION], &it))
 		iteration = it;
 	s->errors++;
-	if (!s->existing) {
-		/* the schema checks an error against its session's samples: they go in first */
-		ret = store_batch_flush(in->batch);
-		if (!ret && store_exec(in->st, "INSERT INTO error (session_id, benchmark_id, iteration, warmup, message,"
-				       " time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "iinbtt", s->id, bench, iteration,
-				       f[XW_WARMUP][0] == '1', f[XW_MESSAGE], f[XW_TIME]))
-			ret = xw_bad(in, -1, "this error cannot be stored");
-		return ret;
+	if (s->existing) {
+		ret = store_int64(in->st, &found, "SELECT count(*) FROM error WHERE session_id = ?1"
+				  " AND benchmark_id = ?2 AND (iteration = ?3 OR (iteration IS NULL AND ?3 IS NULL))"
+				  " AND warmup = ?4 AND message = ?5 AND time = ?6", "iinbtt", s->id, bench, iteration,
+				  f[XW_WARMUP][0] == '1', f[XW_MESSAGE], f[XW_TIME]);
+		if (ret || found)
+			return ret;
+		if (!s->extend)
+			return xw_conflict(in, s->uuid, "the store lacks this error");
 	}
-	ret = store_int64(in->st, &found, "SELECT count(*) FROM error WHERE session_id = ?1 AND benchmark_id = ?2"
-			  " AND (iteration = ?3 OR (iteration IS NULL AND ?3 IS NULL)) AND warmup = ?4 AND message = ?5"
-			  " AND time = ?6", "iinbtt", s->id,
-			  bench, iteration, f[XW_WARMUP][0] == '1', f[XW_MESSAGE], f[XW_TIME]);
-	return ret ? ret : found ? 0 : xw_conflict(in, s->uuid, "the store lacks this error");
+	/* the schema checks an error against its session's samples: they go in first */
+	ret = store_batch_flush(s->existing ? in->extend : in->batch);
+	if (!ret && store_exec(in->st, "INSERT INTO error (session_id, benchmark_id, iteration, warmup, message,"
+			       " time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "iinbtt", s->id, bench, iteration,
+			       f[XW_WARMUP][0] == '1', f[XW_MESSAGE], f[XW_TIME]))
+		ret = xw_bad(in, -1, "this error cannot be stored");
+	return ret;
 }
 
 /* Act on the record just checked. */
@@ -470,29 +490,44 @@ static int xw_record(struct xw_in *in)
 	}
 }
 
-/* Each session the store held before: the file must have named all its samples and errors. */
+/*
+ * A session the store held before, once the file's samples and errors of it
+ * were matched: one rule with merge (store_sess_rule()).  0, or -EINVAL.
+ */
+static int xw_finish_one(struct xw_in *in, struct xw_sess *s)
+{
+	struct store_sess_tally samples = { s->stored_samples, 0, s->samples };
+	struct store_sess_tally errors = { s->stored_errors, 0, s->errors };
+	char why[256];
+	int ret = store_int64(in->st, &samples.after, "SELECT count(*) FROM sample WHERE session_id = ?1", "i", s->id);
+
+	if (!ret)
+		ret = store_int64(in->st, &errors.after, "SELECT count(*) FROM error WHERE session_id = ?1", "i",
+				  s->id);
+	if (!ret)
+		ret = store_sess_rule(s->stored_state, s->file_state, &samples, &errors, "the file", why, sizeof(why));
+	if (ret == 1) {
+		/* the file holds what the store held of it, and knows more: its end, say */
+		const struct store_sess_head file = { .boot_id = s->boot_id, .ended = s->ended,
+						      .complete = s->file_complete };
+
+		return store_session_take(in->st, s->id, &file, s->environment);
+	}
+	if (ret == -EINVAL) {
+		in->where = s->line;
+		return xw_conflict(in, s->uuid, why);
+	}
+	return ret;
+}
+
+/* Each session the store held before: the file must have been it, at this or another stage. */
 static int xw_finish(struct xw_in *in)
 {
 	int ret = 0;
 
-	for (size_t i = 0; !ret && i < in->cap; i++) {
-		struct xw_sess *s = &in->sess[i];
-		int64_t samples = 0, errors = 0;
-		char what[160];
-
-		if (!s->uuid[0] || !s->existing)
-			continue;
-		ret = store_int64(in->st, &samples, "SELECT count(*) FROM sample WHERE session_id = ?1", "i", s->id);
-		if (!ret)
-			ret = store_int64(in->st, &errors, "SELECT count(*) FROM error WHERE session_id = ?1", "i",
-					  s->id);
-		if (ret || (samples == s->samples && errors == s->errors))
-			continue;
-		snprintf(what, sizeof(what), "the store holds %lld samples and %lld errors of it, the file %ld and %ld",
-			 (long long)samples, (long long)errors, s->samples, s->errors);
-		in->where = s->line;
-		ret = xw_conflict(in, s->uuid, what);
-	}
+	for (size_t i = 0; !ret && i < in->cap; i++)
+		if (in->sess[i].uuid[0] && in->sess[i].existing)
+			ret = xw_finish_one(in, &in->sess[i]);
 	return ret;
 }
 
@@ -505,7 +540,13 @@ static void xw_in_free(struct xw_in *in)
 	json_decref(in->named[1]);
 	store_batch_free(in->batch);
 	store_batch_free(in->check);
+	store_batch_free(in->extend);
 	store_finalize(in->insert);
+	for (size_t i = 0; i < in->cap; i++) {
+		free(in->sess[i].ended);
+		free(in->sess[i].boot_id);
+		free(in->sess[i].environment);
+	}
 	free(in->sess);
 }
 
@@ -517,7 +558,8 @@ static int xw_import(struct xw_in *in, int (*read)(struct xw_in *in, void *arg),
 
 	in->batch = store_batch_new(in->st, STORE_BATCH_NEW, &ops, in);
 	in->check = store_batch_new(in->st, STORE_BATCH_CHECK, &ops, in);
-	ret = in->batch && in->check ? store_tx_begin(in->st) : -ENOMEM;
+	in->extend = store_batch_new(in->st, STORE_BATCH_EXTEND, &ops, in);
+	ret = in->batch && in->check && in->extend ? store_tx_begin(in->st) : -ENOMEM;
 	if (ret)
 		return ret;
 	ret = read(in, arg);
@@ -529,6 +571,8 @@ static int xw_import(struct xw_in *in, int (*read)(struct xw_in *in, void *arg),
 		ret = store_batch_flush(in->batch);
 	if (!ret)
 		ret = store_batch_flush(in->check);
+	if (!ret)
+		ret = store_batch_flush(in->extend);
 	if (!ret)
 		ret = xw_finish(in);
 	return store_tx_end(in->st, ret);

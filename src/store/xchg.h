@@ -117,6 +117,7 @@ enum store_batch_mode {
 	STORE_BATCH_NEW,	/* every sample must go in: one stored already is refused by ops.one() */
 	STORE_BATCH_SAME,	/* a sample stored already must have the same value, else ops.differs() */
 	STORE_BATCH_CHECK,	/* nothing written: each must be stored, value and time the same, else ops.differs() */
+	STORE_BATCH_EXTEND,	/* one stored already must have the same value and time, else ops.differs() */
 };
 
 /* A sample gathered, with what the caller's messages about it need. */
@@ -201,5 +202,69 @@ struct csv_error;
 int store_xchg_csv_end(const char *name, int got, const struct csv_error *err);
 
 int store_xchg_whole_csv(struct store *st, struct csv_reader *r, struct csv_record *rec, const char *name);
+
+/*
+ * A session both the store and another side (a file being imported, a store
+ * being merged) hold under one UUID.  One rule for import and merge: the
+ * other side's form is the same session at the same or at another stage of
+ * its life, or it is another session and refused.
+ */
+struct store_sess_head {
+	const char *sut, *swprofile;	/* names */
+	const char *boot_id;		/* "" when none */
+	const char *started, *ended;	/* ended "" when none */
+	bool complete;
+	uint64_t env;			/* store_sess_env_hash() of its environment */
+};
+
+/* A hash of environment text @environment in its canonical form (store_xw_object()); 0 when it is no object. */
+uint64_t store_sess_env_hash(const char *environment);
+
+/*
+ * Where a session's record stands: cut short (incomplete: a run killed, or
+ * copied while it ran), finished (complete, with its end), or the copy an
+ * import of the sample form made: marked complete, but without the end,
+ * boot id, environment and errors that form leaves out, so those are
+ * unknown rather than different.
+ */
+enum store_sess_state { STORE_SESS_CUT, STORE_SESS_FINISHED, STORE_SESS_COPY };
+enum store_sess_state store_sess_state(const struct store_sess_head *h);
+
+/*
+ * What makes @theirs another session than @stored ("its boot id differs"),
+ * or NULL when it is the same one; an end counts only when both finished.
+ */
+const char *store_sess_head_diff(const struct store_sess_head *stored, const struct store_sess_head *theirs);
+
+/*
+ * Samples (or errors) of a session both hold: stored before the other
+ * side's went in, stored after (more when its rows the store lacked were
+ * added to an open session; the same for a finished one, whose rows are
+ * only checked), and how many the other side has.  A stored session takes
+ * rows unless it is STORE_SESS_FINISHED.
+ */
+struct store_sess_tally {
+	int64_t before, after, theirs;
+};
+
+/*
+ * The rule, once every row of the other side (@other in messages: "the
+ * file") was matched against the store, each stored one the same (value,
+ * time; the batch refused any other).  Returns 1 when the stored session
+ * takes the other side's record (store_session_take()): one cut short its
+ * finished form, the sample form's copy any other form; 0 when nothing more
+ * is to be done (the same, a longer form whose rows went in, a copy made
+ * while it ran); -EINVAL with @why when the two are different sessions:
+ * each holds rows the other lacks, or the other side finished with fewer.
+ */
+int store_sess_rule(enum store_sess_state stored, enum store_sess_state theirs, const struct store_sess_tally *samples,
+		    const struct store_sess_tally *errors, const char *other, char *why, size_t len);
+
+/*
+ * Give stored session @id the end and completeness of @theirs, and its boot
+ * id and @environment (JSON object text) when it has none.  0 or a store
+ * error.
+ */
+int store_session_take(struct store *st, int64_t id, const struct store_sess_head *theirs, const char *environment);
 
 #endif

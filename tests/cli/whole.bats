@@ -216,11 +216,31 @@ counts() {
 	[ "$(wc -l < "$D/fewer.csv")" -lt "$(wc -l < "$D/one.csv")" ]
 	run --separate-stderr "$CP" import --store "$D/v.db" "$D/fewer.csv"
 	refused 2 "session $U is already in the store with other content: the store holds 12 samples and 0 errors of it, the file 11 and 0"
-	# the old sample form's import of a session, then the whole form: the environment it lacked differs
+	# a finished session, then a file that finished it at another time
+	awk -F, -v OFS=, -v u=$U '$1 == "session" && $4 == u { $8 = "2026-08-22T11:00:00.000000Z" } { print }' \
+		"$D/one.csv" > "$D/end.csv"
+	! cmp -s "$D/one.csv" "$D/end.csv"
+	run --separate-stderr "$CP" import --store "$D/v.db" "$D/end.csv"
+	refused 2 "session $U is already in the store with other content: its end time differs"
+}
+
+@test "whole: the sample form's copy of a session takes the whole form's record: end, boot id, environment, errors" {
+	"$CP" export --store "$S/seed.db" --whole "$D/a.csv"
 	"$CP" export --store "$S/seed.db" "$D/samples.csv"
 	"$CP" import --store "$D/old.db" "$D/samples.csv" >/dev/null
-	run --separate-stderr "$CP" import --store "$D/old.db" "$D/a.csv"
-	refused 2 "is already in the store with other content"
+	"$CP" import --store "$D/old.db" "$D/a.csv" >/dev/null
+	# what the sample form left out is there, the session cut short is incomplete again: one store
+	"$CP" export --store "$D/old.db" --whole "$D/back.csv"
+	cmp "$D/a.csv" "$D/back.csv"
+	# and merging works the same way, from either side
+	"$CP" import --store "$D/m.db" "$D/samples.csv" >/dev/null
+	run "$CP" merge --into "$D/m.db" "$S/seed.db"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$S/seed.db: 1 session added, 15 completed, 1 given more of what the source holds" ]
+	"$CP" export --store "$D/m.db" --whole "$D/m.csv"
+	cmp "$D/a.csv" "$D/m.csv"
+	run "$CP" merge --into "$S/merged2.db" "$S/seed.db" "$D/old.db"
+	[ "${lines[1]}" = "$D/old.db: 0 sessions added" ]
 }
 
 @test "whole: a truncated or garbled file is refused whole, naming the place" {
@@ -357,4 +377,64 @@ d = json.load(open(sys.argv[1])); d[5]["complete"] = "yes"; json.dump(d, open(sy
 		"$D/one.csv" > "$D/ok2.csv"
 	"$CP" import --store "$D/c.db" "$D/ok2.csv" >/dev/null
 	[ "$("$CP" list sessions --store "$D/c.db" --format json | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))')" = 2 ]
+}
+
+# $1 copied to $2 as it was while session $3 ran: its samples after the first $4 not there yet, no end.
+while_running() {
+	cp "$1" "$2"
+	python3 - "$2" "$3" "$4" <<-'EOF'
+	import sqlite3, sys
+	db = sqlite3.connect(sys.argv[1])
+	sid, = db.execute("SELECT id FROM session WHERE uuid = ?", (sys.argv[2],)).fetchone()
+	db.execute("DELETE FROM sample WHERE session_id = ? AND id NOT IN (SELECT id FROM sample WHERE session_id = ?"
+	           " ORDER BY id LIMIT ?)", (sid, sid, int(sys.argv[3])))
+	db.execute("DELETE FROM error WHERE session_id = ?", (sid,))
+	db.execute("UPDATE session SET complete = 0, ended = NULL WHERE id = ?", (sid,))
+	db.commit()
+	EOF
+}
+
+@test "merge and import: a session merged while it ran is completed by its finished form, never kept half" {
+	U=5eed0001-0000-4000-8000-000000000002
+	while_running "$S/merged.db" "$D/half.db" $U 6
+	# merged while it ran: 6 of its 12 samples
+	"$CP" merge --into "$D/lab.db" "$D/half.db" >/dev/null
+	[ "$(STORE=$D/lab.db store_sql "SELECT complete, (SELECT count(*) FROM sample WHERE session_id = s.id) FROM session s WHERE uuid = '$U'")" = "0|6" ]
+	# again once it finished: the other 6 and its end, nothing else changes
+	run "$CP" merge --into "$D/lab.db" "$S/merged.db"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$S/merged.db: 0 sessions added, 1 completed" ]
+	"$CP" export --store "$S/merged.db" --whole "$D/want.csv"
+	"$CP" export --store "$D/lab.db" --whole "$D/got.csv"
+	cmp "$D/want.csv" "$D/got.csv"
+	# the half merged after the whole adds nothing and takes nothing away
+	run "$CP" merge --into "$D/lab.db" "$D/half.db"
+	[ "$output" = "$D/half.db: 0 sessions added" ]
+	"$CP" export --store "$D/lab.db" --whole "$D/got.csv"
+	cmp "$D/want.csv" "$D/got.csv"
+	# import: the same rule, from the same files
+	"$CP" export --store "$D/half.db" --whole "$D/half.csv"
+	"$CP" import --store "$D/imp.db" "$D/half.csv" >/dev/null
+	"$CP" import --store "$D/imp.db" "$D/want.csv" >/dev/null
+	"$CP" import --store "$D/imp.db" "$D/half.csv" >/dev/null
+	"$CP" export --store "$D/imp.db" --whole "$D/got.csv"
+	cmp "$D/want.csv" "$D/got.csv"
+	# a running copy whose samples disagree with the finished form is another session: refused whole
+	while_running "$S/merged.db" "$D/odd.db" $U 6
+	STORE=$D/odd.db store_sql "UPDATE sample SET value = value + 1 WHERE id = (SELECT min(x.id) FROM sample x JOIN session s ON s.id = x.session_id WHERE s.uuid = '$U')"
+	"$CP" merge --into "$D/odd-lab.db" "$D/odd.db" >/dev/null
+	run --separate-stderr "$CP" merge --into "$D/odd-lab.db" "$S/merged.db"
+	refused 2 "session $U is in both stores with other content: a sample's value or time differs" \
+		"nothing from $S/merged.db was merged"
+	[ "$(STORE=$D/odd-lab.db store_sql "SELECT complete FROM session WHERE uuid = '$U'")" = 0 ]
+	run --separate-stderr "$CP" merge --into "$D/both.db" "$S/merged.db" "$D/odd.db"
+	[ "$status" -eq 2 ] && [ "$output" = "$S/merged.db: 17 sessions added" ]
+	[[ "$stderr" == *"session $U is in both stores with other content: a sample's value or time differs"* ]]
+	# the finished form lacking a sample the running copy has: refused, naming both counts
+	"$CP" export --store "$S/merged.db" --session $U "$D/u.csv"
+	grep -v ',2,0,[0-9.]*,2026-08-22T10:00:12' "$D/u.csv" > "$D/u-fewer.csv"
+	while_running "$S/merged.db" "$D/run.db" $U 12
+	"$CP" merge --into "$D/r2.db" "$D/run.db" >/dev/null
+	run --separate-stderr "$CP" import --store "$D/r2.db" "$D/u-fewer.csv"
+	refused 2 "session $U is already in the store with other content: the store holds 12 samples and 0 errors of it, the file 11 and 0"
 }

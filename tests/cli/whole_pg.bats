@@ -106,3 +106,30 @@ PY
 	"$CP" show --store "$D/b.db" --profile --format grid >"$D/b.txt"
 	diff -u "$D/a.txt" "$D/b.txt"
 }
+
+@test "whole, PostgreSQL: a session merged into a server while it ran is completed by its finished form, both ways" {
+	U=5eed0001-0000-4000-8000-000000000002
+	"$CP" import --store "$D/full.db" tests/golden/export/whole.csv >/dev/null
+	cp "$D/full.db" "$D/half.db"
+	STORE=$D/half.db store_sql "DELETE FROM sample WHERE session_id = (SELECT id FROM session WHERE uuid = '$U')
+		AND iteration >= 1"
+	STORE=$D/half.db store_sql "UPDATE session SET complete = 0, ended = NULL WHERE uuid = '$U'"
+	"$CP" merge --into "$PG" "$D/half.db" >/dev/null
+	run "$CP" merge --into "$PG" "$D/full.db"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$D/full.db: 0 sessions added, 1 completed" ]
+	"$CP" export --store "$D/full.db" --whole "$D/want.csv"
+	"$CP" export --store "$PG" --whole "$D/pg.csv"
+	cmp "$D/want.csv" "$D/pg.csv"
+	# from the server into a store that holds the half: the same
+	"$CP" merge --into "$D/lab.db" "$D/half.db" >/dev/null
+	run "$CP" merge --into "$D/lab.db" "$PG"
+	[ "${lines[0]##*: }" = "0 sessions added, 1 completed" ]
+	"$CP" export --store "$D/lab.db" --whole "$D/lab.csv"
+	cmp "$D/want.csv" "$D/lab.csv"
+	# and the half again adds nothing, takes nothing
+	run "$CP" merge --into "$PG" "$D/half.db"
+	[ "${lines[0]##*: }" = "0 sessions added" ]
+	"$CP" export --store "$PG" --whole "$D/pg.csv"
+	cmp "$D/want.csv" "$D/pg.csv"
+}

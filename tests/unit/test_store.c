@@ -1074,7 +1074,7 @@ static void test_pg_lost_connection_bulk_paths(void **state)
 	struct fixture_ids ids;
 	size_t len = 0;
 	FILE *out;
-	int added = -1;
+	struct store_merged added = { -1, 0, 0 };
 
 	fixture_path(path, sizeof(path), fixture_dir(state), "src.db");
 	assert_int_equal(store_open(path, &src), 0);
@@ -1092,7 +1092,7 @@ static void test_pg_lost_connection_bulk_paths(void **state)
 	assert_int_equal(store_reconnect(st), 0);
 	assert_int_equal(fixture_count(st, true), 0);
 	assert_int_equal(store_merge(st, path, &added), 0);
-	assert_int_equal(added, 1);
+	assert_int_equal(added.added, 1);
 	assert_int_equal(import_from(st, text), 0);
 	assert_int_equal(fixture_count(st, true), 4);
 

@@ -365,7 +365,7 @@ static void test_merge_without_duplicates(void **state)
 	struct store *a = fixture_open(state, "a.db"), *b = fixture_open(state, "b.db");
 	struct fixture_ids ids;
 	json_t *list;
-	int added;
+	struct store_merged added;
 
 	populate(a);
 	assert_int_equal(fixture_objects(b, "other-box", "6.10", &ids), 0);
@@ -373,9 +373,9 @@ static void test_merge_without_duplicates(void **state)
 	store_close(a);
 
 	assert_int_equal(store_merge(b, fixture_url(state, "a.db"), &added), 0);
-	assert_int_equal(added, 3);
+	assert_int_equal(added.added, 3);
 	assert_int_equal(store_merge(b, fixture_url(state, "a.db"), &added), 0);
-	assert_int_equal(added, 0);
+	assert_int_equal(added.added, 0);
 	assert_int_equal(store_list_sessions(b, &list), 0);
 	assert_int_equal(json_array_size(list), 4);
 	json_decref(list);
@@ -400,7 +400,7 @@ static void test_merge_refuses_missing_and_foreign_files(void **state)
 {
 	char path[512];
 	struct store *b = fixture_open(state, "b.db");
-	int added;
+	struct store_merged added;
 
 	fixture_path(path, sizeof(path), fixture_dir(state), "missing.db");
 	assert_int_equal(store_merge(b, path, &added), -ENOENT);

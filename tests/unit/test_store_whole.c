@@ -129,7 +129,7 @@ static void test_whole_import_equals_merge(void **state)
 	struct store *mrg = fixture_open(state, "mrg.db");
 	struct whole_set w;
 	char *text;
-	int added;
+	struct store_merged added;
 
 	populate(src, &w);
 	store_close(src);
@@ -137,7 +137,7 @@ static void test_whole_import_equals_merge(void **state)
 	text = whole_text(src, STORE_JSON, NULL, 0);
 	assert_int_equal(import_text(imp, text, NULL), 0);
 	assert_int_equal(store_merge(mrg, fixture_url(state, "src.db"), &added), 0);
-	assert_int_equal(added, 2);
+	assert_int_equal(added.added, 2);
 	assert_same_exports(imp, mrg);
 	assert_same_exports(src, mrg);
 	free(text);
@@ -316,7 +316,7 @@ static void test_whole_many_samples(void **state)
 	struct fixture_ids ids;
 	struct capture cap;
 	char *text, *bad;
-	int added;
+	struct store_merged added;
 
 	assert_int_equal(fixture_objects(src, "m7g", "6.9.0", &ids), 0);
 	assert_int_equal(store_batch_begin(src), 0);
@@ -333,7 +333,7 @@ static void test_whole_many_samples(void **state)
 	assert_non_null(strstr(capture_end(&cap), "whole.txt: line 700: session "));
 	free(bad);
 	assert_int_equal(store_merge(mrg, fixture_url(state, "src.db"), &added), 0);
-	assert_int_equal(added, BIG_SESSIONS);
+	assert_int_equal(added.added, BIG_SESSIONS);
 	assert_int_equal(fixture_count(imp, true), BIG_ROWS);
 	assert_same_exports(src, imp);
 	assert_same_exports(src, mrg);
@@ -479,20 +479,20 @@ static void test_across_backends(void **state)
 	struct store *pg = fixture_open(state, "pg"), *c, *d;
 	struct whole_set w;
 	char *text;
-	int added;
+	struct store_merged added;
 
 	populate(a, &w);
 	put_edge_values(a);
 	assert_int_equal(store_merge(pg, a_path, &added), 0);
-	assert_int_equal(added, 3);
+	assert_int_equal(added.added, 3);
 	assert_edge_values(pg);
 	assert_int_equal(store_merge(pg, a_path, &added), 0);
-	assert_int_equal(added, 0);
+	assert_int_equal(added.added, 0);
 	assert_same_exports(a, pg);
 
 	c = open_file(state, "c.db", c_path, sizeof(c_path));
 	assert_int_equal(store_merge(c, fixture_url(state, "pg"), &added), 0);
-	assert_int_equal(added, 3);
+	assert_int_equal(added.added, 3);
 	assert_same_exports(a, c);
 
 	/* PostgreSQL's whole export into a new file, and a file's into a new database */
@@ -550,7 +550,7 @@ static void test_natural_collation_database(void **state)
 	static const char *const classes[] = { "bw", "BW", "Bw-2" };
 	char a_path[512];
 	struct store *a = open_file(state, "a.db", a_path, sizeof(a_path)), *pg;
-	int added;
+	struct store_merged added;
 
 	for (size_t i = 0; i < sizeof(suts) / sizeof(suts[0]); i++) {
 		struct fixture_ids ids;
@@ -566,7 +566,7 @@ static void test_natural_collation_database(void **state)
 							 " ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'"), &pg), 0);
 	assert_int_equal(fixture_raw(state, "icu", "SELECT ('a' < 'B')::int"), 1);	/* the collation is natural */
 	assert_int_equal(store_merge(pg, a_path, &added), 0);
-	assert_int_equal(added, 5);
+	assert_int_equal(added.added, 5);
 	assert_same_exports(a, pg);
 	assert_same_listings(a, pg);
 	store_close(a);

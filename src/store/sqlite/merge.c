@@ -103,7 +103,7 @@ static int src_keys(struct store *st)
 	return ret;
 }
 
-static int merge_attached(struct store *dst, int *added)
+static int merge_attached(struct store *dst, struct store_merged *out)
 {
 	int64_t n = 0;
 	int ret = store_tx_begin(dst);
@@ -124,14 +124,15 @@ static int merge_attached(struct store *dst, int *added)
 	if (!ret)
 		ret = store_exec(dst, "DROP TABLE temp.src_bench", NULL);
 	ret = store_tx_end(dst, ret);
-	if (!ret && added)
-		*added = (int)n;
+	if (!ret && out)
+		*out = (struct store_merged){ .added = (int)n };
 	return ret;
 }
 
-int store_sqlite_merge(struct store *dst, const char *src_url, int *added)
+int store_sqlite_merge(struct store *dst, const char *src_url, struct store_merged *out)
 {
 	struct store *src;
+	int64_t both = 0;
 	int ret;
 
 	if (!store_backend_sqlite.claims(src_url))
@@ -146,9 +147,13 @@ int store_sqlite_merge(struct store *dst, const char *src_url, int *added)
 		return ret;
 	ret = store_exec(dst, "ATTACH DATABASE ?1 AS src", "t", (const char *)src->priv);
 	store_close(src);
-	if (!ret) {
-		ret = merge_attached(dst, added);
-		store_exec(dst, "DETACH DATABASE src", NULL);
-	}
+	if (ret)
+		return ret;
+	/* sessions both hold are judged row by row, as every other backend's are (merge_sessions.c) */
+	ret = store_int64(dst, &both, "SELECT count(*) FROM src.session WHERE uuid IN (SELECT uuid FROM main.session)",
+			  NULL);
+	if (!ret)
+		ret = both ? -ENOTSUP : merge_attached(dst, out);
+	store_exec(dst, "DETACH DATABASE src", NULL);
 	return ret;
 }

@@ -16,6 +16,6 @@ char *store_sqlite_uri(const char *path, const char *query);
 int store_sqlite_functions(sqlite3 *db);
 
 /* The backend's merge: ATTACH an SQLite source; -ENOTSUP for another backend's. */
-int store_sqlite_merge(struct store *dst, const char *src_url, int *added);
+int store_sqlite_merge(struct store *dst, const char *src_url, struct store_merged *out);
 
 #endif

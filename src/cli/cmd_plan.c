@@ -95,8 +95,8 @@ static void plan_print(const struct plan *p)
 	}
 	printf("\n%zu benchmarks, %lu invocations, about %s\n", p->nbench, total,
 	       plan_duration(secs, dur, sizeof(dur)));
-	printf("estimate assumes memset and clear at %.0f GB/s (with their untimed prefault, dirty and\n"
-	       "verify passes), mmap demand faults at %.0f GB/s, every -f function this CPU has",
+	printf("estimate assumes memset and clear at %.0f GB/sec (with their untimed prefault, dirty and\n"
+	       "verify passes), mmap demand faults at %.0f GB/sec, every -f function this CPU has",
 	       PLAN_RATE_CLEAR / (1ULL << 30), PLAN_RATE_MMAP / (1ULL << 30));
 	if (exec)
 		printf("; exec: %.0f s per invocation (or its timeout if shorter)", PLAN_EXEC_GUESS_S);

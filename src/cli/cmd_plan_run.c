@@ -43,6 +43,7 @@ struct pr_cli {
 	bool until;		/* --until-decided: add sessions while cells are undecided */
 	unsigned max_sessions;	/* --max-sessions: at most this many in all */
 	const char *digest;	/* --plan-digest: the session process's plan must be the run's */
+	unsigned label_first, label_of;	/* --until-decided: how its added sessions are numbered (harness_run) */
 };
 
 static void pr_usage(FILE *out)
@@ -250,7 +251,8 @@ static void pr_resume_hint(const struct pr_cli *o, const struct plan *p, char *b
 static int pr_harness(const struct pr_cli *o, const struct plan *p, int argc, char **argv)
 {
 	struct harness_run r = { .opts = o->h, .nunits = p->nbench, .name = p->name, .scale = p->scale,
-				 .seed = o->seed, .have_seed = o->have_seed, .resume = o->resume };
+				 .seed = o->seed, .have_seed = o->have_seed, .resume = o->resume,
+				 .label_first = o->label_first, .label_of = o->label_of };
 	struct harness_unit *units = NULL;
 	char scale[16], digest[17], hint[4 * PATH_MAX];
 	int ret = plan_units(p, &units);
@@ -355,6 +357,9 @@ static int pr_until_decided(struct pr_cli *o, struct plan *p, int argc, char **a
 		for (size_t i = 0; i < p->nbench; i++)
 			p->bench[i].proto.sessions = 1;
 		o->resume = o->have_seed = false;
+		/* session k + 1 of at most max, not "(1/1)" */
+		o->label_first = k;
+		o->label_of = max;
 		ret = pr_harness(o, p, argc, argv);
 		if (ret)
 			return ret;

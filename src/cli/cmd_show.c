@@ -51,7 +51,7 @@ static void show_usage(FILE *out)
 		"    --width N              no line wider than N columns: tables split, notes\n"
 		"                           wrapped (default: the terminal's width, else\n"
 		"                           $COLUMNS, else unlimited; 0: unlimited)\n"
-		"    --units UNITS          human (97.09 GB/s, the default on a terminal) or\n"
+		"    --units UNITS          human (59.54 GB/sec, the default on a terminal) or\n"
 		"                           raw (bytes/sec as stored, the default otherwise)\n"
 		"    --header               above each table: the machine, each column's kernel,\n"
 		"                           cmdline, THP and hugepages, sessions, samples, dates\n"

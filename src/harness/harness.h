@@ -74,6 +74,13 @@ struct harness_run {
 	bool resume;		/* continue the interrupted run of @name */
 	const char *resume_command;	/* for the hint when a named run stops, or NULL */
 	char **child_argv;	/* argv[0] ignored: the binary re-executes itself */
+	/*
+	 * How the sessions are numbered where they are printed ("session
+	 * 1a2b3c4d (5/10)"): after @label_first earlier ones, of @label_of in
+	 * all; 0, 0: this run's own count (--until-decided adds sessions one run
+	 * at a time, each of which would otherwise be "(1/1)").
+	 */
+	unsigned label_first, label_of;
 };
 
 /*

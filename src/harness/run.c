@@ -192,7 +192,8 @@ int harness_run(struct harness_run *r)
 	for (unsigned k = first; !ret && !harness_stop_signal() && k < sessions; k++) {
 		if (r->name)
 			ret = run_state_session(r, k, r->resume && k == first);
-		progress_to_env(k + 1, sessions, done, total);
+		progress_to_env(r->label_first + k + 1, r->label_of ? r->label_of : r->label_first + sessions, done,
+				total);
 		if (!ret)
 			ret = run_spawn(r, k);
 		done += run_steps(r, k);

@@ -8,6 +8,7 @@
 #include "store/url.h"
 #include "util/log.h"
 #include "util/text.h"
+#include "util/units.h"
 #include "workloads/workload.h"
 
 #include <errno.h>
@@ -459,18 +460,35 @@ static int run_invocation(struct run_session *rs, struct wl_sink *sink)
 	return ret;
 }
 
+/*
+ * One line per result class, its mean: the names padded to the longest
+ * (so plan.log's columns line up), the value in perf's units on a terminal
+ * ("12.34 GB/sec", as show prints it there), as stored in a file.
+ */
 static void run_summary(const struct run_session *rs, const char *uuid, unsigned index, unsigned total)
 {
+	bool human = isatty(STDOUT_FILENO);
+	int width = 60;
+
+	for (size_t i = 0; i < rs->nclasses; i++)
+		if (rs->classes[i].n && (int)strlen(rs->classes[i].name) > width)
+			width = (int)strlen(rs->classes[i].name);
 	for (size_t i = 0; i < rs->nclasses; i++) {
 		const struct run_class *c = &rs->classes[i];
 		char name[sizeof(c->name)], unit[sizeof(c->unit)];	/* sanitised copies: c's stay keys */
+		char value[128];
 
 		if (!c->n)
 			continue;
 		memcpy(name, c->name, sizeof(name));
 		memcpy(unit, c->unit, sizeof(unit));
-		printf("session %.8s (%u/%u)  %-60s %20.2f %s  (mean of %u)\n", uuid, index, total,
-		       text_one_line(name), c->sum / c->n, text_one_line(unit), c->n);
+		text_one_line(unit);
+		if (human)
+			units_human(c->sum / c->n, unit, value, sizeof(value));
+		else
+			snprintf(value, sizeof(value), "%.2f %s", c->sum / c->n, unit);
+		printf("session %.8s (%u/%u)  %-*s %24s  (mean of %u)\n", uuid, index, total, width,
+		       text_one_line(name), value, c->n);
 	}
 	fflush(stdout);
 }

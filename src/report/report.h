@@ -48,7 +48,7 @@ struct rpt_opts {
 	bool color;		/* ANSI colour by tone; ignored by markdown, csv and json */
 	bool stats;		/* results: n, cv and the confidence interval in every text cell */
 	size_t width;		/* the widest line a text format may print; 0: unlimited (compact: 72) */
-	bool human;		/* results: "97.09 GB/s" rather than "97094829312.78" (rpt_human) */
+	bool human;		/* results: "59.54 GB/sec" rather than "63932542232.12" (units_human) */
 };
 
 /*
@@ -148,13 +148,6 @@ void rpt_level_key(double alpha, const char *prefix, const char *what, char *buf
  */
 int rpt_render_fit(const struct rpt_table *t, const bool *key, const struct rpt_format *f,
 		   const struct rpt_opts *o, FILE *out);
-
-/*
- * @v in @unit as people read it, into @buf: bytes/sec with decimal prefixes
- * ("97.09 GB/s"), times scaled from ns to s ("1.25 ms"), other units as the
- * number with k/M/G/T and the unit ("1.20k faults/page", "0.0123 cycles/byte").
- */
-void rpt_human(double v, const char *unit, char *buf, size_t len);
 
 /* Like rpt_render() but into a malloc'd NUL-terminated string; NULL on any failure. */
 char *rpt_render_string(const struct rpt_table *t, const char *name, const struct rpt_opts *o);

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE	/* asprintf */
 #include "report/header.h"
 #include "report/impl.h"
+#include "util/units.h"
 
 #include <errno.h>
 #include <math.h>
@@ -58,7 +59,7 @@ static void show_level(double v, const char *unit, const struct show_opts *o, ch
 	char whole[400];	/* "%.2f" of -DBL_MAX is 313 characters */
 
 	if (o->ro->human)
-		rpt_human(v, unit, whole, sizeof(whole));
+		units_human(v, unit, whole, sizeof(whole));
 	else
 		snprintf(whole, sizeof(whole), "%.2f", v);
 	/*
@@ -236,6 +237,26 @@ static int show_line_add(struct show_line *l, struct rpt_table *t)
 	return ret;
 }
 
+/*
+ * "memset -s 64MB (bytes/sec)": the result class and its unit, the unit its
+ * cells print in ("(GB/sec)" in human units), so that a row never says
+ * bytes/sec beside GB/sec values.
+ */
+static void show_row_label(const struct result_row *row, size_t ncols, const struct show_opts *o, char *buf,
+			   size_t len)
+{
+	char unit[96];
+	size_t c = 0;
+
+	while (c < ncols && !isfinite(row->cells[c].level))
+		c++;
+	if (o->ro->human && c < ncols)
+		units_human_unit(row->cells[c].level, row->unit, unit, sizeof(unit));
+	else
+		snprintf(unit, sizeof(unit), "%s", row->unit);
+	snprintf(buf, len, "%s (%s)", row->rclass, unit);
+}
+
 static int show_row(struct rpt_table *t, const struct result_view *v, const struct result_block *blk,
 		    const struct result_row *row, const struct show_opts *o)
 {
@@ -245,7 +266,7 @@ static int show_row(struct rpt_table *t, const struct result_view *v, const stru
 	if (ret)
 		return ret;
 	snprintf(show_cell(&l, 0), SHOW_CELL, "%s", row->bench);
-	snprintf(show_cell(&l, 1), SHOW_CELL, "%s (%s)", row->rclass, row->unit);
+	show_row_label(row, v->ncols, o, show_cell(&l, 1), SHOW_CELL);
 	for (size_t c = 0; c < v->ncols; c++) {
 		show_cell_text(&row->cells[c], row->unit, o, show_cell(&l, 2 + c), SHOW_CELL);
 		l.tones[l.first + 2 + c] = o->ro->color ? show_tone(row->cells[c].state) : RPT_TONE_NEUTRAL;

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE	/* open_memstream */
 #include "report/html.h"
 #include "report/impl.h"
+#include "util/units.h"
 #include "report/study.h"
 
 #include <errno.h>
@@ -19,7 +20,7 @@ static void study_cell(const struct result_study *st, const struct result_row *r
 	const struct result_cell *cell = &row->cells[c];
 	char level[64], pct[32];
 
-	rpt_human(cell->level, row->unit, level, sizeof(level));
+	units_human(cell->level, row->unit, level, sizeof(level));
 	fputs(level, out);
 	if (!cell->change)
 		return;

@@ -1,6 +1,7 @@
 /* notes: the lines under each table of a view (what the marks and the estimate mean, what is undecided, noise floors, warnings), written once for every format. */
 #define _GNU_SOURCE	/* vasprintf */
 #include "result/result.h"
+#include "util/units.h"
 
 #include <errno.h>
 #include <math.h>
@@ -222,6 +223,16 @@ static int note_thp(struct result_block *blk, size_t ncols)
 	return ret;
 }
 
+/* In human units: what perf's GB/sec is, where a row is a rate in bytes. */
+static int note_units(struct result_block *blk)
+{
+	for (size_t r = 0; r < blk->nrows; r++)
+		if (units_is_byte_rate(blk->rows[r].unit))
+			return note_add(blk, RESULT_NOTE_UNITS, RESULT_ONLY_HUMAN,
+					"Units: " UNITS_GB_NOTE "; --units raw prints the bytes/sec stored.");
+	return 0;
+}
+
 static int note_block(const struct result_view *v, struct result_block *blk)
 {
 	int ret = note_marks(v, blk);
@@ -233,6 +244,8 @@ static int note_block(const struct result_view *v, struct result_block *blk)
 			       "Cells: base level ±CI half-width, or change [CI of the change, %%] at level; n=samples/sessions;"
 			       " cv=coefficient of variation; o=outlier samples (set aside); mde=smallest change this"
 			       " data detects; need=sessions per column to detect the --target change.");
+	if (!ret)
+		ret = note_units(blk);
 	if (!ret)
 		ret = note_insufficient(blk, v->ncols);
 	if (!ret)

@@ -57,6 +57,11 @@ sessions() {
 	[[ "$output" == *"until-decided: 4 sessions, 1 of 1 cells undecided"* ]]
 	[[ "$output" == *"stopped at --max-sessions with cells undecided"* ]]
 	[ "$(sessions patched)" -eq 4 ]
+	# the added sessions are numbered after the plan's, of --max-sessions: not each "(1/1)"
+	[ "$(grep -c '^session [0-9a-f]* (2/2) ' <<< "$output")" -ge 1 ]
+	[ "$(grep -c '^session [0-9a-f]* (3/4) ' <<< "$output")" -ge 1 ]
+	[ "$(grep -c '^session [0-9a-f]* (4/4) ' <<< "$output")" -ge 1 ]
+	[ "$(grep -c '^session [0-9a-f]* (1/1) ' <<< "$output")" -eq 0 ]
 }
 
 @test "until-decided: --max-sessions alone is refused" {

@@ -28,7 +28,7 @@ setup() {
 	echo "$output" | grep -E '^ +2  mem mmap -p 1GB -f demand -s 32GB -l 5 +1 +3 +4 +16 '
 	echo "$output" | grep -E '^ +3  mem mmap -p 4KB -f demand -s 32GB -l 5 +1 +3 +4 +16 '
 	echo "$output" | grep -E '^3 benchmarks, 48 invocations, about '
-	echo "$output" | grep -F 'estimate assumes memset and clear at 5 GB/s'
+	echo "$output" | grep -F 'estimate assumes memset and clear at 5 GB/sec'
 }
 
 @test "show names exec benchmarks and the guess used for them" {

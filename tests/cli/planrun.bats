@@ -233,3 +233,18 @@ EOF2
 	[ "$(sql 'select count(*) from session')" -eq 1 ]
 	[ "$(sql 'select count(*) from sample')" -eq 1 ]
 }
+
+@test "plan run: the per-session lines line up in a file however long a result class is" {
+	cat >"$D/long.yaml" <<-'EOF2'
+	name: long
+	defaults: {warmups: 0, repeats: 1, sessions: 1}
+	benchmarks:
+	  - exec: {name: short, command: "echo v 2.5", regex: 'v ([0-9.]+)', unit: s, higher_is_better: false}
+	  - exec: {name: a-result-class-name-well-past-the-sixty-columns-the-lines-used-to-pad-to, command: "echo v 1234567.5", regex: 'v ([0-9.]+)', unit: s, higher_is_better: false}
+	EOF2
+	"$CP" plan run "$D/long.yaml" >"$D/plan.log"
+	[ "$(grep -c '(mean of 1)' "$D/plan.log")" -eq 2 ]
+	# one column for "(mean of", whichever the line
+	[ "$(awk '/mean of/ { print index($0, "(mean of") }' "$D/plan.log" | sort -u | wc -l)" -eq 1 ]
+	grep -qE ' 1234567\.50 s  \(mean of 1\)$' "$D/plan.log"
+}

@@ -742,16 +742,17 @@ fits_and_whole() {
 	for line in out.split("\n"):
 	    assert len(line) <= width, "%d columns: %r" % (len(line), line)
 	def human(v):
-	    for p in ["", "k", "M", "G", "T"]:
-	        if abs(v) < 1000 or p == "T":
-	            return "%.2f %sB/s" % (v, p)
-	        v /= 1000
+	    # perf's units, 1024-based: bytes/sec, KB/sec, MB/sec, GB/sec (and no further)
+	    for p in ["bytes", "KB", "MB", "GB"]:
+	        if abs(v) < 1024 or p == "GB":
+	            return "%.2f %s/sec" % (v, p)
+	        v /= 1024
 	flat = " ".join(out.split())
 	for b in doc["blocks"]:
 	    for r in b["results"]:
 	        for c in r["columns"]:
 	            assert c["swprofile"] in flat, c["swprofile"]
-	            want = (human(c["mean"]) if units == "human" else "%.2f" % c["mean"]) if c["base"] \
+	            want = (human(c["level"]) if units == "human" else "%.2f" % c["level"]) if c["base"] \
 	                else "%+.2f%%" % c["change_pct"]
 	            assert want in flat, (r["resultclass"], c["swprofile"], want)
 	        assert r["resultclass"] in flat, r["resultclass"]
@@ -887,8 +888,10 @@ fits_and_whole() {
 	done
 	golden human-grid-stats --store "$S/gaps.db" --stats --units human
 	run --separate-stderr "$CP" show --format grid --units human
-	[[ "$(row_of 'memset -k 1GB')" == *" 63.93 GB/s |"* ]]
-	[[ "$(row_of 'mmap -p 4KB')" == *" 49.69 GB/s |"* ]]
+	# perf's GB/sec (2^30 bytes), the number bench prints, and the row says so
+	[[ "$(row_of 'memset -k 1GB')" == *"memset -k 1GB -f default -s 16GB (GB/sec) "*" 59.54 GB/sec |"* ]]
+	[[ "$(row_of 'mmap -p 4KB')" == *" 46.28 GB/sec |"* ]]
+	[[ "$output" == *"Units: GB/sec, MB/sec, KB/sec: 2^30, 2^20, 2^10 bytes per second, as perf bench prints them;"* ]]
 	"$CP" show --format grid --units raw >"$D/raw"
 	"$CP" show --format grid >"$D/default"
 	cmp "$D/raw" "$D/default"

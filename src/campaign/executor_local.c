@@ -156,9 +156,19 @@ static int local_check(const struct plan *p, const json_t *spec, const char *tar
 	struct campaign_target_env env = { "this machine", true, dry_run, dry_run ? log_warn : log_err };
 	struct campaign_executor ex = { .ops = &local_ops, .target = target };
 	struct campaign_facts now;
+	char self[PATH_MAX], *q;
 	int ret = campaign_target_check(p, &env);
 
 	(void)spec;
+	/* the unit's command line names this binary: it must have a spelling there */
+	if (!ret && campaign_reboots(p) && !(ret = campaign_self_path(self, sizeof(self)))) {
+		if (!(q = campaign_unit_quote(self)) && errno == EINVAL) {
+			env.say("this binary's path %s has a control character: the unit's command line cannot carry it",
+				self);
+			ret = EXIT_USAGE;
+		}
+		free(q);
+	}
 	/* a campaign that cannot read it (a $CLEARPATH_FAKE_BOOT that is a file) would stay running without a boot */
 	return ret || dry_run ? ret : local_facts(&ex, &now);
 }
@@ -193,11 +203,10 @@ static int local_begin(const struct campaign *c)
 	return campaign_reboots(c->plan) ? campaign_unit_install(c) : 0;
 }
 
+/* The campaign's own unit goes with it; another campaign's (another store's) stays. */
 static int local_end(const struct campaign *c)
 {
-	if (c->dry_run)
-		return campaign_reboots(c->plan) ? campaign_unit_remove(c) : 0;
-	return campaign_unit_installed() ? campaign_unit_remove(c) : 0;
+	return !c->dry_run || campaign_reboots(c->plan) ? campaign_unit_remove(c, false) : 0;
 }
 
 const struct campaign_executor_kind campaign_executor_local = {

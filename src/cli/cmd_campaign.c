@@ -11,6 +11,7 @@
 #include "util/boot.h"
 #include "util/clock.h"
 #include "util/log.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -60,8 +61,8 @@ static void ca_usage(FILE *out)
 		"usage: clearpath campaign start PLAN --boots N [--store URL] [--yes] [--dry-run] [--seed N]\n"
 		"                [--host [USER@]HOST[:PORT]]... [--ssh-config FILE] [--boot-timeout S]\n"
 		"       clearpath campaign status [ID] [--store URL] [--format text|json]\n"
-		"       clearpath campaign continue [--store URL] [--ssh-config FILE] [--boot-timeout S]\n"
-		"       clearpath campaign abort [--store URL]\n"
+		"       clearpath campaign continue [ID] [--store URL] [--ssh-config FILE] [--boot-timeout S]\n"
+		"       clearpath campaign abort [ID] [--store URL]\n"
 		"       clearpath campaign fake-boot --release R [--cmdline C]\n\n"
 		"Boots each swprofile the plan names (its `swprofiles`) N times, in an interleaved\n"
 		"seeded order, and runs one session of the plan after each boot, checking first\n"
@@ -70,8 +71,8 @@ static void ca_usage(FILE *out)
 		"                      systemd unit runs 'campaign continue' after each boot (fake\n"
 		"                      boots run to the end at once); prints the table at the end\n"
 		"    status [ID]       the campaign's boots: order, status, boot id, session, errors\n"
-		"    continue          check the boot (boot id changed, expect: holds), measure, boot next\n"
-		"    abort             end the running campaign and remove its unit\n"
+		"    continue [ID]     check the boot (boot id changed, expect: holds), measure, boot next\n"
+		"    abort [ID]        end the running campaign (or campaign ID) and remove its unit\n"
 		"    fake-boot         simulate a boot in $CLEARPATH_FAKE_BOOT (tests and demos)\n\n"
 		"    --boots N         boots per swprofile (1 to %d)\n"
 		"    --store URL       a path or sqlite:///path (default: $CLEARPATH_STORE, else\n"
@@ -158,12 +159,8 @@ static int ca_parse(int argc, char **argv, struct ca_cli *o, int max)
 	return ret ?: remote_ssh_config_check(o->ssh_config);
 }
 
-/*
- * The store as every later process must find it (the unit after a reboot,
- * whose working directory and environment are not this shell's): a file
- * store as an absolute path; another URL as given.
- */
-static int ca_store_url(const char *url, char *buf, size_t len)
+/* The store @url as given, a file store made an absolute path. */
+static int ca_store_url_as_given(const char *url, char *buf, size_t len)
 {
 	char file[PATH_MAX], cwd[PATH_MAX];
 	int ret;
@@ -187,6 +184,28 @@ static int ca_store_url(const char *url, char *buf, size_t len)
 		return EXIT_USAGE;
 	}
 	return 0;
+}
+
+/*
+ * The store as every later process must find it (the unit after a reboot,
+ * whose working directory and environment are not this shell's): a file
+ * store as an absolute path; another URL as given.  What they carry, the
+ * unit's command line among them, is one line: a control character is refused.
+ */
+static int ca_store_url(const char *url, char *buf, size_t len)
+{
+	int ret = ca_store_url_as_given(url, buf, len);
+	char *shown;
+
+	for (const char *s = buf; !ret && *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f) {
+			shown = text_one_line_dup(buf);
+			log_err("the store %s has a control character (a line break?) in its path", shown ? shown : "");
+			log_hint("put the store in a directory whose path is one line of printable characters");
+			free(shown);
+			ret = EXIT_USAGE;
+		}
+	return ret;
 }
 
 /* `show` for the campaign's swprofiles, in the plan's order (the first is the base). */
@@ -356,21 +375,50 @@ static int ca_open(int argc, char **argv, int max, struct ca_cli *o, char *url, 
 	return ret ? ret : ca_store_url(o->store, url, len);
 }
 
+/* The optional campaign ID after the options (0 when none).  0 or EXIT_USAGE. */
+static int ca_id(int argc, char **argv, int64_t *id)
+{
+	char *end;
+
+	*id = 0;
+	if (optind >= argc)
+		return 0;
+	errno = 0;
+	*id = strtoll(argv[optind], &end, 10);
+	if (*argv[optind] < '1' || *argv[optind] > '9' || *end || errno) {
+		log_err("a campaign id is a number such as 1, not '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The campaign continue and abort act on: ID when given (it must be running), else the running one. */
+static int ca_load_running(const char *url, int64_t id, struct campaign *c)
+{
+	int ret = campaign_load(url, id, !id, c);
+
+	if (!ret && strcmp(c->row.status, STORE_CAMPAIGN_RUNNING)) {
+		log_err("campaign %lld is %s, not running", (long long)c->row.id, c->row.status);
+		ret = EXIT_USAGE;
+	}
+	/* the unit of a campaign of this store that ended from elsewhere must not run again; never on a failed load */
+	if (ret == EXIT_USAGE)
+		campaign_unit_tidy(url);
+	return ret;
+}
+
 static int ca_continue(int argc, char **argv)
 {
 	struct ca_cli o = { 0 };
-	struct campaign c;
+	struct campaign c = { .boots = NULL };
 	char url[PATH_MAX + 64];
-	int ret = ca_open(argc, argv, 0, &o, url, sizeof(url));
+	int64_t id;
+	int ret = ca_open(argc, argv, 1, &o, url, sizeof(url)) ?: ca_id(argc, argv, &id);
 
 	if (ret)
 		return ret;
-	ret = campaign_load(url, 0, true, &c);
-	if (!ret)
+	if (!(ret = ca_load_running(url, id, &c)))
 		ret = ca_drive(&c, &o);
-	else if (campaign_unit_installed())
-		/* the unit of a campaign that is no longer running (ended elsewhere) must not run again */
-		campaign_unit_remove(NULL);
 	campaign_free(&c);
 	return ret;
 }
@@ -378,22 +426,21 @@ static int ca_continue(int argc, char **argv)
 static int ca_abort(int argc, char **argv)
 {
 	struct ca_cli o = { 0 };
-	struct campaign c;
+	struct campaign c = { .boots = NULL };
 	char url[PATH_MAX + 64];
-	int ret = ca_open(argc, argv, 0, &o, url, sizeof(url)), err;
+	int64_t id;
+	int ret = ca_open(argc, argv, 1, &o, url, sizeof(url)) ?: ca_id(argc, argv, &id);
 
 	if (ret)
 		return ret;
-	ret = campaign_load(url, 0, true, &c);
-	if (!ret)
-		ret = campaign_abort(&c);
-	/* the unit goes even when the campaign it served is gone already */
-	err = campaign_unit_installed() ? campaign_unit_remove(NULL) : 0;
-	if (!ret)
+	if (!(ret = ca_load_running(url, id, &c)) && !(ret = campaign_abort(&c))) {
+		/* its own unit goes, and one an older clearpath wrote, which names no campaign */
+		ret = campaign_unit_remove(&c, true);
 		printf("campaign %lld aborted; the sessions of its finished boots stay in the store\n",
 		       (long long)c.row.id);
+	}
 	campaign_free(&c);
-	return ret ? ret : err;
+	return ret;
 }
 
 /* `status --format json`: one object on stdout, nothing else there. */
@@ -414,20 +461,12 @@ static int ca_status(int argc, char **argv)
 {
 	struct ca_cli o = { 0 };
 	struct campaign c;
-	char url[PATH_MAX + 64], *end;
-	long long id = 0;
-	int ret = ca_open(argc, argv, 1, &o, url, sizeof(url));
+	char url[PATH_MAX + 64];
+	int64_t id;
+	int ret = ca_open(argc, argv, 1, &o, url, sizeof(url)) ?: ca_id(argc, argv, &id);
 
 	if (ret)
 		return ret;
-	if (optind < argc) {
-		errno = 0;
-		id = strtoll(argv[optind], &end, 10);
-		if (*argv[optind] < '1' || *argv[optind] > '9' || *end || errno) {
-			log_err("a campaign id is a number such as 1, not '%s'", argv[optind]);
-			return EXIT_USAGE;
-		}
-	}
 	ret = campaign_load(url, id, false, &c);
 	if (!ret && o.json)
 		ret = ca_print_json(&c);

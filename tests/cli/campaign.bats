@@ -137,7 +137,7 @@ EOF
 	[[ "$output" == *"rebooting; the clearpath-campaign.service unit runs"* ]]
 	[ -f "$D/units/clearpath-campaign.service" ]
 	[ "$(readlink "$D/units/multi-user.target.wants/clearpath-campaign.service")" = "$D/units/clearpath-campaign.service" ]
-	grep -qx "ExecStart=$(cp_exe) campaign continue --store $STORE" "$D/units/clearpath-campaign.service"
+	grep -qxF "ExecStart=\"$(cp_exe)\" \"campaign\" \"continue\" \"1\" \"--store\" \"$STORE\"" "$D/units/clearpath-campaign.service"
 	[ "$(sql "select count(*) from session")" -eq 0 ]
 	for i in 1 2 3; do
 		run "$CP" campaign continue
@@ -491,4 +491,147 @@ EOF2
 	[[ "$stderr" == *"warning: swprofile 'base' boots with grub-reboot, which takes effect only with GRUB_DEFAULT=saved"* ]]
 	[[ "$output" == *"grub-reboot 'Debian GNU/Linux, with Linux 6.18.0-patch'"* ]]
 	[ ! -e "$STORE" ]
+}
+
+# The words systemd makes of the unit's ExecStart= line (systemd.service(5), "Command lines": quotes,
+# C escapes, %% and $$), one per line; fails on a word it would not accept.
+unit_exec_words() {
+	python3 - "$1" <<'PY'
+import sys
+lines = [l for l in open(sys.argv[1]).read().split("\n") if l.startswith("ExecStart=")]
+assert len(lines) == 1, lines
+s, i, words = lines[0][len("ExecStart="):], 0, []
+while i < len(s):
+    if s[i] == " ":
+        i += 1
+        continue
+    assert s[i] == '"', "unquoted word at %r" % s[i:]
+    i, w = i + 1, ""
+    while s[i] != '"':
+        c = s[i]
+        if c == "\\":
+            i += 1
+            assert s[i] in '\\"', "escape %r" % s[i]
+            c = s[i]
+        elif c in "%$":
+            i += 1
+            assert s[i] == c, "a lone %r systemd would expand" % c
+        w += c
+        i += 1
+    words.append(w)
+    i += 1
+print("\n".join(words))
+PY
+}
+
+@test "campaign local: the unit's command line is quoted for systemd; % \$ \\ \" ' in the store's path reach clearpath as written" {
+	command -v systemd-analyze >/dev/null || skip "systemd-analyze is not installed (scripts/install-deps installs systemd)"
+	cmd_plan
+	local w="$D/run%h \$HOME \\x \"q\" it's"
+	mkdir -p "$w"
+	# a relative --store is resolved against the working directory: that path goes into the unit
+	run bash -c 'cd "$1" && "$2" campaign start "$3" --boots 1 --seed 3 --yes --store s.db' _ "$w" "$(cp_exe)" "$D/cmd.yaml"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	local unit=$D/units/clearpath-campaign.service
+	[ -f "$unit" ]
+	# one directive per line, no ExecStartPre or any other command of its own
+	[ "$(grep -c '^Exec' "$unit")" -eq 1 ]
+	run unit_exec_words "$unit"
+	[ "$status" -eq 0 ] || { echo "$output"; cat "$unit"; return 1; }
+	local words=("${lines[@]}")
+	[ "${words[0]}" = "$(cp_exe)" ]
+	[ "${words[1]} ${words[2]} ${words[3]} ${words[4]}" = "campaign continue 1 --store" ]
+	[ "${words[5]}" = "$w/s.db" ]
+	[ "${#words[@]}" -eq 6 ]
+	# systemd reads it without a complaint
+	run systemd-analyze verify "$unit"
+	[ "$status" -eq 0 ] && [ -z "$output" ] || { echo "$output"; cat "$unit"; return 1; }
+	# and the command it holds names that campaign, in that store
+	run "${words[0]}" campaign status "${words[3]}" --store "${words[5]}"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "campaign 1: running"* ]]
+	"$CP" campaign abort --store "$w/s.db" >/dev/null
+}
+
+@test "campaign local: a store path with a line break is refused before anything is recorded: no directive can be added" {
+	cmd_plan
+	# a newline and \' in a directory name wrote an ExecStartPre= that systemd runs as root at the next boot
+	local w="$D/x
+ExecStartPre=/bin/touch $D/pwned \\'"
+	mkdir -p "$w"
+	run --separate-stderr bash -c 'cd "$1" && "$2" campaign start "$3" --boots 1 --yes --store s.db' _ "$w" "$CP" "$D/cmd.yaml"
+	refused 2 "has a control character"
+	[ -z "$(ls "$D/units")" ]
+	[ ! -e "$w/s.db" ] || [ "$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from campaign").fetchone()[0])' "$w/s.db")" -eq 0 ]
+}
+
+@test "campaign local: the unit is written 0644 under umask 000, and never through a link planted in its place" {
+	cmd_plan
+	run bash -c 'umask 000 && "$1" campaign start "$2" --boots 1 --seed 3 --yes' _ "$CP" "$D/cmd.yaml"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[ "$(stat -c %a "$D/units/clearpath-campaign.service")" = 644 ]
+	[ -z "$(find "$D/units" -name '*.service.*')" ]
+	"$CP" campaign abort >/dev/null
+	[ ! -e "$D/units/clearpath-campaign.service" ]
+	# a link where the unit goes: refused, and what it points to is not written
+	ln -s "$D/target" "$D/units/clearpath-campaign.service"
+	run --separate-stderr "$CP" campaign start "$D/cmd.yaml" --boots 1 --seed 3 --yes
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"clearpath-campaign.service exists"* ]]
+	[ ! -e "$D/target" ]
+	[ -L "$D/units/clearpath-campaign.service" ]
+	[ -z "$(find "$D/units" -name '*.service.*')" ]
+}
+
+@test "campaign local: only its own campaign removes the unit: other stores, a store that cannot be read, another campaign ending leave it" {
+	cmd_plan
+	ab_plan
+	"$CP" campaign start "$D/cmd.yaml" --boots 2 --seed 3 --yes >/dev/null
+	local unit=$D/units/clearpath-campaign.service
+	[ -f "$unit" ]
+	# a typo, another store: nothing runs there, and the unit is not theirs
+	run "$CP" campaign continue --store "$D/typo.db"
+	[ "$status" -eq 2 ]
+	[ -f "$unit" ]
+	CLEARPATH_FAKE_BOOT=$D/boot2 "$CP" campaign start "$D/ab.yaml" --boots 1 --store "$D/other.db" >/dev/null
+	run "$CP" campaign abort --store "$D/other.db"
+	[ "$status" -eq 2 ]
+	[ -f "$unit" ]
+	# another store's campaign that runs to its end
+	CLEARPATH_FAKE_BOOT=$D/boot2 run "$CP" campaign start "$D/ab.yaml" --boots 1 --store "$D/third.db"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"campaign 1 done"* ]]
+	[ -f "$unit" ]
+	[ -L "$D/units/multi-user.target.wants/clearpath-campaign.service" ]
+	# the store cannot be read at boot (a server not up yet, a disk not mounted): the unit stays for the next boot
+	mv "$STORE" "$D/away.db"
+	run "$CP" campaign continue 1 --store "$STORE"
+	[ "$status" -ne 0 ]
+	[ -f "$unit" ]
+	mv "$D/away.db" "$STORE"
+	# its own campaign goes on, and ends: then the unit goes
+	for i in 1 2 3 4; do "$CP" campaign continue 1 >/dev/null || { echo "continue $i"; return 1; }; done
+	[ "$(sql "select status from campaign")" = done ]
+	[ ! -e "$unit" ]
+}
+
+@test "campaign local: with a PostgreSQL store the unit waits for the network" {
+	command -v systemd-analyze >/dev/null || skip "systemd-analyze is not installed (scripts/install-deps installs systemd)"
+	"$CP" campaign fake-boot --release 6.1.0-9-amd64 --cmdline "root=UUID=1234 ro" >/dev/null
+	cat >"$D/k.yaml" <<'EOF2'
+swprofiles:
+  base: {boot: {method: command, commands: ["true"]}, expect: {release: 6.1.0-9-amd64}}
+defaults: {warmups: 0, repeats: 1}
+benchmarks:
+  - exec: {name: rate, command: "echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF2
+	run --separate-stderr "$CP" campaign start "$D/k.yaml" --boots 1 --dry-run --store "postgresql://u@127.0.0.1:1/db"
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	[[ "$output" == *"After=multi-user.target network-online.target"*"Wants=network-online.target"* ]]
+	printf '%s\n' "$output" | sed -n '/^\[Unit\]/,/^WantedBy/p' >"$D/pg.service"
+	run systemd-analyze verify "$D/pg.service"
+	[ "$status" -eq 0 ] && [ -z "$output" ] || { echo "$output"; cat "$D/pg.service"; return 1; }
+	# a file store needs no network
+	run --separate-stderr "$CP" campaign start "$D/k.yaml" --boots 1 --dry-run
+	[[ "$output" != *network-online* ]]
 }

@@ -198,6 +198,17 @@ json_t *campaign_targets(const struct campaign *c);
 int campaign_session_argv(const char *clearpath, const char *swprofile, const char *store_url, const char *plan,
 			  const char *argv[CAMPAIGN_SESSION_ARGC]);
 
+/*
+ * The store @url names (NULL: the default) as a campaign records it and
+ * hands it to every later process (the unit after a reboot, sessions, the
+ * hosts' bring-back): a file store as an absolute path; a PostgreSQL one
+ * without its password, which goes into
+ * ${XDG_CONFIG_HOME:-~/.config}/clearpath/pgpass for libpq to read
+ * (store_url_stash_password(); a dry run writes nothing).  A control
+ * character is refused.  0 with @buf set, or an exit code after log_err().
+ */
+int campaign_store_url(const char *url, bool dry_run, char *buf, size_t len);
+
 /* The path of the running binary into @buf.  0 or EXIT_INTERNAL after log_err(). */
 int campaign_self_path(char *buf, size_t len);
 

@@ -13,7 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "store/credentials.h"
 #include "util/log.h"
+#include "util/replace.h"
 
 /* The unit says whose it is: a campaign removes its own unit, never another's. */
 #define UNIT_KEY_ID "X-ClearpathCampaign="
@@ -74,12 +76,6 @@ char *campaign_unit_quote(const char *s)
 	return q;
 }
 
-/* Whether @url is a store behind a server (PostgreSQL): the unit must wait for the network. */
-static bool unit_store_remote(const char *url)
-{
-	return strstr(url, "://") && strncmp(url, "sqlite://", 9);
-}
-
 /* ExecStart's words, each campaign_unit_quote()d and joined; NULL with errno set. */
 static char *unit_exec(const char *self, const struct campaign *c, const char *id)
 {
@@ -103,7 +99,7 @@ static int unit_text(const struct campaign *c, char **text)
 {
 	char self[PATH_MAX], id[32], *exec;
 	struct passwd *pw = getpwuid(getuid());
-	bool remote = unit_store_remote(c->store_url);
+	bool remote = store_url_is_server(c->store_url);
 	int ret = campaign_self_path(self, sizeof(self)), n;
 
 	*text = NULL;
@@ -150,32 +146,6 @@ static int unit_text(const struct campaign *c, char **text)
 	return EXIT_INTERNAL;
 }
 
-/*
- * @text into a new file @path, mode 0644 whatever the umask, never through a
- * link: a private temporary file (O_EXCL) in the same directory, linked to
- * @path only when nothing is there (a symlink planted there is refused).
- * 0 or -errno.
- */
-static int unit_write(const char *path, const char *text)
-{
-	char tmp[PATH_MAX + 80];
-	size_t len = strlen(text);
-	int fd, err = 0;
-
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
-	if ((fd = mkstemp(tmp)) < 0)
-		return -errno;
-	errno = 0;
-	if (fchmod(fd, 0644) || write(fd, text, len) != (ssize_t)len || fsync(fd))
-		err = errno ? -errno : -EIO;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && link(tmp, path))
-		err = -errno;
-	unlink(tmp);
-	return err;
-}
-
 /* The enabling link: in a real directory (not one a link points elsewhere), never over anything. */
 static int unit_enable(const char *path, const char *wants, const char *link)
 {
@@ -209,7 +179,8 @@ int campaign_unit_install(const struct campaign *c)
 		free(text);
 		return 0;
 	}
-	err = unit_write(path, text);
+	/* 0644 whatever the umask, never through a link planted there */
+	err = replace_write_mode(path, text, 0644, true);
 	free(text);
 	if (err == -EEXIST) {
 		log_err("%s exists: another campaign's unit is installed", path);

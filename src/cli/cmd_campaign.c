@@ -11,7 +11,6 @@
 #include "util/boot.h"
 #include "util/clock.h"
 #include "util/log.h"
-#include "util/text.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -159,55 +158,6 @@ static int ca_parse(int argc, char **argv, struct ca_cli *o, int max)
 	return ret ?: remote_ssh_config_check(o->ssh_config);
 }
 
-/* The store @url as given, a file store made an absolute path. */
-static int ca_store_url_as_given(const char *url, char *buf, size_t len)
-{
-	char file[PATH_MAX], cwd[PATH_MAX];
-	int ret;
-
-	if (url && strstr(url, "://") && strncmp(url, "sqlite://", 9)) {
-		snprintf(buf, len, "%s", url);
-		return 0;
-	}
-	if ((ret = store_url_file(url, file, sizeof(file))))
-		return ret;
-	if (file[0] == '/') {
-		snprintf(buf, len, "%s", file);
-		return 0;
-	}
-	if (!getcwd(cwd, sizeof(cwd))) {
-		log_err("cannot tell the current directory: %s", strerror(errno));
-		return EXIT_INTERNAL;
-	}
-	if ((size_t)snprintf(buf, len, "%s/%s", cwd, file) >= len) {
-		log_err("the store path %s/%s is too long", cwd, file);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
-/*
- * The store as every later process must find it (the unit after a reboot,
- * whose working directory and environment are not this shell's): a file
- * store as an absolute path; another URL as given.  What they carry, the
- * unit's command line among them, is one line: a control character is refused.
- */
-static int ca_store_url(const char *url, char *buf, size_t len)
-{
-	int ret = ca_store_url_as_given(url, buf, len);
-	char *shown;
-
-	for (const char *s = buf; !ret && *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f) {
-			shown = text_one_line_dup(buf);
-			log_err("the store %s has a control character (a line break?) in its path", shown ? shown : "");
-			log_hint("put the store in a directory whose path is one line of printable characters");
-			free(shown);
-			ret = EXIT_USAGE;
-		}
-	return ret;
-}
-
 /* `show` for the campaign's swprofiles, in the plan's order (the first is the base). */
 static int ca_show(const struct campaign *c)
 {
@@ -344,7 +294,7 @@ static int ca_start(int argc, char **argv)
 	}
 	s.seed = o.have_seed ? o.seed : clock_now_ns() ^ (uint64_t)getpid();
 	o.seed = s.seed;
-	ret = ca_store_url(o.store, url, sizeof(url)) ?: campaign_plan_load(s.plan_file, &p) ?:
+	ret = campaign_store_url(o.store, o.dry_run, url, sizeof(url)) ?: campaign_plan_load(s.plan_file, &p) ?:
 	      ca_check_targets(&s, p, o.dry_run);
 	if (!ret && o.dry_run)
 		ret = ca_dry_run(&s, p, url);
@@ -372,7 +322,7 @@ static int ca_open(int argc, char **argv, int max, struct ca_cli *o, char *url, 
 {
 	int ret = ca_parse(argc, argv, o, max);
 
-	return ret ? ret : ca_store_url(o->store, url, len);
+	return ret ? ret : campaign_store_url(o->store, false, url, len);
 }
 
 /* The optional campaign ID after the options (0 when none).  0 or EXIT_USAGE. */

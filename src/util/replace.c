@@ -152,3 +152,25 @@ bool replace_is_database(const char *path, const char **part)
 	free(target);
 	return db;
 }
+
+int replace_write_mode(const char *path, const char *text, unsigned mode, bool exclusive)
+{
+	char tmp[PATH_MAX];
+	size_t len = strlen(text);
+	int fd, err = 0;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	if ((fd = mkstemp(tmp)) < 0)
+		return -errno;
+	errno = 0;
+	if (fchmod(fd, (mode_t)mode) || write(fd, text, len) != (ssize_t)len || fsync(fd))
+		err = errno ? -errno : -EIO;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && (exclusive ? link(tmp, path) : rename(tmp, path)))
+		err = -errno;
+	if (err || exclusive)
+		unlink(tmp);
+	return err;
+}

@@ -47,4 +47,13 @@ int replace_open(struct replace *r, const char *path);
  */
 int replace_commit(struct replace *r, int err);
 
+/*
+ * Write @text as the file @path with exactly @mode (whatever the umask),
+ * never through a link: into a private temporary file beside it (O_EXCL),
+ * synced, then put in place, with @exclusive only where nothing is (a file
+ * or link there is -EEXIST, nothing written), else renamed over what is
+ * there (a link there is replaced, not followed).  0 or -errno.
+ */
+int replace_write_mode(const char *path, const char *text, unsigned mode, bool exclusive);
+
 #endif

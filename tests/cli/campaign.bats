@@ -12,11 +12,7 @@ setup() {
 	export CLEARPATH_SYSTEMD_DIR="$D/units"
 	mkdir -p "$CLEARPATH_SYSTEMD_DIR"
 	# were anything to try a real boot, these stand in for the real tools and leave a trace
-	mkdir -p "$D/bin"
-	for tool in kexec systemctl grub-reboot reboot shutdown; do
-		printf '#!/bin/sh\necho "$0 $*" >>"%s/ran"\nexit 1\n' "$D" >"$D/bin/$tool"
-		chmod +x "$D/bin/$tool"
-	done
+	boot_tool_standins "$D/bin"
 	export PATH="$D/bin:$PATH"
 	GOLDEN="$BATS_TEST_DIRNAME/../golden/campaign"
 }

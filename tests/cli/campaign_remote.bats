@@ -232,13 +232,8 @@ third_host() {
 }
 
 @test "campaign start --dry-run --host: each host's boots, commands and sessions from its own facts; nothing done there" {
-	local tool
 	# a host whose shell finds stand-ins for the boot tools first: were any run, it leaves a trace
-	mkdir -p "$D/bin"
-	for tool in kexec systemctl grub-reboot reboot shutdown; do
-		printf '#!/bin/sh\necho "$0 $*" >>"%s/ran"\nexit 1\n' "$D" >"$D/bin/$tool"
-		chmod +x "$D/bin/$tool"
-	done
+	boot_tool_standins "$D/bin"
 	SSHD_SETENV="PATH=$D/bin:/usr/local/bin:/usr/bin:/bin" third_host safe
 	local safe=$THIRD
 	# the host runs a kernel of its own (its simulated boot), whose command line kexec keeps

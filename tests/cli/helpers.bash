@@ -113,3 +113,15 @@ report_normalised() {
 	sed -e 's|src="data:image/svg+xml;base64,[A-Za-z0-9+/=]*"|src="data:image/svg+xml;base64,..."|g' \
 		-e "s|$2/|STORE/|g" -e 's|clearpath [^ <]*</p>|clearpath VERSION</p>|' "$1"
 }
+
+# boot_tool_standins DIR: stand-ins for the boot tools (kexec, systemctl, grub-reboot, reboot,
+# shutdown) in DIR, to put first on $PATH: were anything to run one, it leaves a trace in $D/ran
+# (the campaign tests' teardown fails on it) instead of rebooting this shared machine.
+boot_tool_standins() {
+	local tool
+	mkdir -p "$1"
+	for tool in kexec systemctl grub-reboot reboot shutdown; do
+		printf '#!/bin/sh\necho "$0 $*" >>"%s/ran"\nexit 1\n' "$D" >"$1/$tool"
+		chmod +x "$1/$tool"
+	done
+}

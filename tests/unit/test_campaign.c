@@ -8,6 +8,7 @@
 #include "campaign/campaign.h"
 #include "campaign/method.h"
 #include "plan/plan.h"
+#include "store/credentials.h"
 #include "util/boot.h"
 #include "util/log.h"
 #include "util/shquote.h"
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* A campaign's plan from @yaml (written to a temporary file), loaded; NULL with *@ret set when refused. */
@@ -259,6 +261,59 @@ static void test_fake_boot(void **state)
 	assert_int_equal(system(buf), 0);
 }
 
+#ifdef CLEARPATH_HAVE_LIBPQ
+/* The contents of @path, NUL-terminated, into @buf. */
+static void slurp(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+static void test_store_password_stashed(void **state)
+{
+	char dir[] = "/tmp/test_campaign_pw_XXXXXX", pass[256], text[1024], cmd[300], *out;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(pass, sizeof(pass), "%s/new/clearpath/pgpass", dir);
+	/* no password: the URL as it is, nothing written */
+	assert_int_equal(store_url_stash_password("postgresql://u@h:5/db", pass, true, &out), 0);
+	assert_string_equal(out, "postgresql://u@h:5/db");
+	free(out);
+	assert_int_not_equal(access(pass, F_OK), 0);
+	/* a dry run says what the URL would be and writes nothing */
+	assert_int_equal(store_url_stash_password("postgresql://u:s3@h:5/db", pass, false, &out), 0);
+	assert_null(strstr(out, "s3"));
+	free(out);
+	assert_int_not_equal(access(pass, F_OK), 0);
+	/* the password, with the characters pgpass escapes, in the file; the keyword form names the file */
+	assert_int_equal(store_url_stash_password("postgresql://u:a%3Ab%5Cc@h:5/db?sslmode=disable", pass, true, &out), 0);
+	assert_null(strstr(out, "a:b"));
+	assert_non_null(strstr(out, "sslmode='disable'"));
+	assert_non_null(strstr(out, "passfile='"));
+	free(out);
+	slurp(pass, text, sizeof(text));
+	assert_string_equal(text, "h:5:db:u:a\\:b\\\\c\n");
+	assert_int_equal(stat(pass, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	/* the same server, database and user again: its line replaced, another one's kept */
+	assert_int_equal(store_url_stash_password("host=other user=v password=x dbname=d", pass, true, &out), 0);
+	free(out);
+	assert_int_equal(store_url_stash_password("postgresql://u:new@h:5/db", pass, true, &out), 0);
+	free(out);
+	slurp(pass, text, sizeof(text));
+	assert_string_equal(text, "other:*:d:v:x\nh:5:db:u:new\n");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +325,9 @@ int main(void)
 		cmocka_unit_test(test_expect_mismatch),
 		cmocka_unit_test(test_bad_swprofiles),
 		cmocka_unit_test(test_fake_boot),
+#ifdef CLEARPATH_HAVE_LIBPQ
+		cmocka_unit_test(test_store_password_stashed),
+#endif
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

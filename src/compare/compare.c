@@ -41,6 +41,14 @@ struct cmp_set_priv {
 	 */
 	char **swp_seen;
 	size_t nswp_seen;
+	struct cmp_looks *looks;	/* sequential runs the store recorded (cmp_add_looks) */
+	size_t nlooks;
+};
+
+/* One sequential run's looks at a column. */
+struct cmp_looks {
+	char *sut, *swprofile;
+	unsigned looks;
 };
 
 struct cmp_set *cmp_new(const struct cmp_opts *o)
@@ -96,7 +104,47 @@ void cmp_free(struct cmp_set *s)
 	for (size_t i = 0; i < p->nswp_seen; i++)
 		free(p->swp_seen[i]);
 	free(p->swp_seen);
+	for (size_t i = 0; i < p->nlooks; i++) {
+		free(p->looks[i].sut);
+		free(p->looks[i].swprofile);
+	}
+	free(p->looks);
 	free(p);
+}
+
+int cmp_add_looks(struct cmp_set *s, const char *sut, const char *swprofile, unsigned looks)
+{
+	struct cmp_set_priv *p = (struct cmp_set_priv *)s;
+	struct cmp_looks *l = realloc(p->looks, (p->nlooks + 1) * sizeof(*l));
+
+	if (!l)
+		return -ENOMEM;
+	p->looks = l;
+	l[p->nlooks] = (struct cmp_looks){ strdup(sut), strdup(swprofile), looks };
+	if (!l[p->nlooks].sut || !l[p->nlooks].swprofile) {
+		free(l[p->nlooks].sut);
+		free(l[p->nlooks].swprofile);
+		return -ENOMEM;
+	}
+	p->nlooks++;
+	return 0;
+}
+
+/*
+ * How many times the cells comparing column @c with the base in @blk were
+ * looked at by sequential runs: every run's looks at either column add up
+ * (Bonferroni over all of them); 1 when none was.
+ */
+static unsigned cmp_looks_of(const struct cmp_set *s, const struct cmp_block *blk, size_t c)
+{
+	const struct cmp_set_priv *p = (const struct cmp_set_priv *)s;
+	unsigned n = 0;
+
+	for (size_t i = 0; s->axis == CMP_BY_SWPROFILE && i < p->nlooks; i++)
+		if (!strcmp(p->looks[i].sut, blk->name) &&
+		    (!strcmp(p->looks[i].swprofile, s->cols[c]) || !strcmp(p->looks[i].swprofile, s->cols[s->base])))
+			n += p->looks[i].looks;
+	return n ? n : 1;
 }
 
 /* Remove the words @words (whole words only) from @s, once, with the blank before them. */
@@ -530,7 +578,7 @@ static ssize_t cmp_shared(const struct cmp_cell *a, const struct cmp_levels *x, 
  * is 1: never a second meaning of the return).
  */
 static int cmp_paired(const struct cmp_cell *base, struct cmp_cell *cell, const struct cmp_row *row,
-		      const struct cmp_opts *o, bool *paired)
+		      const struct cmp_opts *o, double alpha, bool *paired)
 {
 	struct cmp_levels x = { 0 }, y = { 0 };
 	double *la = malloc((base->n + 1) * sizeof(*la)), *lb = malloc((base->n + 1) * sizeof(*lb));
@@ -543,7 +591,7 @@ static int cmp_paired(const struct cmp_cell *base, struct cmp_cell *cell, const 
 	if (k < 0)
 		goto out;
 	*paired = k > 0;
-	if (!k || !stats_compare_paired(la, lb, (size_t)k, row->higher_is_better, o->alpha,
+	if (!k || !stats_compare_paired(la, lb, (size_t)k, row->higher_is_better, alpha,
 					o->min_effect_pct, &cell->change))
 		ret = 0;
 out:
@@ -556,7 +604,29 @@ out:
 	return ret;
 }
 
-static int cmp_compute_row(struct cmp_set *s, const struct cmp_opts *o, struct cmp_row *row)
+/*
+ * Modes are a property of the machine: where one cell of @row shows them,
+ * every cell's spread is at least the row's (stats_share_modes).  Not
+ * across machines (columns by SUT), whose modes are their own.
+ */
+static int cmp_share_modes(const struct cmp_set *s, const struct cmp_opts *o, struct cmp_row *row)
+{
+	struct stats_cell **cells;
+
+	if (s->axis == CMP_BY_SUT || o->rule != STATS_RULE_NESTED)
+		return 0;
+	cells = calloc(s->ncols, sizeof(*cells));
+	if (!cells)
+		return EXIT_INTERNAL;
+	for (size_t c = 0; c < s->ncols; c++)
+		cells[c] = row->cells[c].n ? &row->cells[c].st : NULL;
+	row->modes_shared = stats_share_modes(cells, s->ncols, o->alpha);
+	free(cells);
+	return 0;
+}
+
+static int cmp_compute_row(struct cmp_set *s, const struct cmp_opts *o, const struct cmp_block *blk,
+			   struct cmp_row *row)
 {
 	struct cmp_cell *base = &row->cells[s->base];
 
@@ -571,21 +641,92 @@ static int cmp_compute_row(struct cmp_set *s, const struct cmp_opts *o, struct c
 		    stats_outliers(&set, cell->outlier) < 0)
 			return EXIT_INTERNAL;
 	}
+	if (cmp_share_modes(s, o, row))
+		return EXIT_INTERNAL;
 	for (size_t c = 0; base->n && c < s->ncols; c++) {
 		struct cmp_cell *cell = &row->cells[c];
 		bool paired = false;
 
 		if (c == s->base || !cell->n)
 			continue;
-		if (o->rule == STATS_RULE_NESTED && cmp_paired(base, cell, row, o, &paired))
+		cell->looks = cmp_looks_of(s, blk, c);
+		cell->alpha = o->alpha / cell->looks;
+		if (o->rule == STATS_RULE_NESTED && cmp_paired(base, cell, row, o, cell->alpha, &paired))
 			return EXIT_INTERNAL;
-		if (!paired && stats_compare(&base->st, &cell->st, row->higher_is_better, o->rule, o->alpha,
+		if (!paired && stats_compare(&base->st, &cell->st, row->higher_is_better, o->rule, cell->alpha,
 					     o->min_effect_pct, &cell->change))
 			return EXIT_INTERNAL;
-		stats_plan(&cell->change, o->alpha, o->target_pct);
 		cell->has_change = true;
 	}
 	return 0;
+}
+
+/* A cell of a block that has a p-value and can be marked, with its row. */
+struct cmp_tested {
+	struct cmp_cell *cell;
+	const struct cmp_row *row;
+};
+
+/* The tested cells of @blk in row-major order into @out (may be NULL); returns how many. */
+static size_t cmp_tested(const struct cmp_set *s, const struct cmp_block *blk, struct cmp_tested *out)
+{
+	size_t m = 0;
+
+	for (size_t r = 0; r < blk->nrows; r++)
+		for (size_t c = 0; c < s->ncols; c++) {
+			struct cmp_cell *cell = &blk->rows[r].cells[c];
+
+			if (!cell->has_change || cell->change.verdict == STATS_INSUFFICIENT ||
+			    cell->change.why_undecided || !isfinite(cell->change.p_value))
+				continue;
+			if (out)
+				out[m] = (struct cmp_tested){ cell, &blk->rows[r] };
+			m++;
+		}
+	return m;
+}
+
+/*
+ * A table is one question: each cell's p-value adjusted over the cells of
+ * its block (Benjamini-Hochberg), and under --fdr the marks re-judged by
+ * the adjusted value, so they keep the table's false discovery rate.
+ */
+static int cmp_fdr_block(const struct cmp_set *s, const struct cmp_opts *o, struct cmp_block *blk)
+{
+	size_t m = cmp_tested(s, blk, NULL);
+	struct cmp_tested *t = calloc(m ? m : 1, sizeof(*t));
+	double *p = calloc(m ? m : 1, sizeof(*p)), *adj = calloc(m ? m : 1, sizeof(*adj));
+	int ret = EXIT_INTERNAL;
+
+	if (!t || !p || !adj)
+		goto out;
+	cmp_tested(s, blk, t);
+	for (size_t i = 0; i < m; i++)
+		p[i] = t[i].cell->change.p_value;
+	if (stats_bh_adjust(p, m, adj))
+		goto out;
+	blk->tested = m;
+	for (size_t i = 0; i < m; i++) {
+		t[i].cell->change.p_adjusted = adj[i];
+		if (o->fdr > 0)
+			stats_judge(&t[i].cell->change, adj[i] <= o->fdr / t[i].cell->looks,
+				    t[i].row->higher_is_better, o->min_effect_pct);
+	}
+	ret = 0;
+out:
+	free(t);
+	free(p);
+	free(adj);
+	return ret;
+}
+
+/* What more data would decide each change of @blk, once its verdict is final. */
+static void cmp_plan_block(const struct cmp_set *s, const struct cmp_opts *o, struct cmp_block *blk)
+{
+	for (size_t r = 0; r < blk->nrows; r++)
+		for (size_t c = 0; c < s->ncols; c++)
+			if (blk->rows[r].cells[c].has_change)
+				stats_plan(&blk->rows[r].cells[c].change, blk->rows[r].cells[c].alpha, o->target_pct);
 }
 
 /* The geomean row of @blk: one stats_pair per row where the base and column @c both have samples. */
@@ -641,9 +782,14 @@ int cmp_finish(struct cmp_set *s, const struct cmp_opts *o)
 		cmp_swap_cols(s, c, c - 1);
 	if (o->axis == CMP_BY_PARAM)
 		s->base = 0;
-	for (size_t b = 0; !ret && b < s->nblocks; b++)
+	for (size_t b = 0; !ret && b < s->nblocks; b++) {
 		for (size_t r = 0; !ret && r < s->blocks[b].nrows; r++)
-			ret = cmp_compute_row(s, o, &s->blocks[b].rows[r]);
+			ret = cmp_compute_row(s, o, &s->blocks[b], &s->blocks[b].rows[r]);
+		if (!ret)
+			ret = cmp_fdr_block(s, o, &s->blocks[b]);
+		if (!ret)
+			cmp_plan_block(s, o, &s->blocks[b]);
+	}
 	for (size_t b = 0; !ret && b < s->nblocks; b++)
 		ret = cmp_geomean(s, &s->blocks[b]);
 	/* the steps above fail only for memory or a statistic refusing its input: said once, here */
@@ -679,8 +825,9 @@ void cmp_floor_of(const struct stats_cell *c, double alpha, double target_pct, s
 	f->sessions = c->sessions;
 	f->between_pct = c->mean ? 100 * sqrt(c->var_between) / fabs(c->mean) : NAN;
 	f->within_pct = c->mean ? 100 * sqrt(c->var_within) / fabs(c->mean) : NAN;
-	f->mde4_pct = stats_mde_independent(rsd, 4, alpha);
-	f->sessions_needed = stats_sessions_independent(rsd, target_pct, alpha);
+	f->at_least = false;
+	f->mde4_pct = stats_mde_independent(rsd, c->robust.df, 4, alpha, &f->at_least);
+	f->sessions_needed = stats_sessions_independent(rsd, c->robust.df, target_pct, alpha, &f->at_least);
 }
 
 void cmp_attach_floor(struct cmp_set *s, const struct cmp_set *cal, const struct cmp_opts *o)

@@ -29,6 +29,12 @@ struct cmp_opts {
 	double min_effect_pct;
 	double target_pct;	/* the change sessions_needed plans for (STATS_DEFAULT_TARGET_PCT) */
 	/*
+	 * > 0: the marks of each table (block) keep its false discovery rate at
+	 * or below this (Benjamini-Hochberg over the cells' p-values, nested
+	 * rule only); 0: each cell is judged at alpha on its own.
+	 */
+	double fdr;
+	/*
 	 * Calibration swprofiles (CMP_CALIBRATION_SUFFIX, written by clearpath
 	 * calibrate) are the machine's noise floor, not a kernel to compare:
 	 * left out unless named in swprofiles, or the only ones kept with
@@ -58,6 +64,13 @@ struct cmp_cell {
 	 */
 	struct stats_change change;
 	bool has_change;
+	/*
+	 * The level the change was judged at (valid when has_change): alpha, or
+	 * alpha / looks when its columns were grown by a sequential run that
+	 * looked @looks times (cmp_add_looks); looks is 1 otherwise.
+	 */
+	double alpha;
+	unsigned looks;
 };
 
 /* A result class's noise on this machine, from a calibration cell (percent of the mean). */
@@ -66,6 +79,7 @@ struct cmp_floor {
 	double between_pct, within_pct;	/* sd between sessions and between repeats of a session */
 	double mde4_pct;		/* smallest change 4 sessions per column detect (80% power) */
 	double sessions_needed;		/* sessions per column for a target_pct change */
+	bool at_least;			/* too few sessions to bound the spread: both are lower bounds */
 };
 
 /* The floor of calibration cell @c, at level 1 - @alpha, planning for @target_pct.  NAN where unknown. */
@@ -80,6 +94,8 @@ struct cmp_row {
 	/* The machine's noise floor for this result class (cmp_attach_floor), valid when has_floor. */
 	struct cmp_floor floor;
 	bool has_floor;
+	/* A cell's sessions fall into 2 modes, so every cell's spread is at least the row's (stats_share_modes). */
+	bool modes_shared;
 };
 
 struct cmp_block {
@@ -93,6 +109,8 @@ struct cmp_block {
 	 * the base column and where no row has a ratio.
 	 */
 	double *geomean_pct;
+	/* Cells with a p-value that can be marked: the m of the false marks a table carries by chance, m x alpha. */
+	size_t tested;
 };
 
 struct cmp_set {
@@ -136,6 +154,15 @@ int cmp_add(struct cmp_set *s, const struct cmp_opts *o, const struct cmp_sample
  * other filters, a --base that is not a column), or EXIT_INTERNAL.
  */
 int cmp_finish(struct cmp_set *s, const struct cmp_opts *o);
+
+/*
+ * The store says the cells of swprofile @swprofile on SUT class @sut were
+ * looked at @looks times by a sequential run (plan run --until-decided):
+ * cmp_finish() then judges every cell comparing that column (by
+ * swprofile columns) at alpha / (all looks recorded for its two columns),
+ * the level the looks were made at.  Call before cmp_finish(); 0 or -ENOMEM.
+ */
+int cmp_add_looks(struct cmp_set *s, const char *sut, const char *swprofile, unsigned looks);
 
 /* How many cells of @s (after cmp_finish()) have the verdict @v. */
 size_t cmp_count_verdicts(const struct cmp_set *s, enum stats_verdict v);

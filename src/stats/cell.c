@@ -150,7 +150,7 @@ static void stats_nested_estimate(const struct stats_anova *a, struct stats_cell
  * that (as the ANOVA clamps a negative between-session component at 0), the
  * within-session variance of the kept samples, with its df, stands in.
  */
-static void stats_robust_estimate(const double *levels, size_t k, const struct stats_robust_sum *rs,
+static void stats_robust_estimate(double *levels, size_t k, const struct stats_robust_sum *rs,
 				  struct stats_cell *c)
 {
 	double floor = rs->df_w > 0 ? rs->ssw / rs->df_w * rs->inv_n / (double)k : NAN;
@@ -163,6 +163,18 @@ static void stats_robust_estimate(const double *levels, size_t k, const struct s
 		c->robust.var_mean = floor / (double)k;
 		c->robust.df = rs->df_w;
 		c->var_sessions = floor;	/* for planning: one session's level varies at least this much */
+	}
+	c->modes = 0;
+	c->mode_low = 0;
+	c->mode_gap_pct = NAN;
+	if (k >= 4) {
+		double stat = stats_modes_statistic(levels, k, floor, &c->mode_gap_pct, &c->mode_low);
+
+		c->modes = stat > stats_modes_threshold(k) ? 2 : 1;
+		if (c->modes == 1) {
+			c->mode_low = 0;
+			c->mode_gap_pct = NAN;
+		}
 	}
 }
 

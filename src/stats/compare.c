@@ -103,13 +103,20 @@ static bool stats_intervals_apart(const struct stats_cell *base, const struct st
 	return o.ci_low > b.ci_high || o.ci_high < b.ci_low;
 }
 
-/* Interval, p-value and df of the change; returns the reason when none can be had. */
+/*
+ * Interval, p-value and df of the change; returns the reason when none can
+ * be had.  @df_cap > 0 caps the Welch df (a column of 2 sessions: Hsu's
+ * conservative min(k) - 1, which holds whatever the columns' variances).
+ */
 static const char *stats_change_interval(double cb, double co, const struct stats_estimate *eb,
-					 const struct stats_estimate *eo, double alpha, struct stats_change *ch)
+					 const struct stats_estimate *eo, double alpha, double df_cap,
+					 struct stats_change *ch)
 {
 	double lo, hi, tq, tstat;
 
 	ch->df = stats_welch_df(eb, eo);
+	if (df_cap > 0 && !(ch->df <= df_cap))
+		ch->df = df_cap;
 	tq = gsl_cdf_tdist_Pinv(1 - alpha / 2, ch->df);
 	if (stats_fieller(cb, co, eb, eo, tq, &lo, &hi))
 		return "base mean is not distinguishable from 0, the change interval is unbounded";
@@ -128,24 +135,44 @@ static double stats_rsd(const struct stats_cell *c)
 	return c->sessions > 1 && c->level > 0 ? sqrt(c->var_sessions) / c->level : NAN;
 }
 
-static void stats_set_verdict(struct stats_change *ch, bool fires, bool higher_is_better, double min_effect_pct)
+void stats_judge(struct stats_change *ch, bool fires, bool higher_is_better, double min_effect_pct)
 {
+	if (!ch || ch->verdict == STATS_INSUFFICIENT)
+		return;
 	ch->verdict = STATS_NONE;
-	if (fires && fabs(ch->pct) >= min_effect_pct)
+	if (fires && !ch->why_undecided && fabs(ch->pct) >= min_effect_pct)
 		ch->verdict = (ch->pct > 0) == higher_is_better ? STATS_IMPROVEMENT : STATS_REGRESSION;
 }
 
 static void stats_set_insufficient(struct stats_change *ch, const char *why)
 {
 	ch->why_insufficient = why;
-	ch->ci_low = ch->ci_high = ch->p_value = ch->df = ch->se_pct = NAN;
+	ch->ci_low = ch->ci_high = ch->p_value = ch->p_adjusted = ch->df = ch->se_pct = NAN;
 	ch->verdict = STATS_INSUFFICIENT;
 }
 
 static const struct stats_change stats_change_init = {
-	.pct = NAN, .ci_low = NAN, .ci_high = NAN, .p_value = NAN, .df = NAN, .verdict = STATS_NONE,
-	.se_pct = NAN, .rsd_base = NAN, .rsd_other = NAN, .mde_pct = NAN, .sessions_needed = NAN,
+	.pct = NAN, .ci_low = NAN, .ci_high = NAN, .p_value = NAN, .p_adjusted = NAN, .df = NAN,
+	.verdict = STATS_NONE, .se_pct = NAN, .rsd_base = NAN, .rsd_other = NAN, .rsd_df_base = NAN,
+	.rsd_df_other = NAN, .mde_pct = NAN, .sessions_needed = NAN,
 };
+
+/* Why a nested comparison of these columns can have an interval but no verdict, or NULL. */
+static const char *stats_too_few(const struct stats_cell *base, const struct stats_cell *other)
+{
+	if (base->sessions < STATS_MIN_SESSIONS)
+		return "2 sessions in the base column: a verdict needs 3 (the spread of 2 has 1 degree of freedom)";
+	if (other->sessions < STATS_MIN_SESSIONS)
+		return "2 sessions in the compared column: a verdict needs 3 (the spread of 2 has 1 degree of freedom)";
+	return NULL;
+}
+
+/* The spread of one session's level in @c, for planning, and its df. */
+static void stats_rsd_of(const struct stats_cell *c, double *rsd, double *df)
+{
+	*rsd = stats_rsd(c);
+	*df = isfinite(*rsd) ? c->robust.df : NAN;
+}
 
 int stats_compare(const struct stats_cell *base, const struct stats_cell *other, bool higher_is_better,
 		  enum stats_rule rule, double alpha, double min_effect_pct, struct stats_change *out)
@@ -173,22 +200,26 @@ int stats_compare(const struct stats_cell *base, const struct stats_cell *other,
 	if (cb > 0)
 		ch.pct = 100 * (co / cb - 1);
 	ch.sessions = base->sessions < other->sessions ? base->sessions : other->sessions;
-	ch.rsd_base = stats_rsd(base);
-	ch.rsd_other = stats_rsd(other);
+	stats_rsd_of(base, &ch.rsd_base, &ch.rsd_df_base);
+	stats_rsd_of(other, &ch.rsd_other, &ch.rsd_df_other);
 	why = stats_insufficient(base, other, rule, &eb, &eo, cb, co);
+	if (!why && rule == STATS_RULE_NESTED)
+		ch.why_undecided = stats_too_few(base, other);
 	if (!why) {
 		eb = stats_cleaned(&eb, cb);
 		eo = stats_cleaned(&eo, co);
-		why = stats_change_interval(cb, co, &eb, &eo, alpha, &ch);
+		why = stats_change_interval(cb, co, &eb, &eo, alpha,
+					    ch.why_undecided ? (double)ch.sessions - 1 : 0, &ch);
 	}
 	if (why) {
 		stats_set_insufficient(&ch, why);
 		*out = ch;
 		return 0;
 	}
-	stats_set_verdict(&ch, rule == STATS_RULE_NESTED ? ch.ci_low > 0 || ch.ci_high < 0
-							  : stats_intervals_apart(base, other, alpha),
-			  higher_is_better, min_effect_pct);
+	ch.p_adjusted = ch.p_value;
+	stats_judge(&ch, rule == STATS_RULE_NESTED ? ch.ci_low > 0 || ch.ci_high < 0
+						    : stats_intervals_apart(base, other, alpha),
+		    higher_is_better, min_effect_pct);
 	*out = ch;
 	return 0;
 }
@@ -229,6 +260,7 @@ int stats_compare_paired(const double *base, const double *other, size_t k, bool
 		mean = gsl_stats_mean(d, 1, k);
 		ch.pct = 100 * expm1(mean);
 		ch.rsd_base = ch.rsd_other = gsl_stats_sd_m(d, 1, k, mean);
+		ch.rsd_df_base = ch.rsd_df_other = (double)(k - 1);
 		se = ch.rsd_base / sqrt((double)k);
 		/* the log ratios are close to 0, so an absolute threshold is the relative one */
 		if (stats_no_spread(se * se, 1))
@@ -241,12 +273,14 @@ int stats_compare_paired(const double *base, const double *other, size_t k, bool
 		return 0;
 	}
 	ch.df = (double)(k - 1);
+	if (k < STATS_MIN_SESSIONS)
+		ch.why_undecided = "2 sessions measured both columns: a verdict needs 3 (the spread of 2 has 1 degree of freedom)";
 	half = gsl_cdf_tdist_Pinv(1 - alpha / 2, ch.df) * se;
 	ch.ci_low = 100 * expm1(mean - half);
 	ch.ci_high = 100 * expm1(mean + half);
-	ch.p_value = 2 * gsl_cdf_tdist_Q(fabs(mean) / se, ch.df);
+	ch.p_value = ch.p_adjusted = 2 * gsl_cdf_tdist_Q(fabs(mean) / se, ch.df);
 	ch.se_pct = 100 * se;
-	stats_set_verdict(&ch, ch.ci_low > 0 || ch.ci_high < 0, higher_is_better, min_effect_pct);
+	stats_judge(&ch, ch.ci_low > 0 || ch.ci_high < 0, higher_is_better, min_effect_pct);
 	free(d);
 	*out = ch;
 	return 0;

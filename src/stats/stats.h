@@ -17,6 +17,20 @@
 #define STATS_DEFAULT_TARGET_PCT	1.0	/* the change "what more data would decide" plans for */
 #define STATS_POWER			0.8	/* the power mde_pct and sessions_needed are for */
 /*
+ * A verdict needs this many sessions in each column (pairs when paired):
+ * the spread of 2 sessions' levels has 1 degree of freedom, and
+ * Welch-Satterthwaite then calls 7-11% of A/A comparisons against a larger
+ * column (tests/unit/test_stats_sim.c measures it).
+ */
+#define STATS_MIN_SESSIONS		3
+/*
+ * Plans (mde_pct, sessions_needed, calibrate's advice) are for the upper
+ * confidence bound at this level of the spread they are planned from, and
+ * say "at least" when that spread has fewer df than STATS_PLAN_MIN_DF.
+ */
+#define STATS_PLAN_CONFIDENCE		0.75
+#define STATS_PLAN_MIN_DF		3
+/*
  * A sample is flagged as an outlier when it is this many robust standard
  * deviations (1.4826 x the median absolute residual) from its session's
  * median; tests/unit/test_stats_sim.c measures how rarely clean data is.
@@ -66,6 +80,17 @@ struct stats_cell {
 	double level, var_sessions;
 	struct stats_estimate robust;
 	size_t outliers;	/* samples stats_outliers() flags */
+	/*
+	 * Modes: 2 when the session levels fall into two clusters well apart
+	 * (stats_modes_statistic() above stats_modes_threshold(): a boot landing
+	 * in a fast or a slow mode), 1 when they do not, 0 with fewer than 4
+	 * sessions (too few to tell).  mode_gap_pct: the clusters' means apart,
+	 * in per cent of the lower one; mode_low: the sessions in the lower.
+	 */
+	size_t modes, mode_low;
+	double mode_gap_pct;
+	/* var_sessions and robust raised to the row's pooled spread by stats_share_modes() */
+	bool modes_shared;
 };
 
 /*
@@ -108,6 +133,38 @@ int stats_outliers(const struct stats_sample_set *s, bool *flags);
 int stats_cell_compute(const struct stats_sample_set *s, double alpha, struct stats_cell *out);
 
 /*
+ * Whether the session levels of a column fall into two modes.  The
+ * statistic sorts @levels (in place) and splits them at the widest gap leaving at least 2
+ * on each side and divides that gap by the pooled sd about the two
+ * clusters' means (k - 2 df), floored at sqrt(@level_noise_var), the sd a
+ * level has from its within-session noise alone (0 or NAN: no floor).
+ * *@gap_pct (may be NULL): the clusters' means apart in per cent of the
+ * lower; *@low (may be NULL): the levels below the gap.  NAN with fewer
+ * than 4 levels.
+ */
+double stats_modes_statistic(double *levels, size_t k, double level_noise_var, double *gap_pct,
+			     size_t *low);
+
+/*
+ * The value of stats_modes_statistic() that normal levels from @k sessions
+ * exceed 1% of the time: above it the column has 2 modes.  NAN for k < 4.
+ */
+double stats_modes_threshold(size_t k);
+
+/*
+ * Modes are a property of the machine (THP and hugepage placement), not of
+ * one column: a column of 4 sessions that all landed in the fast mode shows
+ * a tight spread, a mean 4% off, and a confident false verdict against a
+ * column of 10 that shows both.  When any of the @n cells (one row of a
+ * table) has 2 modes, each cell's spread of session levels is raised to at
+ * least the row's pooled one (sum of (sessions - 1) * var_sessions over the
+ * cells, over the sum of (sessions - 1), which is also its df), robust
+ * re-derived with that df, its interval at level 1 - @alpha, and
+ * modes_shared set.  Returns whether it did; NULL cells are skipped.
+ */
+bool stats_share_modes(struct stats_cell *const *cells, size_t n, double alpha);
+
+/*
  * Whether a variance of the mean is no more than rounding noise around
  * @center (relative sd below 1e-9): samples that are all equal can leave a
  * variance of a few ulps, which must not read as a very precise estimate.
@@ -132,8 +189,19 @@ enum stats_verdict { STATS_NONE, STATS_IMPROVEMENT, STATS_REGRESSION, STATS_INSU
  */
 struct stats_change {
 	double pct, ci_low, ci_high, p_value, df;
+	/*
+	 * p_value adjusted over the cells of a table (stats_bh_adjust(), by the
+	 * caller); p_value itself until then, NAN where p_value is.
+	 */
+	double p_adjusted;
 	enum stats_verdict verdict;
 	const char *why_insufficient;	/* static text when verdict is STATS_INSUFFICIENT, else NULL */
+	/*
+	 * Static text when the cell has an interval but can have no verdict
+	 * (a column with fewer than STATS_MIN_SESSIONS sessions), else NULL:
+	 * the verdict is then STATS_NONE and never decided.
+	 */
+	const char *why_undecided;
 	/* What the comparison rests on, for stats_plan(). */
 	bool paired;		/* within each session (stats_compare_paired) */
 	size_t sessions;	/* pairs, or the fewer sessions of the two columns */
@@ -143,9 +211,16 @@ struct stats_change {
 	 * ratio) in each column; NAN when unknown.  For planning only.
 	 */
 	double rsd_base, rsd_other;
+	double rsd_df_base, rsd_df_other;	/* their degrees of freedom (NAN when unknown) */
 	/* Filled by stats_plan(); NAN until then or when unknown. */
 	double mde_pct;		/* smallest change this data detects with STATS_POWER */
 	double sessions_needed;	/* sessions per column to detect target_pct with STATS_POWER */
+	/*
+	 * The spread is from too few sessions to bound (fewer than
+	 * STATS_PLAN_MIN_DF degrees of freedom): mde_pct and sessions_needed
+	 * then come from the spread as measured and are lower bounds, "at least".
+	 */
+	bool plan_at_least;
 	bool decided;		/* (I)/(R), or the interval lies within +-target_pct */
 };
 
@@ -192,27 +267,35 @@ int stats_compare_paired(const double *base, const double *other, size_t k, bool
 
 /*
  * What more data would decide @ch: decided when the verdict is (I)/(R) or
- * the change's interval lies within +-@target_pct (no change that large);
- * otherwise mde_pct, the smallest change the present data detects at
- * STATS_POWER (two-sided, level 1 - @alpha), and sessions_needed, the
- * sessions per column (pairs when paired) that would detect a change of
- * @target_pct at that power, from the session-level spread (a column with
- * one session borrows the other's).  Either is NAN when the data cannot say.
+ * the change's interval lies within +-@target_pct (no change that large),
+ * never when why_undecided is set; otherwise mde_pct, the smallest change
+ * the present design detects at STATS_POWER (two-sided, level 1 - @alpha;
+ * NAN when why_undecided: this data gives no verdict), and sessions_needed
+ * (at least STATS_MIN_SESSIONS), the sessions per column (pairs when
+ * paired) that would detect a change of @target_pct at that power, from the
+ * session-level spread (a column with one session borrows the other's).
+ * Both plan for the upper STATS_PLAN_CONFIDENCE confidence bound of the
+ * spread, so that following them delivers the power on average; with
+ * fewer than STATS_PLAN_MIN_DF df behind it they use the spread as
+ * measured and set plan_at_least.  Either is NAN when the data cannot say.
  * No-op for a NULL @ch or a target_pct that is not positive.
  */
 void stats_plan(struct stats_change *ch, double alpha, double target_pct);
 
 /*
  * Planning before any comparison (clearpath calibrate): two columns measured
- * in different sessions, each session's level with relative sd @rsd.
+ * in different sessions, each session's level with relative sd @rsd,
+ * estimated with @df degrees of freedom (sessions - 1 of the calibration),
+ * planned for its upper bound as stats_plan() does.
  * stats_mde_independent: the smallest change, in per cent, that @sessions
  * sessions per column detect with STATS_POWER at level 1 - @alpha.
  * stats_sessions_independent: the sessions per column that detect
- * @target_pct.  NAN when the inputs cannot say (rsd not finite and > 0,
- * fewer than 2 sessions).
+ * @target_pct.  *@at_least (may be NULL) is set when @df is below
+ * STATS_PLAN_MIN_DF (the answer is then a lower bound).  NAN when the inputs
+ * cannot say (rsd not finite and > 0, df not > 0, fewer than 2 sessions).
  */
-double stats_mde_independent(double rsd, size_t sessions, double alpha);
-double stats_sessions_independent(double rsd, double target_pct, double alpha);
+double stats_mde_independent(double rsd, double df, size_t sessions, double alpha, bool *at_least);
+double stats_sessions_independent(double rsd, double df, double target_pct, double alpha, bool *at_least);
 
 /*
  * The level for each look of a sequential run (plan run --until-decided):
@@ -223,6 +306,26 @@ double stats_sessions_independent(double rsd, double target_pct, double alpha);
  * tests/unit/test_stats_sim.c measures it.  @alpha itself when @last <= @first.
  */
 double stats_sequential_alpha(double alpha, unsigned first, unsigned last);
+
+/*
+ * Set @ch's verdict from whether its rule @fires: (I)/(R) when it does,
+ * |pct| >= @min_effect_pct and the cell can have a verdict (why_undecided
+ * is NULL), else STATS_NONE; an STATS_INSUFFICIENT cell stays so.  For
+ * callers that judge by another yardstick than the cell's own interval
+ * (the adjusted p-value of a whole table).  No-op for a NULL @ch.
+ */
+void stats_judge(struct stats_change *ch, bool fires, bool higher_is_better, double min_effect_pct);
+
+/*
+ * Benjamini-Hochberg: adj[i] = min over the p-values p_(j) >= p[i] of
+ * m p_(j) / j, capped at 1, where m counts the p-values in [0, 1] and j is
+ * a p-value's rank among them.  Marking the cells with adj <= Q keeps the
+ * expected share of false marks among the marks at or below Q (for
+ * independent or positively dependent tests, as cells sharing boots are).
+ * p-values outside [0, 1] (NAN) are not counted and get NAN.  Returns 0,
+ * -EINVAL for NULL arrays with n > 0, or -ENOMEM.
+ */
+int stats_bh_adjust(const double *p, size_t n, double *adj);
 
 /* "improvement" | "regression" | "none" | "insufficient"; "?" for an unknown value. */
 const char *stats_verdict_name(enum stats_verdict v);

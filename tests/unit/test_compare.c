@@ -48,20 +48,27 @@ static void add(struct cmp_set *s, const struct cmp_opts *o, const char *sut, co
 	assert_int_equal(cmp_add(s, o, &x), 0);
 }
 
-/* Three samples per session in each of two sessions, around @mean (spread 1%). */
-static void add_cell(struct cmp_set *s, const struct cmp_opts *o, const char *sut, const char *swp,
-		     const char *started, const char *suite, const char *rclass, double mean)
+/* Three samples per session in each of @k sessions (at most 3), around @mean (spread 1%). */
+static void add_cell_k(struct cmp_set *s, const struct cmp_opts *o, const char *sut, const char *swp,
+		       const char *started, const char *suite, const char *rclass, double mean, int sessions)
 {
-	static const double dz[2][3] = { { -0.010, 0.002, 0.008 }, { -0.004, 0.001, 0.003 } };
+	static const double dz[3][3] = { { -0.010, 0.002, 0.008 }, { -0.004, 0.001, 0.003 }, { 0.003, -0.001, -0.002 } };
 	char uuid[40];
 
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < sessions; k++) {
 		/* a session runs one kernel on one machine: its own UUID per (sut, swprofile) */
 		snprintf(uuid, sizeof(uuid), "%02x%02x0000-0000-4000-8000-00000000000%d", (unsigned char)sut[0],
 			 (unsigned char)swp[strlen(swp) - 1], k + 1);
 		for (int i = 0; i < 3; i++)
 			add(s, o, sut, swp, uuid, started, suite, rclass, mean * (1 + dz[k][i]));
 	}
+}
+
+/* Two sessions of three samples. */
+static void add_cell(struct cmp_set *s, const struct cmp_opts *o, const char *sut, const char *swp,
+		     const char *started, const char *suite, const char *rclass, double mean)
+{
+	add_cell_k(s, o, sut, swp, started, suite, rclass, mean, 2);
 }
 
 /* @got within 0.01 of @want_pct. */
@@ -141,9 +148,69 @@ static void test_count_verdicts(void **state)
 	for (enum stats_verdict v = STATS_NONE; v <= STATS_INSUFFICIENT; v++)
 		all += cmp_count_verdicts(s, v);
 	assert_int_equal(all, 2 * 2);
-	/* +2% memset is an improvement, -2% mmap a regression, in both blocks */
-	assert_int_equal(cmp_count_verdicts(s, STATS_IMPROVEMENT), 2);
-	assert_int_equal(cmp_count_verdicts(s, STATS_REGRESSION), 2);
+	/* 2 sessions a column: a spread of 1 df decides nothing, however clear the change looks */
+	assert_int_equal(cmp_count_verdicts(s, STATS_NONE), 4);
+	for (size_t b = 0; b < s->nblocks; b++)
+		for (size_t r = 0; r < s->blocks[b].nrows; r++) {
+			const struct stats_change *ch = &s->blocks[b].rows[r].cells[1].change;
+
+			assert_non_null(ch->why_undecided);
+			assert_false(ch->decided);
+			assert_true(ch->sessions_needed >= STATS_MIN_SESSIONS);
+		}
+	cmp_free(s);
+}
+
+/* The seed's shape with 3 sessions a column: +2% memset (I), -2% mmap (R); p adjusted per block. */
+static struct cmp_set *seed_set3(const struct cmp_opts *o)
+{
+	struct cmp_set *s = cmp_new(o);
+
+	assert_non_null(s);
+	add_cell_k(s, o, "box", "base", "2026-08-22T08:00:00Z", "mem/memset", MEMSET, 100.0, 3);
+	add_cell_k(s, o, "box", "base", "2026-08-22T08:00:00Z", "mem/mmap", MMAP4K, 50.0, 3);
+	add_cell_k(s, o, "box", "patched", "2026-08-23T08:00:00Z", "mem/memset", MEMSET, 102.0, 3);
+	add_cell_k(s, o, "box", "patched", "2026-08-23T08:00:00Z", "mem/mmap", MMAP4K, 49.0, 3);
+	return s;
+}
+
+static void test_three_sessions_fdr_looks(void **state)
+{
+	struct cmp_opts o = opts(CMP_BY_SWPROFILE);
+	struct cmp_set *s = seed_set3(&o);
+	const struct stats_change *a, *b;
+	double pa, pb;
+
+	(void)state;
+	assert_int_equal(cmp_finish(s, &o), 0);
+	assert_int_equal(cmp_count_verdicts(s, STATS_IMPROVEMENT), 1);
+	assert_int_equal(cmp_count_verdicts(s, STATS_REGRESSION), 1);
+	assert_int_equal(s->blocks[0].tested, 2);
+	a = &find_row(&s->blocks[0], MEMSET)->cells[1].change;
+	b = &find_row(&s->blocks[0], MMAP4K)->cells[1].change;
+	/* BH over 2 cells: the larger p stays, the smaller is doubled unless that passes the larger */
+	pa = a->p_value;
+	pb = b->p_value;
+	assert_true(fabs(fmax(a->p_adjusted, b->p_adjusted) - fmax(pa, pb)) < 1e-15);
+	assert_true(fabs(fmin(a->p_adjusted, b->p_adjusted) - fmin(2 * fmin(pa, pb), fmax(pa, pb))) < 1e-15);
+	assert_true(find_row(&s->blocks[0], MEMSET)->cells[1].alpha == o.alpha);
+	cmp_free(s);
+	/* --fdr at a level below both adjusted p-values: no marks, and planned again */
+	o.fdr = fmin(pa, pb) / 2;
+	s = seed_set3(&o);
+	assert_int_equal(cmp_finish(s, &o), 0);
+	assert_int_equal(cmp_count_verdicts(s, STATS_NONE), 2);
+	assert_false(find_row(&s->blocks[0], MEMSET)->cells[1].change.decided);
+	cmp_free(s);
+	/* a sequential run's looks at 'patched': judged at alpha / looks, the base's looks added */
+	o.fdr = 0;
+	s = seed_set3(&o);
+	assert_int_equal(cmp_add_looks(s, "box", "patched", 5), 0);
+	assert_int_equal(cmp_add_looks(s, "box", "base", 2), 0);
+	assert_int_equal(cmp_add_looks(s, "other-box", "patched", 100), 0);
+	assert_int_equal(cmp_finish(s, &o), 0);
+	assert_int_equal(find_row(&s->blocks[0], MEMSET)->cells[1].looks, 7);
+	assert_true(fabs(find_row(&s->blocks[0], MEMSET)->cells[1].alpha - o.alpha / 7) < 1e-15);
 	cmp_free(s);
 }
 
@@ -538,6 +605,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_group_by_swprofile),
 		cmocka_unit_test(test_count_verdicts),
+		cmocka_unit_test(test_three_sessions_fdr_looks),
 		cmocka_unit_test(test_group_by_sut),
 		cmocka_unit_test(test_group_by_param),
 		cmocka_unit_test(test_param_split),

@@ -491,8 +491,27 @@ static void test_paired(void **state)
 	ch.verdict = STATS_NONE;
 	stats_plan(&ch, 0.05, 0.1);
 	assert_false(ch.decided);
-	assert_near(ch.mde_pct, 0.607259433, 1e-5);
-	assert_near(ch.sessions_needed, 69, 0);
+	/*
+	 * planned for the upper 75% bound of the spread (3 df): the variance
+	 * times 3 / chi2(.25; 3) = 3 / 1.212533, so mde grows by its root and
+	 * the sessions about in proportion (69 for the point estimate)
+	 */
+	assert_near(ch.mde_pct, 0.607259433 * sqrt(3 / gsl_cdf_chisq_Pinv(0.25, 3)), 1e-5);
+	/* the smallest n whose t quantiles at n - 1 df meet a 0.1% change (as a log ratio) */
+	for (double k = ch.sessions_needed - 1, sd = ch.rsd_base * sqrt(3 / gsl_cdf_chisq_Pinv(0.25, 3));
+	     k <= ch.sessions_needed; k++)
+		assert_int_equal((gsl_cdf_tdist_Pinv(0.975, k - 1) + gsl_cdf_tdist_Pinv(0.8, k - 1)) * sd / sqrt(k) <=
+					 log1p(0.001),
+				 k == ch.sessions_needed);
+	assert_false(ch.plan_at_least);
+	/* two pairs: an interval, but a spread of 1 df decides nothing; the plan is a lower bound */
+	assert_int_equal(stats_compare_paired(b, o, 2, true, 0.05, 0.5, &ch), 0);
+	assert_int_equal(ch.verdict, STATS_NONE);
+	assert_non_null(ch.why_undecided);
+	assert_true(isfinite(ch.ci_low) && isfinite(ch.p_value));
+	stats_plan(&ch, 0.05, 1);
+	assert_false(ch.decided);
+	assert_true(ch.plan_at_least && isnan(ch.mde_pct) && ch.sessions_needed >= STATS_MIN_SESSIONS);
 	/* one session, or the same ratio in every session: no verdict */
 	assert_int_equal(stats_compare_paired(b, o, 1, true, 0.05, 0.5, &ch), 0);
 	assert_int_equal(ch.verdict, STATS_INSUFFICIENT);
@@ -514,7 +533,8 @@ static void test_plan_independent(void **state)
 {
 	struct stats_cell b = cell_made(100, 1, 3), o = cell_made(100.5, 1, 3);
 	struct stats_change ch;
-	double n;
+	double n, up, vb, vo, dfv;
+	bool lower;
 
 	(void)state;
 	b.var_sessions = o.var_sessions = 4;	/* sd 2 around 100: 2% */
@@ -523,30 +543,51 @@ static void test_plan_independent(void **state)
 	stats_plan(&ch, 0.05, 1);
 	assert_false(ch.decided);
 	n = ch.sessions_needed;
-	assert_true(n >= 63 && n <= 66);
-	/* the smallest such n: n meets the target, n - 1 does not */
+	/*
+	 * planned for the upper 75% bound of the spread: the two columns'
+	 * variances (3 df each) sum with 6 df, times 6 / chi2(.25; 6); the
+	 * smallest such n: n meets the target, n - 1 does not
+	 */
+	vb = ch.rsd_base * ch.rsd_base;
+	vo = ch.rsd_other * ch.rsd_other;
+	dfv = (vb + vo) * (vb + vo) / (vb * vb / 3 + vo * vo / 3);
+	assert_near(dfv, 6, 1e-3);
+	up = dfv / gsl_cdf_chisq_Pinv(0.25, dfv);
+	assert_false(ch.plan_at_least);
 	for (double k = n - 1; k <= n; k++) {
 		double f = gsl_cdf_tdist_Pinv(0.975, 2 * k - 2) + gsl_cdf_tdist_Pinv(0.8, 2 * k - 2);
 
-		assert_int_equal(f * 100 * sqrt(0.0008 / k) <= 1, k == n);
+		assert_int_equal(f * 100 * sqrt((vb + vo) * up / k) <= 1, k == n);
 	}
-	/* mde now: (t(.975) + t(.8)) at the Welch df times the change's standard error */
-	assert_near(ch.mde_pct, (gsl_cdf_tdist_Pinv(0.975, ch.df) + gsl_cdf_tdist_Pinv(0.8, ch.df)) * ch.se_pct, 1e-9);
+	/* mde now: (t(.975) + t(.8)) at the Welch df times the change's standard error, bounded likewise */
+	assert_near(ch.mde_pct, (gsl_cdf_tdist_Pinv(0.975, ch.df) + gsl_cdf_tdist_Pinv(0.8, ch.df)) * ch.se_pct *
+					sqrt(ch.df / gsl_cdf_chisq_Pinv(0.25, ch.df)), 1e-9);
 	assert_near(ch.se_pct, 100 * sqrt(1 + 1.005 * 1.005) / 100, 1e-9);
-	/* a column with one session borrows the other's spread */
+	/*
+	 * a column with one session borrows the other's spread: one estimate
+	 * (3 df) for both, a wider bound, more sessions; calibrate's answer
+	 */
 	o.sessions = 1;
 	o.var_sessions = NAN;
 	ch = compare(&b, &o, true, STATS_RULE_NESTED);
 	assert_int_equal(ch.verdict, STATS_INSUFFICIENT);
 	stats_plan(&ch, 0.05, 1);
-	assert_near(ch.sessions_needed, n, 0);
+	assert_true(ch.sessions_needed > n);
+	assert_near(ch.sessions_needed, stats_sessions_independent(0.02, 3, 1, 0.05, NULL), 0);
 	assert_true(isnan(ch.mde_pct));
-	/* planning before a comparison gives the same answer from the same spread */
-	assert_near(stats_sessions_independent(0.02, 1, 0.05), n, 0);
-	assert_near(stats_mde_independent(0.02, 4, 0.05),
-		    (gsl_cdf_tdist_Pinv(0.975, 6) + gsl_cdf_tdist_Pinv(0.8, 6)) * 2 * sqrt(0.5), 1e-9);
-	assert_true(isnan(stats_mde_independent(0.02, 1, 0.05)));
-	assert_true(isnan(stats_sessions_independent(0, 1, 0.05)));
+	/* planning before a comparison gives the same answer from the same spread and df */
+	assert_near(stats_sessions_independent(0.02, 3, 1, 0.05, &lower),
+		    stats_sessions_independent(0.02 * sqrt(3 / gsl_cdf_chisq_Pinv(0.25, 3)), 1e9, 1, 0.05, NULL), 0);
+	assert_false(lower);
+	assert_near(stats_mde_independent(0.02, 6, 4, 0.05, &lower),
+		    (gsl_cdf_tdist_Pinv(0.975, 6) + gsl_cdf_tdist_Pinv(0.8, 6)) * 2 * sqrt(0.5 * 6 / gsl_cdf_chisq_Pinv(0.25, 6)),
+		    1e-9);
+	/* a calibration of 2 sessions (1 df) cannot bound its spread: the answer is a lower bound */
+	assert_true(stats_sessions_independent(0.02, 1, 1, 0.05, &lower) < n);
+	assert_true(lower);
+	assert_true(isnan(stats_mde_independent(0.02, 6, 1, 0.05, NULL)));
+	assert_true(isnan(stats_sessions_independent(0, 6, 1, 0.05, NULL)));
+	assert_true(isnan(stats_sessions_independent(0.02, 0, 1, 0.05, NULL)));
 	/* an interval within +-target decides "no change that large" */
 	b = cell_made(100, 1e-4, 11);
 	o = cell_made(100.1, 1e-4, 11);
@@ -619,6 +660,114 @@ static void test_verdict_names(void **state)
 	assert_string_equal(stats_verdict_name((enum stats_verdict)42), "?");
 }
 
+/*
+ * Two sessions in a column: an interval with Hsu's df (min sessions - 1 =
+ * 1), never a verdict, never decided, however far apart the columns are.
+ */
+static void test_two_sessions_undecided(void **state)
+{
+	static const double vb[] = { 100, 100.2, 99.9, 101, 101.1, 100.9 };
+	static const double vo[] = { 110, 110.3, 109.8, 111, 110.9, 111.2, 110.5, 110.4, 110.6 };
+	static const int s[] = { 1, 1, 1, 2, 2, 2, 3, 3, 3 };
+	struct stats_cell b = cell_of(vb, s, 6), o = cell_of(vo, s, 9);
+	struct stats_change ch = compare(&b, &o, true, STATS_RULE_NESTED);
+
+	(void)state;
+	assert_int_equal(ch.verdict, STATS_NONE);
+	assert_non_null(ch.why_undecided);
+	assert_near(ch.df, 1, 0);
+	assert_true(ch.ci_low > 0);	/* 10% apart: even at 1 df the interval excludes 0, but no mark */
+	stats_plan(&ch, 0.05, 1);
+	assert_false(ch.decided);
+	assert_true(isnan(ch.mde_pct));
+	assert_true(ch.sessions_needed >= STATS_MIN_SESSIONS);
+	/* three sessions in both: the verdict */
+	b = cell_of(vo, s, 9);
+	o = b;
+	cell_move(&o, b.level * 1.1);
+	ch = compare(&b, &o, true, STATS_RULE_NESTED);
+	assert_null(ch.why_undecided);
+	assert_int_equal(ch.verdict, STATS_IMPROVEMENT);
+}
+
+/* Benjamini-Hochberg by hand: p 0.01 0.04 0.03 0.005 -> m p / rank 0.02 0.04 0.04 0.02 after the running minimum. */
+static void test_bh_adjust(void **state)
+{
+	static const double p[] = { 0.01, 0.04, 0.03, 0.005, NAN, 0.9 };
+	double adj[6];
+
+	(void)state;
+	assert_int_equal(stats_bh_adjust(p, 4, adj), 0);
+	assert_near(adj[0], 0.02, 1e-15);
+	assert_near(adj[1], 0.04, 1e-15);
+	assert_near(adj[2], 0.04, 1e-15);
+	assert_near(adj[3], 0.02, 1e-15);
+	/* NAN is not a test: m stays 5; a large p is capped at 1 by the running minimum from the top */
+	assert_int_equal(stats_bh_adjust(p, 6, adj), 0);
+	assert_true(isnan(adj[4]));
+	assert_near(adj[5], 0.9, 1e-15);
+	assert_near(adj[3], 0.025, 1e-15);
+	assert_near(adj[1], 0.05, 1e-15);
+	assert_int_equal(stats_bh_adjust(NULL, 0, NULL), 0);
+	assert_int_equal(stats_bh_adjust(NULL, 2, adj), -EINVAL);
+}
+
+/*
+ * Modes: 10 sessions, 5 near 100 and 5 near 92 (8% apart, 0.5% within a
+ * mode): far above the k = 10 threshold; the same spread without the gap
+ * is not.  stats_share_modes then lifts a tight 4-session column of the
+ * same row to the row's pooled spread.
+ */
+static void test_modes(void **state)
+{
+	double lv[10] = { 100, 100.5, 99.6, 100.2, 99.8, 92, 92.4, 91.7, 92.1, 91.9 };
+	double one[10] = { 100, 100.5, 99.6, 100.2, 99.8, 100.1, 100.4, 99.7, 100.1, 99.9 };
+	double v[30], w[12];
+	int s[30], t[12];
+	struct stats_cell a, b;
+	struct stats_cell *row[2] = { &a, &b };
+	size_t low;
+	double gap;
+
+	(void)state;
+	assert_true(stats_modes_statistic(lv, 10, 0, &gap, &low) > stats_modes_threshold(10));
+	assert_int_equal(low, 5);
+	assert_near(gap, 100 * (100.02 / 92.02 - 1), 1e-9);
+	assert_true(stats_modes_statistic(one, 10, 0, NULL, NULL) < stats_modes_threshold(10));
+	assert_true(isnan(stats_modes_statistic(one, 3, 0, NULL, NULL)));
+	assert_true(isnan(stats_modes_threshold(3)));
+	/* the threshold falls with k and stays at the k = 40 value beyond */
+	assert_true(stats_modes_threshold(4) > stats_modes_threshold(10));
+	assert_near(stats_modes_threshold(1000), stats_modes_threshold(40), 0);
+	for (int i = 0; i < 30; i++) {
+		static const double lvl[10] = { 100, 100.5, 99.6, 100.2, 99.8, 92, 92.4, 91.7, 92.1, 91.9 };
+
+		v[i] = lvl[i / 3] * (1 + 0.001 * (i % 3 - 1));
+		s[i] = i / 3;
+	}
+	for (int i = 0; i < 12; i++) {
+		w[i] = 100 + 0.3 * (i / 3) + 0.1 * (i % 3 - 1);
+		t[i] = i / 3;
+	}
+	a = cell_of(w, t, 12);
+	b = cell_of(v, s, 30);
+	assert_int_equal(a.modes, 1);
+	assert_int_equal(b.modes, 2);
+	assert_int_equal(b.mode_low, 5);
+	gap = a.var_sessions;
+	assert_true(stats_share_modes(row, 2, STATS_DEFAULT_ALPHA));
+	assert_true(a.modes_shared && !b.modes_shared);
+	assert_near(a.var_sessions, (gap * 3 + b.var_sessions * 9) / 12, 1e-9 * a.var_sessions);
+	assert_near(a.robust.var_mean, a.var_sessions / 4, 1e-12);
+	assert_near(a.robust.df, 12, 0);
+	assert_true(a.var_sessions > 1);
+	/* without modes nothing changes */
+	a = cell_of(w, t, 12);
+	row[1] = NULL;
+	assert_false(stats_share_modes(row, 2, STATS_DEFAULT_ALPHA));
+	assert_false(a.modes_shared);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -644,6 +793,9 @@ int main(void)
 		cmocka_unit_test(test_geomean_change_pct),
 		cmocka_unit_test(test_ci_halfwidth_pct),
 		cmocka_unit_test(test_verdict_names),
+		cmocka_unit_test(test_two_sessions_undecided),
+		cmocka_unit_test(test_bh_adjust),
+		cmocka_unit_test(test_modes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

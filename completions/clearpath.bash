@@ -85,7 +85,7 @@ _clearpath_value()
 	--for) _clearpath_files '*.yaml' ;;
 	--host) ! declare -F _known_hosts_real >/dev/null || _known_hosts_real -a -- "$cur" ;;
 	--warmups | --repeats | --sessions | --session | --swprofile | --sut | --max-failures | --seed | \
-	--base | --benchmark | --min-effect | --alpha | --needs-memory | --boots | --release | --cmdline | --width | \
+	--base | --benchmark | --min-effect | --alpha | --fdr | --needs-memory | --boots | --release | --cmdline | --width | \
 	--boot-timeout | \
 	-s | --size | -l | --nr_loops | -k | --chunk | --extent | -r | --randomize | -t | --threads) ;;
 	*) return 1 ;;

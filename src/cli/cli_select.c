@@ -27,7 +27,9 @@ void cli_select_usage(FILE *out)
 		"    --min-effect PCT       smallest change ever marked (default 0.5)\n"
 		"    --target PCT           the change an undecided cell plans for: the sessions\n"
 		"                           needed to detect it (default 1)\n"
-		"    --alpha A              significance level (default 0.05)\n");
+		"    --alpha A              significance level of each cell (default 0.05)\n"
+		"    --fdr Q                judge each table as one question: marks keep its false\n"
+		"                           discovery rate at or below Q (Benjamini-Hochberg; e.g. 0.05)\n");
 }
 
 static int cli_select_double(const char *arg, const char *name, double lo, double hi, double *out)
@@ -88,6 +90,7 @@ int cli_select_option(int c, const char *arg, struct cli_select *s)
 	case CLI_SEL_MIN_EFFECT: return cli_select_double(arg, "min-effect", 0, 1000, &s->cmp.min_effect_pct);
 	case CLI_SEL_TARGET: return cli_select_double(arg, "target", 0.001, 1000, &s->cmp.target_pct);
 	case CLI_SEL_ALPHA: return cli_select_double(arg, "alpha", 1e-9, 0.5, &s->cmp.alpha);
+	case CLI_SEL_FDR: return cli_select_double(arg, "fdr", 1e-9, 0.5, &s->cmp.fdr);
 	case CLI_SEL_RULE:
 		s->cmp.rule = strcmp(arg, "fastpath") ? STATS_RULE_NESTED : STATS_RULE_FASTPATH;
 		return cli_choice(arg, "rule", rules);

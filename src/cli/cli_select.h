@@ -20,7 +20,7 @@ struct cli_select {
 /* getopt values of the selection options: above any command's own. */
 enum {
 	CLI_SEL_STORE = 512, CLI_SEL_SUT, CLI_SEL_SWPROFILE, CLI_SEL_BASE, CLI_SEL_BENCHMARK, CLI_SEL_COLUMNS,
-	CLI_SEL_RULE, CLI_SEL_MIN_EFFECT, CLI_SEL_TARGET, CLI_SEL_ALPHA,
+	CLI_SEL_RULE, CLI_SEL_MIN_EFFECT, CLI_SEL_TARGET, CLI_SEL_ALPHA, CLI_SEL_FDR,
 };
 
 /* The selection options, to open a command's getopt table with. */
@@ -34,7 +34,8 @@ enum {
 	{ "rule", required_argument, NULL, CLI_SEL_RULE }, \
 	{ "min-effect", required_argument, NULL, CLI_SEL_MIN_EFFECT }, \
 	{ "target", required_argument, NULL, CLI_SEL_TARGET }, \
-	{ "alpha", required_argument, NULL, CLI_SEL_ALPHA }
+	{ "alpha", required_argument, NULL, CLI_SEL_ALPHA }, \
+	{ "fdr", required_argument, NULL, CLI_SEL_FDR }
 
 /* The defaults: every sample, swprofile columns, the nested rule at the default alpha and effects. */
 void cli_select_init(struct cli_select *s);

@@ -1,9 +1,12 @@
 /* cmd_plan_run: `clearpath plan run FILE`: parses, loads and scales the plan, and hands it to the harness. */
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "harness/fingerprint.h"
 #include "harness/harness.h"
 #include "plan/plan.h"
 #include "result/result.h"
+#include "store/store.h"
+#include "store/url.h"
 #include "util/boot.h"
 #include "util/log.h"
 #include "util/shquote.h"
@@ -313,7 +316,7 @@ static int pr_undecided(const struct pr_cli *o, const char *swp, double alpha, i
 		o->h.store_url,
 		{ .axis = CMP_BY_SWPROFILE, .sut_glob = o->h.sut, .alpha = alpha,
 		  .min_effect_pct = STATS_DEFAULT_MIN_EFFECT_PCT, .target_pct = STATS_DEFAULT_TARGET_PCT },
-		RESULT_WANT_VIEWS,
+		RESULT_WANT_VIEWS | RESULT_OWN_ALPHA,
 	};
 	struct result *r = NULL;
 	int ret = result_build(&sel, &r), n;
@@ -327,17 +330,43 @@ static int pr_undecided(const struct pr_cli *o, const char *swp, double alpha, i
 }
 
 /*
+ * Record in the store that @swp is grown sequentially, @looks looks at
+ * @alpha each (so a later show judges at that level), or that sequential
+ * run @id has made @looked looks (@swp NULL).  0 or an exit code.
+ */
+static int pr_record_looks(const struct pr_cli *o, const char *swp, unsigned looks, double alpha, unsigned looked,
+			   int64_t *id)
+{
+	char sut_name[256];
+	json_t *fp = o->h.sut ? NULL : fp_sut(sut_name, sizeof(sut_name));
+	struct store_sequential q = { o->h.sut ? o->h.sut : sut_name, swp, looks, 0, alpha };
+	struct store *st = NULL;
+	int ret = o->h.sut || fp ? store_url_open_existing(o->h.store_url, &st) : EXIT_INTERNAL;
+
+	json_decref(fp);
+	if (ret)
+		return ret;
+	ret = swp ? store_sequential_begin(st, &q, id) : store_sequential_looked(st, *id, looked);
+	store_close(st);
+	if (ret)
+		log_err("cannot record the sequential run's looks in the store");
+	return ret ? store_exit_code(ret) : 0;
+}
+
+/*
  * --until-decided: after the plan's sessions, one more session at a time
  * while a cell is undecided, up to --max-sessions.  Each look judges at
- * stats_sequential_alpha(), so the repeated looks keep false alarms at 5%.
+ * stats_sequential_alpha(), so the repeated looks keep false alarms at 5%;
+ * the store records the looks, and show judges those cells at that level.
  */
 static int pr_until_decided(struct pr_cli *o, struct plan *p, int argc, char **argv)
 {
-	unsigned first = pr_sessions(p), k = first, max = o->max_sessions ? o->max_sessions : 10;
+	unsigned first = pr_sessions(p), k = first, max = o->max_sessions ? o->max_sessions : 10, looked = 0;
 	double alpha = stats_sequential_alpha(STATS_DEFAULT_ALPHA, first, max);
 	char release[256];
 	const char *swp = o->h.swprofile;
 	int ret = 0, left, compared = 0;
+	int64_t id = 0;
 
 	if (!swp && boot_release(release, sizeof(release)) == 0)
 		swp = release;
@@ -345,6 +374,12 @@ static int pr_until_decided(struct pr_cli *o, struct plan *p, int argc, char **a
 		left = pr_undecided(o, swp ? swp : "", alpha, &compared);
 		if (left < 0)
 			return -left;
+		/* the first look that compares anything opens the record, every look counts */
+		if (compared && !looked && swp &&
+		    (ret = pr_record_looks(o, swp, stats_sequential_looks(first, max), alpha, 0, &id)))
+			return ret;
+		if (compared && swp && (ret = pr_record_looks(o, NULL, 0, alpha, ++looked, &id)))
+			return ret;
 		if (!compared) {
 			printf("until-decided: '%s' has nothing to be compared with in this store yet; stopping at %u sessions\n",
 			       swp, k);
@@ -365,7 +400,7 @@ static int pr_until_decided(struct pr_cli *o, struct plan *p, int argc, char **a
 			return ret;
 		k++;
 	}
-	printf("until-decided: %s; 'clearpath show --alpha %.4g' judges at the level these looks were made at\n",
+	printf("until-decided: %s; the store records these looks, and 'clearpath show' judges these cells at alpha %.4g\n",
 	       left ? "stopped at --max-sessions with cells undecided" : "every cell decided", alpha);
 	return 0;
 }

@@ -708,7 +708,7 @@ static int cmp_fdr_block(const struct cmp_set *s, const struct cmp_opts *o, stru
 	blk->tested = m;
 	for (size_t i = 0; i < m; i++) {
 		t[i].cell->change.p_adjusted = adj[i];
-		if (o->fdr > 0)
+		if (o->fdr > 0 && o->rule == STATS_RULE_NESTED)
 			stats_judge(&t[i].cell->change, adj[i] <= o->fdr / t[i].cell->looks,
 				    t[i].row->higher_is_better, o->min_effect_pct);
 	}

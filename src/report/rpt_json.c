@@ -38,14 +38,21 @@ static json_t *json_outliers(const struct cmp_cell *cell)
 }
 
 /* The verdict and, for an undecided cell, what more data would decide it. */
-static void json_change(json_t *j, const struct stats_change *ch, double alpha)
+static void json_change(json_t *j, const struct cmp_cell *src, const struct stats_change *ch, double alpha)
 {
 	json_object_set_new(j, "change_pct", json_num(ch->pct));
 	json_interval(j, alpha, "change_", ch->ci_low, ch->ci_high);
 	json_object_set_new(j, "p_value", json_num(ch->p_value));
+	/* Benjamini-Hochberg over the table's cells: what --fdr judges by */
+	json_object_set_new(j, "p_adjusted", json_num(ch->p_adjusted));
+	/* the level the verdict was judged at: alpha, or alpha / looks of a sequential run */
+	json_object_set_new(j, "judged_alpha", json_num(src->alpha));
+	json_object_set_new(j, "looks", json_integer((json_int_t)src->looks));
 	json_object_set_new(j, "verdict", json_string(stats_verdict_name(ch->verdict)));
 	if (ch->verdict == STATS_INSUFFICIENT && ch->why_insufficient)
 		json_object_set_new(j, "why", json_string(ch->why_insufficient));
+	else if (ch->why_undecided)
+		json_object_set_new(j, "why", json_string(ch->why_undecided));
 	json_object_set_new(j, "comparison", json_string(ch->paired ? "paired" : "independent"));
 	json_object_set_new(j, "decided", json_boolean(ch->decided));
 	if (ch->decided)
@@ -53,6 +60,27 @@ static void json_change(json_t *j, const struct stats_change *ch, double alpha)
 	json_object_set_new(j, "mde_pct", json_num(ch->mde_pct));
 	json_object_set_new(j, "sessions_needed",
 			    isfinite(ch->sessions_needed) ? json_integer((json_int_t)ch->sessions_needed) : json_null());
+	/* too few sessions behind the spread to bound it: both are lower bounds */
+	json_object_set_new(j, "plan_at_least", json_boolean(ch->plan_at_least));
+}
+
+/* Whether the cell's sessions fall into modes, and whether its spread is the row's because some cell's do. */
+static void json_modes(json_t *j, const struct stats_cell *st)
+{
+	json_object_set_new(j, "modes", st->modes ? json_integer((json_int_t)st->modes) : json_null());
+	json_object_set_new(j, "mode_gap_pct", json_num(st->mode_gap_pct));
+	json_object_set_new(j, "modes_shared", json_boolean(st->modes_shared));
+}
+
+/* Which error the marks of a table control, over how many cells (result_marks_control). */
+static json_t *json_marks(const struct result_view *v, const struct result_block *blk)
+{
+	size_t m = result_tested(v, blk);
+	bool fdr = v->opts.fdr > 0 && v->opts.rule == STATS_RULE_NESTED;
+
+	return json_pack("{s:s, s:f, s:I, s:o}", "control", fdr ? "false_discovery_rate" : "per_cell", "level",
+			 fdr ? v->opts.fdr : v->opts.alpha, "cells", (json_int_t)m, "false_marks_expected",
+			 fdr ? json_null() : json_real(v->opts.alpha * (double)m));
 }
 
 /*
@@ -80,18 +108,20 @@ static json_t *json_cell(const struct result_view *v, size_t c, const struct res
 	json_object_set_new(j, "stddev", json_num(cell->src->st.stddev));
 	json_object_set_new(j, "cv", json_num(cell->cv));
 	json_object_set_new(j, "outliers", json_outliers(cell->src));
+	json_modes(j, &cell->src->st);
 	if (cell->change)
-		json_change(j, cell->change, v->opts.alpha);
+		json_change(j, cell->src, cell->change, v->opts.alpha);
 	return j;
 }
 
 /* A result class's noise on this machine (clearpath calibrate). */
 static json_t *json_floor(const struct cmp_floor *f)
 {
-	return json_pack("{s:I, s:o, s:o, s:o, s:o}", "sessions", (json_int_t)f->sessions, "between_session_pct",
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:b}", "sessions", (json_int_t)f->sessions, "between_session_pct",
 			 json_num(f->between_pct), "within_session_pct", json_num(f->within_pct), "mde_4_sessions_pct",
 			 json_num(f->mde4_pct), "sessions_needed",
-			 isfinite(f->sessions_needed) ? json_integer((json_int_t)f->sessions_needed) : json_null());
+			 isfinite(f->sessions_needed) ? json_integer((json_int_t)f->sessions_needed) : json_null(),
+			 "at_least", f->at_least);
 }
 
 /* The geomean row: one entry per column, change_pct null for the base and where no row has a ratio. */
@@ -153,6 +183,8 @@ static json_t *json_block(const struct result_view *v, size_t b)
 			      "settings_differ", blk->settings_differ ? blk->settings_differ : json_array(),
 			      "thp_always", blk->thp_always ? blk->thp_always : json_array(), "notes", json_notes(blk));
 
+	if (j)
+		json_object_set_new(j, "marks", json_marks(v, blk));
 	if (j && blk->header)
 		json_object_set_new(j, "header", rpt_header_json(blk->header));
 	if (j && blk->profiles)
@@ -182,13 +214,13 @@ static int json_render_view(const struct result_view *v, const struct rpt_opts *
 	rpt_level_label(v->opts.alpha, level, sizeof(level));
 	for (size_t b = 0; b < v->nblocks; b++)
 		json_array_append_new(blocks, json_block(v, b));
-	return json_write(json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:o}", "columns",
+	return json_write(json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:o, s:o}", "columns",
 				    result_axis_name(v->opts.axis), "base", v->cols[v->base], "rule",
 				    v->opts.rule == STATS_RULE_FASTPATH ? "fastpath" : "nested", "estimate",
 				    v->opts.rule == STATS_RULE_FASTPATH ? "sample mean" : "mean of session levels",
 				    "alpha", v->opts.alpha, "confidence_level_pct", strtod(level, NULL),
 				    "min_effect_pct", v->opts.min_effect_pct, "target_pct", v->opts.target_pct,
-				    "blocks", blocks),
+				    "fdr", v->opts.fdr > 0 ? json_real(v->opts.fdr) : json_null(), "blocks", blocks),
 			  out);
 }
 

@@ -114,7 +114,8 @@ static void show_plan(const struct stats_change *ch, char *buf, size_t len)
 	if (isfinite(ch->mde_pct))
 		used = snprintf(buf, len, " mde=%s%%", mde);
 	if (isfinite(ch->sessions_needed) && used >= 0 && (size_t)used < len)
-		snprintf(buf + used, len - (size_t)used, " need=%.0f", ch->sessions_needed);
+		snprintf(buf + used, len - (size_t)used, " need=%s%.0f", ch->plan_at_least ? ">=" : "",
+			 ch->sessions_needed);
 }
 
 static enum rpt_tone show_tone(enum result_state s)

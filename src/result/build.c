@@ -539,6 +539,32 @@ static int result_finish(unsigned want, struct cmp_set *study, const struct cmp_
 	return 0;
 }
 
+/* Each sequential run the store recorded, into every view: its cells are judged at the looks' level. */
+static int build_look(const struct store_sequential *q, void *arg)
+{
+	const struct build *b = arg;
+
+	for (size_t i = 0; i < b->nviews; i++)
+		if (cmp_add_looks(b->views[i].set, q->sut, q->swprofile, q->looks))
+			return -ENOMEM;
+	return 0;
+}
+
+static int build_looks(struct build *b, struct store *st)
+{
+	int ret = b->sel->want & RESULT_OWN_ALPHA ? 0 : store_sequential_each(st, build_look, b);
+
+	if (ret == -ENOMEM) {
+		log_err("out of memory reading the sequential runs");
+		return EXIT_INTERNAL;
+	}
+	if (ret) {
+		log_err("cannot read the sequential runs: %s", strerror(-ret));
+		return store_exit_code(ret);
+	}
+	return 0;
+}
+
 int result_build(const struct result_select *sel, struct result **out)
 {
 	struct build b = { .sel = sel };
@@ -549,6 +575,8 @@ int result_build(const struct result_select *sel, struct result **out)
 	*out = NULL;
 	if (!ret)
 		ret = build_sets(&b, st);
+	if (!ret)
+		ret = build_looks(&b, st);
 	if (!ret)
 		ret = build_finish(&b);
 	if (!ret && build_views(&b, r)) {

@@ -50,11 +50,92 @@ static int note_marks(const struct result_view *v, struct result_block *blk)
 				"(I) improvement, (R) regression: the columns' %s%% confidence intervals do not overlap"
 				" and |change| >= %.2f%% (fastpath rule: samples pooled, sessions ignored); unmarked:"
 				" they overlap; (-) too little data for a verdict.", level, o->min_effect_pct);
+	if (o->fdr > 0)
+		return note_add(blk, RESULT_NOTE_LEGEND, 0,
+				"(I) improvement, (R) regression: the change's p-value adjusted over this table's %zu"
+				" cells (Benjamini-Hochberg) is at most %.10g, so the expected share of false marks"
+				" among the marks is at most %.10g%%, and |change| >= %.2f%%; (?) undecided: more"
+				" sessions would decide; (-) too little data for a verdict; unmarked: no change of"
+				" %.10g%% or more (the interval lies within it).",
+				result_tested(v, blk), o->fdr, 100 * o->fdr, o->min_effect_pct, o->target_pct);
 	return note_add(blk, RESULT_NOTE_LEGEND, 0,
 			"(I) improvement, (R) regression: the %s%% confidence interval of the change excludes 0 and"
 			" |change| >= %.2f%%; (?) undecided: more sessions would decide; (-) too little data for a"
 			" verdict; unmarked: no change of %.10g%% or more (the interval lies within it).",
 			level, o->min_effect_pct, o->target_pct);
+}
+
+/* Per-cell marks: how many false marks a table of this size carries by chance (m x alpha). */
+static int note_false_marks(const struct result_view *v, struct result_block *blk)
+{
+	size_t m = result_tested(v, blk);
+
+	if (v->opts.rule != STATS_RULE_NESTED || v->opts.fdr > 0 || m < 2)
+		return 0;
+	return note_add(blk, RESULT_NOTE_LEGEND, 0,
+			"Each cell is judged on its own: %zu cells at %.10g%% carry about %.1f false marks by chance"
+			" (--fdr 0.05 judges the table as one question).",
+			m, 100 * v->opts.alpha, v->opts.alpha * (double)m);
+}
+
+/*
+ * Columns whose sessions fall into 2 modes (the row's cells are then judged
+ * with the row's pooled spread), and columns judged at the level of a
+ * sequential run's looks: one line each.
+ */
+static int note_modes_looks(const struct result_view *v, struct result_block *blk)
+{
+	int ret = 0;
+
+	for (size_t r = 0; !ret && r < blk->nrows; r++)
+		for (size_t c = 0; !ret && c < v->ncols; c++) {
+			const struct cmp_cell *src = blk->rows[r].cells[c].src;
+
+			if (!src || src->st.modes != 2)
+				continue;
+			ret = note_add(blk, RESULT_NOTE_WARNING, 0,
+				       "Sessions of %s in %s fall into 2 modes %.2f%% apart (%zu and %zu sessions): it"
+				       " takes more boots; every cell of the row is judged with the spread of all its"
+				       " sessions.", v->cols[c], blk->rows[r].rclass, src->st.mode_gap_pct,
+				       src->st.mode_low, src->st.sessions - src->st.mode_low);
+		}
+	for (size_t c = 0; !ret && c < v->ncols; c++)
+		for (size_t r = 0; r < blk->nrows; r++) {
+			const struct cmp_cell *src = blk->rows[r].cells[c].src;
+
+			if (!blk->rows[r].cells[c].change || !src || src->looks < 2)
+				continue;
+			ret = note_add(blk, RESULT_NOTE_LEGEND, 0,
+				       "Cells of %s are judged at alpha %.4g: plan run --until-decided looked at them %u"
+				       " times (recorded in the store), and each look was made at that level.",
+				       v->cols[c], src->alpha, src->looks);
+			break;
+		}
+	return ret;
+}
+
+/* Cells with an interval but too few sessions for a verdict: why, once per reason. */
+static int note_too_few(const struct result_view *v, struct result_block *blk)
+{
+	const char *why[4];
+	size_t n = 0;
+	int ret = 0;
+
+	for (size_t r = 0; r < blk->nrows; r++)
+		for (size_t c = 0; c < v->ncols; c++) {
+			const struct stats_change *ch = blk->rows[r].cells[c].change;
+			size_t i = 0;
+
+			if (!ch || !ch->why_undecided)
+				continue;
+			while (i < n && strcmp(why[i], ch->why_undecided))
+				i++;
+			if (i == n && n < 4)
+				why[n++] = ch->why_undecided;
+		}
+	for (size_t i = 0; !ret && i < n; i++)
+		ret = note_add(blk, RESULT_NOTE_LEGEND, 0, "(?) no verdict yet: %s.", why[i]);
+	return ret;
 }
 
 /* Which estimate every number is, and how the changes were compared, in one line. */
@@ -68,7 +149,7 @@ static int note_estimate(const struct result_view *v, struct result_block *blk)
 				"Estimate: a column's level is the mean of its samples; change = level / base level - 1.");
 	if (!t->compared || !t->paired)
 		how = "; change = level / base level - 1, compared between independent sessions (a column needs"
-		      " 2 sessions or more for a verdict).";
+		      " 3 sessions or more for a verdict).";
 	else if (t->paired == t->compared)
 		how = "; columns measured in the same sessions are compared within each session (paired): the"
 		      " change is the geometric mean of the per-session ratios, and a column's level is base x"
@@ -107,18 +188,32 @@ static int note_insufficient(struct result_block *blk, size_t ncols)
 	return ret;
 }
 
+/* Whether some undecided cell's plan is a lower bound (too few sessions behind its spread). */
+static bool note_at_least(const struct result_view *v, const struct result_block *blk)
+{
+	for (size_t r = 0; r < blk->nrows; r++)
+		for (size_t c = 0; c < v->ncols; c++) {
+			const struct stats_change *ch = blk->rows[r].cells[c].change;
+
+			if (ch && !ch->decided && ch->plan_at_least && isfinite(ch->sessions_needed))
+				return true;
+		}
+	return false;
+}
+
 /* One line: how many cells are undecided and what it would take. */
 static int note_undecided(const struct result_view *v, struct result_block *blk)
 {
 	const struct result_tally *t = &blk->tally;
 	size_t undecided = t->undecided;
-	char plan[160] = "", unknown[200] = "";
+	char plan[240] = "", unknown[200] = "";
 
 	if (v->opts.rule != STATS_RULE_NESTED || !undecided)
 		return 0;
 	if (t->unplannable < undecided)
-		snprintf(plan, sizeof(plan), "; detecting a %.10g%% change takes up to %.0f sessions per column",
-			 v->opts.target_pct, t->most_needed);
+		snprintf(plan, sizeof(plan), "; detecting a %.10g%% change takes up to %.0f sessions per column%s",
+			 v->opts.target_pct, t->most_needed, note_at_least(v, blk) ? " (or more: some cells have too"
+			 " few sessions to bound their spread)" : "");
 	if (t->unplannable)
 		snprintf(unknown, sizeof(unknown),
 			 "; %zu the data cannot plan for (no spread, or too few sessions: clearpath calibrate"
@@ -140,11 +235,13 @@ static int note_floors(const struct result_view *v, struct result_block *blk)
 		if (!f)
 			continue;
 		if (isfinite(f->mde4_pct))
-			snprintf(detect, sizeof(detect), "; 4 sessions per column detect %.2f%%", f->mde4_pct);
+			snprintf(detect, sizeof(detect), "; 4 sessions per column detect %s%.2f%%",
+				 f->at_least ? "at least " : "", f->mde4_pct);
 		else
 			snprintf(detect, sizeof(detect), "; no spread to plan with");
 		if (isfinite(f->sessions_needed))
-			snprintf(need, sizeof(need), ", %.10g%% takes %.0f", v->opts.target_pct, f->sessions_needed);
+			snprintf(need, sizeof(need), ", %.10g%% takes %s%.0f", v->opts.target_pct,
+				 f->at_least ? "at least " : "", f->sessions_needed);
 		/* the between-session estimate is truncated at 0: "0.00%" would claim more than it knows */
 		if (f->between_pct == 0 && f->within_pct > 0)
 			snprintf(between, sizeof(between), "sessions differ no more than the repeats explain");
@@ -238,6 +335,8 @@ static int note_block(const struct result_view *v, struct result_block *blk)
 	int ret = note_marks(v, blk);
 
 	if (!ret)
+		ret = note_false_marks(v, blk);
+	if (!ret)
 		ret = note_estimate(v, blk);
 	if (!ret)
 		ret = note_add(blk, RESULT_NOTE_LEGEND, RESULT_ONLY_STATS,
@@ -248,6 +347,10 @@ static int note_block(const struct result_view *v, struct result_block *blk)
 		ret = note_units(blk);
 	if (!ret)
 		ret = note_insufficient(blk, v->ncols);
+	if (!ret)
+		ret = note_too_few(v, blk);
+	if (!ret && v->opts.rule == STATS_RULE_NESTED)
+		ret = note_modes_looks(v, blk);
 	if (!ret)
 		ret = note_undecided(v, blk);
 	if (!ret)

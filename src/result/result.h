@@ -171,6 +171,13 @@ enum result_want {
 	 * functions, else by swprofile, as `make run` prints them.
 	 */
 	RESULT_WANT_AUTO_VIEWS = 1 << 7,
+	/*
+	 * The caller's alpha is already each look's own (plan run
+	 * --until-decided): the sequential looks the store recorded are not
+	 * applied again.  Without it every view judges the cells of a column
+	 * grown sequentially at alpha / looks (cmp_add_looks).
+	 */
+	RESULT_OWN_ALPHA = 1 << 8,
 };
 
 struct result_select {
@@ -208,5 +215,12 @@ const char *result_block_key(enum cmp_axis a);
 
 /* How many cells of @v are in state @s. */
 size_t result_count(const struct result_view *v, enum result_state s);
+
+/*
+ * The cells of @blk that can be marked (a change with a p-value, enough
+ * sessions for a verdict): the table's size for the error its marks
+ * control, the m of Benjamini-Hochberg and of "m x alpha false marks".
+ */
+size_t result_tested(const struct result_view *v, const struct result_block *blk);
 
 #endif

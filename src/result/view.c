@@ -255,3 +255,16 @@ size_t result_count(const struct result_view *v, enum result_state s)
 		n += v->blocks[b].tally.state[s];
 	return n;
 }
+
+size_t result_tested(const struct result_view *v, const struct result_block *blk)
+{
+	size_t m = 0;
+
+	for (size_t r = 0; r < blk->nrows; r++)
+		for (size_t c = 0; c < v->ncols; c++) {
+			const struct stats_change *ch = blk->rows[r].cells[c].change;
+
+			m += ch && ch->verdict != STATS_INSUFFICIENT && !ch->why_undecided && isfinite(ch->p_value);
+		}
+	return m;
+}

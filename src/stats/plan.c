@@ -134,7 +134,15 @@ double stats_sessions_independent(double rsd, double df, double target_pct, doub
 	return stats_sessions_for(100 * sqrt(2 * v), target_pct, alpha, 2);
 }
 
+unsigned stats_sequential_looks(unsigned first, unsigned last)
+{
+	/* a look at fewer sessions than a verdict needs cannot make a false mark */
+	if (first < STATS_MIN_SESSIONS)
+		first = STATS_MIN_SESSIONS;
+	return last > first ? last - first + 1 : 1;
+}
+
 double stats_sequential_alpha(double alpha, unsigned first, unsigned last)
 {
-	return last > first ? alpha / (double)(last - first + 1) : alpha;
+	return alpha / (double)stats_sequential_looks(first, last);
 }

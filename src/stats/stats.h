@@ -301,10 +301,14 @@ double stats_sessions_independent(double rsd, double df, double target_pct, doub
  * The level for each look of a sequential run (plan run --until-decided):
  * sessions are added one at a time and the comparison looked at after each,
  * from @first to @last sessions, stopping once decided.  Each look tests at
- * @alpha / (number of looks) (Bonferroni), so the chance of a false (I)/(R)
- * over all looks stays at or below @alpha however the looks correlate;
- * tests/unit/test_stats_sim.c measures it.  @alpha itself when @last <= @first.
+ * @alpha / stats_sequential_looks() (Bonferroni), so the chance of a false
+ * (I)/(R) over all looks stays at or below @alpha however the looks
+ * correlate; tests/unit/test_stats_sim.c measures it.  Looks at fewer than
+ * STATS_MIN_SESSIONS sessions cannot mark anything and do not count:
+ * stats_sequential_looks() is last - max(first, STATS_MIN_SESSIONS) + 1,
+ * at least 1.
  */
+unsigned stats_sequential_looks(unsigned first, unsigned last);
 double stats_sequential_alpha(double alpha, unsigned first, unsigned last);
 
 /*

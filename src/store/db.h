@@ -199,6 +199,9 @@ struct store_migration {
 };
 extern const struct store_migration store_migrations[];
 
+/* The schema version that added the sequential table (renumber with the migration it names). */
+#define STORE_SCHEMA_SEQUENTIAL 5
+
 /*
  * Refuse a store to merge that holds a name that is not UTF-8 (written
  * before names were checked): its tables are read on @st with @schema

@@ -128,6 +128,20 @@ const struct store_migration store_migrations[] = {
 	  "  message TEXT,"
 	  "  updated TEXT NOT NULL,"
 	  "  PRIMARY KEY (campaign_id, target, pos));", NULL, NULL, NULL },
+	/*
+	 * v5 (STORE_SCHEMA_SEQUENTIAL): sequential runs (plan run
+	 * --until-decided, store/sequential.c): the looks each planned and
+	 * their level, so a later show judges at that level, not at alpha.
+	 */
+	{ "CREATE TABLE sequential ("
+	  "  id INTEGER PRIMARY KEY,"
+	  "  sut TEXT NOT NULL,"
+	  "  swprofile TEXT NOT NULL,"
+	  "  looks INTEGER NOT NULL CHECK (looks >= 1),"
+	  "  looked INTEGER NOT NULL DEFAULT 0 CHECK (looked >= 0),"
+	  "  alpha REAL NOT NULL CHECK (alpha > 0 AND alpha < 1),"
+	  "  started TEXT NOT NULL,"
+	  "  updated TEXT NOT NULL);", NULL, NULL, NULL },
 };
 
 #define SCHEMA_VERSION ((int)(sizeof(store_migrations) / sizeof(store_migrations[0])))

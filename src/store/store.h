@@ -275,6 +275,31 @@ int store_resume_done(struct store *st, const char *name, const char *unit);
 /* Forget the state of @name (its run completed).  0, also when there was none, or a store error. */
 int store_resume_clear(struct store *st, const char *name);
 
+/*
+ * A sequential run (plan run --until-decided) over swprofile @swprofile on
+ * SUT class @sut: it planned @looks looks (the Bonferroni divisor), each at
+ * level @alpha, and made @looked of them.  Kept in the store so a later
+ * show judges the cells it looked at at the level the looks were made at.
+ */
+struct store_sequential {
+	const char *sut, *swprofile;
+	unsigned looks, looked;
+	double alpha;
+};
+
+/* Record a sequential run about to look (looked 0); its id into *@id.  0, -EINVAL (logged), or a store error. */
+int store_sequential_begin(struct store *st, const struct store_sequential *q, int64_t *id);
+
+/* Sequential run @id has now made @looked looks.  0 or a store error. */
+int store_sequential_looked(struct store *st, int64_t id, unsigned looked);
+
+/*
+ * Call @fn for every sequential run recorded, oldest first (strings live
+ * until it returns); a store whose schema predates them has none.  Stops
+ * at and returns @fn's nonzero return; else 0 or a store error.
+ */
+int store_sequential_each(struct store *st, int (*fn)(const struct store_sequential *q, void *arg), void *arg);
+
 /* One sample with everything it is grouped by; strings live until the callback returns. */
 struct store_row {
 	const char *sut;

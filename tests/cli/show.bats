@@ -615,15 +615,16 @@ assert "change_pct" not in rows["mmap -p 2MB -s 1GB -l 1"][1]'
 }
 
 @test "show: absurd ratios print whole: exponent form past 10000%, -99.9999% is not -100%, +inf%, no abort" {
-	# two sessions of three samples per kernel; "patched" is base x ratio (x1.00, x1.01, ... per sample)
+	# three sessions (the fewest a verdict needs) of three samples per kernel; "patched" is base x ratio
+	# (x1.00, x1.01, ... per sample)
 	python3 - "$D/absurd.csv" <<-'EOF2'
 	import sys
 	rows = ["sut,swprofile,session,benchmark,resultclass,unit,higher_is_better,iteration,warmup,value,"
 	        "session_started,sample_time"]
 	cases = [("huge", 1.0, 1e4), ("tiny", 1.0, 1e-6), ("vast", 1e-150, 1e150), ("over", 1e-300, 1e300)]
 	for k, sw in enumerate(["base", "patched"]):
-	    for s in range(2):
-	        sid = 2 * k + s + 1
+	    for s in range(3):
+	        sid = 3 * k + s + 1
 	        for name, b, p in cases:
 	            for it in range(3):
 	                v = (p if k else b) * (1 + 0.01 * (it + s))
@@ -636,18 +637,17 @@ assert "change_pct" not in rows["mmap -p 2MB -s 1GB -l 1"][1]'
 	for f in grid compact csv; do
 		run --separate-stderr "$CP" show --store "$D/absurd.db" --format "$f" --stats
 		[ "$status" -eq 0 ] || { echo "$f: exit $status: $stderr"; return 1; }
-		[[ "$output" == *"(I) +1.00e+06% [+9.15e+05, +1.09e+06] at 10150.00 n=6/2 cv=1.03%"* ]] ||
-			{ echo "$f: $output"; return 1; }
-		[[ "$output" == *"(R) -99.9999% [-99.9999, -99.9999] at 1.015000e-06 n=6/2 cv=1.03%"* ]]
-		[[ "$output" == *"(I) +1.00e+302% [+9.15e+301, +1.09e+302] at 1.015000e+150 n=6/2"* ]]
+		[[ "$output" == *"(I) +1.00e+06% [+9.66e+05, +1.03e+06] n=9/3 cv=1.20%"* ]] || { echo "$f: $output"; return 1; }
+		[[ "$output" == *"(R) -99.9999% [-99.9999, -99.9999] n=9/3 cv=1.20%"* ]]
+		[[ "$output" == *"(I) +1.00e+302% [+9.66e+301, +1.04e+302] n=9/3 cv=1.20%"* ]]
 		# a base of 1e-150 is not 0.00
-		[[ "$output" == *"1.015000e-150 ±6.26% n=6/2 cv=1.03%"* ]]
+		[[ "$output" == *"1.020000e-150 ±2.44% n=9/3 cv=1.20%"* ]]
 		[[ "$output" != *"-100.00"* ]]
 	done
 	run --separate-stderr "$CP" show --store "$D/absurd.db" --format grid
 	[[ "$output" == *"| (I) +1.00e+302% |"* ]]
 	# a ratio past what a double holds is an infinite change, not a column without a base
-	[[ "$output" == *"| memset -s over (bytes/sec)             | 1.015000e-300 |       (-) +inf% |"* ]] || { echo "$output"; return 1; }
+	[[ "$output" == *"| memset -s over (bytes/sec)             | 1.020000e-300 |           +inf% |"* ]] || { echo "$output"; return 1; }
 	[[ "$output" == *"|    (R) -99.9999% |"* || "$output" == *"(R) -99.9999% |"* ]]
 	# json keeps the numbers
 	run --separate-stderr "$CP" show --store "$D/absurd.db" --format json

@@ -163,8 +163,10 @@ static int ca_rows(struct rpt_table *t, const struct result_block *blk, bool *tr
 		snprintf(k, sizeof(k), "%zu", f->sessions);
 		ca_spread(f->between_pct, ca_truncated(f), b, sizeof(b));
 		ca_spread(f->within_pct, false, w, sizeof(w));
-		snprintf(m, sizeof(m), isfinite(f->mde4_pct) ? "%.2f%%" : "-", f->mde4_pct);
-		snprintf(need, sizeof(need), isfinite(f->sessions_needed) ? "%.0f" : "-", f->sessions_needed);
+		/* too few calibration sessions to bound the spread: both are lower bounds */
+		snprintf(m, sizeof(m), isfinite(f->mde4_pct) ? "%s%.2f%%" : "-", f->at_least ? ">=" : "", f->mde4_pct);
+		snprintf(need, sizeof(need), isfinite(f->sessions_needed) ? "%s%.0f" : "-", f->at_least ? ">=" : "",
+			 f->sessions_needed);
 		*truncated |= ca_truncated(f);
 		if (rpt_table_add_row(t, cells, 7, NULL))
 			return EXIT_INTERNAL;
@@ -192,7 +194,9 @@ static int ca_table(const struct result_block *blk, size_t b, const struct ca_cl
 	if (!ret)
 		rpt_table_add_footer(t, "Spreads as sd in % of the mean; detect: the smallest change found 80% of"
 					" the time at 95% confidence, comparing two kernels with that many"
-					" sessions each. 'clearpath show --stats' prints these under each result.");
+					" sessions each, planned for the upper 75% confidence bound of the spread (>=: too few"
+					" sessions to bound it, a lower bound). 'clearpath show --stats' prints these"
+					" under each result.");
 	if (!ret && truncated)
 		rpt_table_add_footer(t, "within repeats: the sessions differ no more than the repeats explain"
 					" (the estimate of the difference between sessions is 0 or less, truncated"

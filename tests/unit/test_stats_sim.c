@@ -604,9 +604,10 @@ static bool sim_report(const char *what, struct sim_rate m, const char *promise,
 
 /*
  * A/A designs: no false mark in more than 5% of them.  Those marked
- * "limit" are Welch-Satterthwaite's known weakness, not held: a column of 3
- * sessions noisier than one of 10 (its spread underestimated by chance
- * raises the df just when the statistic is large).  Only Hsu's df
+ * "limit" are Welch-Satterthwaite's known weakness, not held: a small
+ * column noisier than a large one (its spread underestimated by chance
+ * raises the df just when the statistic is large): 5.2-6.6% at 10000
+ * datasets (bench/stats-rates).  Only Hsu's df
  * (min sessions - 1) holds there, at a loss of a third of the power of the
  * seed protocol; printed, so the README's numbers stay honest.
  */
@@ -620,13 +621,13 @@ static const struct {
 	{ "2 sessions (2% between) vs 6 (0.5%)", { 2, 6, 0.02, 0.005, .rows = 1 }, false },
 	{ "3 sessions vs 6, equal noise", { 3, 6, 0.01, 0.01, .rows = 1 }, false },
 	{ "3 sessions (2% between) vs 10 (0.5%)", { 3, 10, 0.02, 0.005, .rows = 1 }, true },
-	{ "4 sessions (2% between) vs 10 (0.5%)", { 4, 10, 0.02, 0.005, .rows = 1 }, false },
+	{ "4 sessions (2% between) vs 10 (0.5%)", { 4, 10, 0.02, 0.005, .rows = 1 }, true },
 	{ "bimodal boots 8% apart, 4 vs 10 sessions", { 4, 10, 0.01, 0.01, 0.5, 0.08, .rows = 1 }, false },
 	{ "bimodal boots 8% apart, 4 vs 4 sessions", { 4, 4, 0.01, 0.01, 0.5, 0.08, .rows = 1 }, false },
 	{ "bimodal boots 8% apart (1 in 4 slow), 4 vs 10", { 4, 10, 0.01, 0.01, 0.25, 0.08, .rows = 1 }, false },
 	{ "bimodal boots 8% apart, 6 vs 6 sessions", { 6, 6, 0.01, 0.01, 0.5, 0.08, .rows = 1 }, false },
-	{ "3 sessions (2% between) vs 20 (0.5%)", { 3, 20, 0.02, 0.005, .rows = 1 }, false },
-	{ "5 sessions (2% between) vs 20 (0.5%)", { 5, 20, 0.02, 0.005, .rows = 1 }, false },
+	{ "3 sessions (2% between) vs 20 (0.5%)", { 3, 20, 0.02, 0.005, .rows = 1 }, true },
+	{ "5 sessions (2% between) vs 20 (0.5%)", { 5, 20, 0.02, 0.005, .rows = 1 }, true },
 	{ "4 sessions vs 10, equal noise", { 4, 10, 0.01, 0.01, .rows = 1 }, false },
 	{ "3 sessions (1% between) vs 10 (0.5%)", { 3, 10, 0.01, 0.005, .rows = 1 }, true },
 	{ "8 sessions x 3 repeats, 5% samples -15%", { 8, 8, 0.01, 0.01, .p_out = 0.05, .dip = -0.15, .rows = 1 }, false },

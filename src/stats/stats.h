@@ -245,6 +245,12 @@ struct stats_change {
  * Fieller interval is unbounded (the base mean is not distinguishable from
  * 0).  pct is still filled in when both means allow it, the rest is NAN.
  *
+ * Under the nested rule a column with 2 sessions (fewer than
+ * STATS_MIN_SESSIONS) gets the interval and p-value at Hsu's conservative
+ * df (the smaller column's sessions - 1), why_undecided, and never a
+ * verdict: Welch-Satterthwaite on a spread of 1 df calls 7-11% of A/A cells.
+ * p_adjusted is p_value until the caller adjusts it over a table.
+ *
  * Returns 0, or -EINVAL for NULL pointers, alpha outside (0, 1), a negative
  * or NaN min_effect_pct, or an unknown rule; *out is only written on success.
  */
@@ -259,7 +265,8 @@ int stats_compare(const struct stats_cell *base, const struct stats_cell *other,
  * interval of the mean log ratio (k - 1 df) and the p-value its t test.
  * Verdicts as stats_compare's nested rule.  STATS_INSUFFICIENT with fewer
  * than 2 sessions, a level that is not positive, or no spread among the
- * ratios.  Returns 0, or -EINVAL for NULL pointers, alpha outside (0, 1) or a
+ * ratios; with 2 sessions an interval (1 df), why_undecided and no verdict.
+ * Returns 0, or -EINVAL for NULL pointers, alpha outside (0, 1) or a
  * bad min_effect_pct.
  */
 int stats_compare_paired(const double *base, const double *other, size_t k, bool higher_is_better, double alpha,

@@ -142,6 +142,12 @@ const struct store_migration store_migrations[] = {
 	  "  alpha REAL NOT NULL CHECK (alpha > 0 AND alpha < 1),"
 	  "  started TEXT NOT NULL,"
 	  "  updated TEXT NOT NULL);", NULL, NULL, NULL },
+	/*
+	 * v6: a session's errors found without reading every error (merge and
+	 * import look them up by session); on a server, the references a merge
+	 * fills by the thousand checked per statement (postgresql/schema.h).
+	 */
+	{ "CREATE INDEX error_by_session ON error(session_id);", NULL, STORE_PG_STATEMENT_CHECKS, NULL },
 };
 
 #define SCHEMA_VERSION ((int)(sizeof(store_migrations) / sizeof(store_migrations[0])))

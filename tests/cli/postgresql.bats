@@ -138,6 +138,39 @@ EOF2
 	[ "$(pg_sql 'select count(*) from session')" -eq 1 ]
 }
 
+@test "postgresql: the references hold, checked per statement: no sample without its session or class, none left behind" {
+	small_store "$D/a.db"
+	"$CP" merge --into "$PG" "$D/a.db" >/dev/null
+	refused_sql() {	# $1: SQL the server must refuse, $2: what it says
+		run tests/pg-server psql "$PGDIR" -d "$DB" -c "$1"
+		[ "$status" -ne 0 ] && [[ "$output" == *"$2"* ]] || { echo "status $status: $output"; return 1; }
+	}
+	refused_sql "INSERT INTO sample (session_id, resultclass_id, iteration, warmup, value, time)
+		SELECT 999999, resultclass_id, 9, 0, 1, time FROM sample LIMIT 1" "a sample names no stored session"
+	refused_sql "INSERT INTO sample (session_id, resultclass_id, iteration, warmup, value, time)
+		SELECT session_id, 999999, 9, 0, 1, time FROM sample LIMIT 1" "a sample names no stored result class"
+	refused_sql "UPDATE sample SET session_id = 999999" "a sample names no stored session"
+	refused_sql "INSERT INTO session (uuid, sut_id, swprofile_id, started) VALUES
+		('5eed0000-0000-4000-8000-00000000dead', 999999, 1, '2026-08-22T08:00:00Z')" "names no stored sut or swprofile"
+	refused_sql "DELETE FROM session" "sample rows still refer to a session row gone"
+	refused_sql "UPDATE session SET id = id + 1000" "sample rows still refer to a session row gone"
+	refused_sql "DELETE FROM resultclass" "sample rows still refer to a resultclass row gone"
+	refused_sql "DELETE FROM sut" "session rows still refer to a sut row gone"
+	refused_sql "DELETE FROM swprofile" "session rows still refer to a swprofile row gone"
+	# an error beside the samples of its invocation, and samples beside an error: refused both ways
+	refused_sql "INSERT INTO error (session_id, benchmark_id, iteration, warmup, message, time)
+		SELECT x.session_id, r.benchmark_id, x.iteration, x.warmup, 'x', x.time FROM sample x
+		JOIN resultclass r ON r.id = x.resultclass_id LIMIT 1" "this invocation already has samples"
+	pg_sql "INSERT INTO error (session_id, benchmark_id, iteration, warmup, message, time)
+		SELECT session_id, r.benchmark_id, 7, 0, 'failed', '2026-08-22T08:00:00Z' FROM sample x
+		JOIN resultclass r ON r.id = x.resultclass_id LIMIT 1"
+	refused_sql "INSERT INTO sample (session_id, resultclass_id, iteration, warmup, value, time)
+		SELECT session_id, resultclass_id, 7, 0, 1, time FROM sample LIMIT 1" "this invocation already has an error"
+	# what is not referred to goes: an unused sut, a session without samples
+	pg_sql "INSERT INTO sut (name) VALUES ('spare'); DELETE FROM sut WHERE name = 'spare'"
+	[ "$(pg_sql 'select count(*) from sample')" -eq 6 ]
+}
+
 @test "postgresql: 6 concurrent runs into one new store keep every sample" {
 	for i in 1 2 3 4 5 6; do
 		"$CP" run --quiet --force --warmups 0 --repeats 3 --store "$PG" -- mem memset -f default -s 64KB -l 1 \

@@ -1,8 +1,10 @@
 /* run: a run's sessions, each a fresh process, in seeded shuffled orders, resumable from the store. */
 #include "harness/session.h"
+#include "harness/fingerprint.h"
 #include "harness/progress.h"
 #include "store/store.h"
 #include "store/url.h"
+#include "util/boot.h"
 #include "util/clock.h"
 #include "util/log.h"
 
@@ -71,11 +73,26 @@ static unsigned run_steps(const struct harness_run *r, unsigned session)
 	return steps;
 }
 
-/* The state of a named run; -ENOENT when there is none, a clear message when it does not fit the run. */
-static int run_state_get(const struct harness_run *r, struct store *st, struct store_resume *s,
-			 json_t **done)
+int harness_run_key(const struct harness_run *r, struct harness_run_key *buf, struct store_run_key *k)
 {
-	int ret = store_resume_get(st, r->name, s, done);
+	/* the names the sessions are stored under: what run_open_ids() registers */
+	json_t *sut = r->opts.sut ? NULL : fp_sut(buf->sut, sizeof(buf->sut));
+
+	json_decref(sut);
+	if (!r->opts.swprofile && boot_release(buf->swprofile, sizeof(buf->swprofile)))
+		snprintf(buf->swprofile, sizeof(buf->swprofile), "unknown");
+	if (gethostname(buf->host, sizeof(buf->host) - 1) || !buf->host[0])
+		snprintf(buf->host, sizeof(buf->host), "localhost");
+	buf->host[sizeof(buf->host) - 1] = '\0';
+	*k = (struct store_run_key){ r->name, r->opts.sut ?: buf->sut, r->opts.swprofile ?: buf->swprofile, buf->host };
+	return store_run_key_check(k) ? EXIT_USAGE : 0;
+}
+
+/* The state of a named run; -ENOENT when there is none, a clear message when it does not fit the run. */
+static int run_state_get(const struct harness_run *r, const struct store_run_key *k, struct store *st,
+			 struct store_resume *s, json_t **done)
+{
+	int ret = store_resume_get(st, k, s, done);
 
 	if (ret)
 		return ret;
@@ -93,7 +110,7 @@ static int run_state_get(const struct harness_run *r, struct store *st, struct s
  * Where a named run starts: a fresh one at session 0 (noting an interrupted
  * run it replaces), a resumed one where its state says, with its seed.
  */
-static int run_start(struct harness_run *r, unsigned *first)
+static int run_start(struct harness_run *r, const struct store_run_key *k, unsigned *first)
 {
 	struct store_resume s;
 	struct store *st;
@@ -106,11 +123,13 @@ static int run_start(struct harness_run *r, unsigned *first)
 			: store_url_open(r->opts.store_url, &st);
 	if (ret)
 		return ret;
-	err = run_state_get(r, st, &s, &done);
+	err = run_state_get(r, k, st, &s, &done);
 	json_decref(done);
 	store_close(st);
 	if (r->resume && err == -ENOENT) {
-		log_err("nothing to resume: no interrupted run of '%s' in the store", r->name);
+		log_err("nothing to resume: no interrupted run of '%s' on %s (SUT %s, swprofile %s) in the store",
+			r->name, k->host, k->sut, k->swprofile);
+		log_hint("--sut and --swprofile name the run as when it started; without them, this machine's");
 		return EXIT_USAGE;
 	}
 	if (r->resume && err) {
@@ -133,8 +152,8 @@ static int run_start(struct harness_run *r, unsigned *first)
 	return 0;
 }
 
-/* Record that session @k of a named run is about to run; resuming keeps what it already did. */
-static int run_state_session(const struct harness_run *r, unsigned k, bool keep)
+/* Record that session @k of named run @key is about to run; resuming keeps what it already did. */
+static int run_state_session(const struct harness_run *r, const struct store_run_key *key, unsigned k, bool keep)
 {
 	struct store_resume s = { .seed = r->seed, .session = k, .scale = r->scale ? r->scale : 1 };
 	struct store *st;
@@ -144,18 +163,18 @@ static int run_state_session(const struct harness_run *r, unsigned k, bool keep)
 		return 0;
 	ret = store_url_open(r->opts.store_url, &st);
 	if (!ret)
-		ret = store_exit_code(store_resume_set(st, r->name, &s));
+		ret = store_exit_code(store_resume_set(st, key, &s));
 	store_close(st);
 	return ret;
 }
 
-static int run_state_clear(const struct harness_run *r)
+static int run_state_clear(const struct harness_run *r, const struct store_run_key *key)
 {
 	struct store *st;
 	int ret = store_url_open(r->opts.store_url, &st);
 
 	if (!ret)
-		ret = store_exit_code(store_resume_clear(st, r->name));
+		ret = store_exit_code(store_resume_clear(st, key));
 	store_close(st);
 	return ret;
 }
@@ -172,12 +191,16 @@ static int run_spawn(const struct harness_run *r, unsigned k)
 int harness_run(struct harness_run *r)
 {
 	unsigned sessions = run_sessions(r), first = 0, done = 0, total = 0;
+	struct harness_run_key buf;
+	struct store_run_key key;
 	int ret = 0;
 
 	harness_stop_catch();
 	/* Where to start first: a --resume with nothing to resume must not create a store. */
 	if (r->name)
-		ret = run_start(r, &first);
+		ret = harness_run_key(r, &buf, &key);
+	if (!ret && r->name)
+		ret = run_start(r, &key, &first);
 	if (!ret)
 		ret = harness_register(&r->opts);
 	if (ret)
@@ -191,7 +214,7 @@ int harness_run(struct harness_run *r)
 	progress_start();
 	for (unsigned k = first; !ret && !harness_stop_signal() && k < sessions; k++) {
 		if (r->name)
-			ret = run_state_session(r, k, r->resume && k == first);
+			ret = run_state_session(r, &key, k, r->resume && k == first);
 		progress_to_env(r->label_first + k + 1, r->label_of ? r->label_of : r->label_first + sessions, done,
 				total);
 		if (!ret)
@@ -203,7 +226,7 @@ int harness_run(struct harness_run *r)
 	if (ret && r->resume_command)
 		log_hint("to continue from the first unfinished benchmark: %s", r->resume_command);
 	if (!ret && r->name)
-		ret = run_state_clear(r);
+		ret = run_state_clear(r, &key);
 	harness_stop_die();
 	return ret;
 }
@@ -221,15 +244,15 @@ static void run_session_env(const struct harness_run *r, unsigned *k, uint64_t *
 	unsetenv(RUN_SESSION_ENV);
 }
 
-/* The units done already in session @k of a named run (resuming it), else an empty array. */
-static json_t *run_session_done(const struct harness_run *r, unsigned k)
+/* The units done already in session @k of named run @key (resuming it), else an empty array. */
+static json_t *run_session_done(const struct harness_run *r, const struct store_run_key *key, unsigned k)
 {
 	struct store_resume s;
 	struct store *st;
 	json_t *done = NULL;
 
-	if (r->name && !store_url_open(r->opts.store_url, &st)) {
-		if (store_resume_get(st, r->name, &s, &done) || s.session != k) {
+	if (key && !store_url_open(r->opts.store_url, &st)) {
+		if (store_resume_get(st, key, &s, &done) || s.session != k) {
 			json_decref(done);
 			done = NULL;
 		}
@@ -275,8 +298,10 @@ static size_t run_session_units(const struct harness_run *r, unsigned k, uint64_
 
 int harness_run_session(const struct harness_run *r)
 {
+	struct harness_run_key buf;
+	struct store_run_key key;
 	struct harness_unit *units = calloc(r->nunits ? r->nunits : 1, sizeof(*units));
-	json_t *order = json_array(), *extra = r->env ? json_deep_copy(r->env) : json_object(), *done;
+	json_t *order = json_array(), *extra = r->env ? json_deep_copy(r->env) : json_object(), *done = NULL;
 	uint64_t seed;
 	unsigned k;
 	size_t n;
@@ -284,7 +309,11 @@ int harness_run_session(const struct harness_run *r)
 
 	harness_session_signals();
 	run_session_env(r, &k, &seed);
-	done = run_session_done(r, k);
+	if (r->name && harness_run_key(r, &buf, &key)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	done = run_session_done(r, r->name ? &key : NULL, k);
 	if (!units || !order || !extra || !done)
 		goto out;
 	n = run_session_units(r, k, seed, done, units, order);
@@ -299,7 +328,7 @@ int harness_run_session(const struct harness_run *r)
 		}
 		json_decref(keys);
 	}
-	ret = harness_session(&r->opts, units, n, json_object_size(extra) ? extra : NULL, r->name);
+	ret = harness_session(&r->opts, units, n, json_object_size(extra) ? extra : NULL, r->name ? &key : NULL);
 out:
 	json_decref(done);
 	json_decref(extra);

@@ -623,7 +623,7 @@ static int run_unit(const struct harness_opts *o, struct run_session *rs, struct
 }
 
 int harness_session(const struct harness_opts *o, const struct harness_unit *units, size_t n,
-		    json_t *env_extra, const char *resume_name)
+		    json_t *env_extra, const struct store_run_key *resume)
 {
 	struct run_session *rs = calloc(1, sizeof(*rs));
 	struct wl_sink sink = { run_nop, run_nop_func, run_nop_func, run_result, run_nop, rs, NULL };
@@ -644,8 +644,8 @@ int harness_session(const struct harness_opts *o, const struct harness_unit *uni
 	for (size_t i = 0; !ret && i < n; i++) {
 		rs->unit = &units[i];
 		ret = run_unit(o, rs, &sink, &prog, &failures);
-		if (!ret && resume_name)
-			ret = store_exit_code(store_resume_done(rs->st, resume_name, units[i].id));
+		if (!ret && resume)
+			ret = store_exit_code(store_resume_done(rs->st, resume, units[i].id));
 	}
 	progress_done(&prog);
 	if (!ret)

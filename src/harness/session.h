@@ -14,12 +14,20 @@ int harness_register(const struct harness_opts *o);
  * One session in this process: each unit's warmups then repeats, each
  * invocation's values written in one transaction once it is over, failures
  * recorded as error rows.  @env_extra (may be NULL) is merged into the
- * session's environment snapshot.  With @resume_name, each unit completed is
- * recorded in that resume state.  Returns 0 when the session completed, or an
- * exit code when it stopped (store error, too many consecutive failures).
+ * session's environment snapshot.  With @resume (NULL: not resumable), each
+ * unit completed is recorded in that run's resume state.  Returns 0 when the
+ * session completed, or an exit code when it stopped (store error, too many
+ * consecutive failures).
  */
+struct store_run_key;
 int harness_session(const struct harness_opts *o, const struct harness_unit *units, size_t n,
-		    json_t *env_extra, const char *resume_name);
+		    json_t *env_extra, const struct store_run_key *resume);
+
+/* A named run's key in the store: its plan, SUT class, swprofile and host; the names live in @buf. */
+struct harness_run_key {
+	char sut[256], swprofile[256], host[256];	/* the defaults, when not given */
+};
+int harness_run_key(const struct harness_run *r, struct harness_run_key *buf, struct store_run_key *k);
 
 /*
  * Run @argv (argv[0] ignored: this binary re-executes itself) as session

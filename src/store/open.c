@@ -148,6 +148,35 @@ const struct store_migration store_migrations[] = {
 	 * fills by the thousand checked per statement (postgresql/schema.h).
 	 */
 	{ "CREATE INDEX error_by_session ON error(session_id);", NULL, STORE_PG_STATEMENT_CHECKS, NULL },
+	/*
+	 * v7: a resumable run's progress per plan, SUT, swprofile and host
+	 * (store/resume.c): machines running one plan into one store at once
+	 * each keep their own, where one row per plan name had each start the
+	 * others over.  A state kept by name alone moves over with the key
+	 * parts empty; the first run of that plan to find no state of its own
+	 * takes it.
+	 */
+	{ "CREATE TABLE run_state ("
+	  "  id INTEGER PRIMARY KEY,"
+	  "  plan TEXT NOT NULL,"
+	  "  sut TEXT NOT NULL,"
+	  "  swprofile TEXT NOT NULL,"
+	  "  host TEXT NOT NULL,"
+	  "  seed INTEGER NOT NULL,"
+	  "  session INTEGER NOT NULL CHECK (session >= 0),"
+	  "  scale INTEGER NOT NULL CHECK (scale >= 1),"
+	  "  updated TEXT NOT NULL,"
+	  "  UNIQUE (plan, sut, swprofile, host));"
+	  "CREATE TABLE run_state_done ("
+	  "  state_id INTEGER NOT NULL REFERENCES run_state(id) ON DELETE CASCADE,"
+	  "  unit TEXT NOT NULL,"
+	  "  PRIMARY KEY (state_id, unit));"
+	  "INSERT INTO run_state (plan, sut, swprofile, host, seed, session, scale, updated)"
+	  "  SELECT name, '', '', '', seed, session, scale, updated FROM resume;"
+	  "INSERT INTO run_state_done (state_id, unit) SELECT s.id, d.unit FROM resume_done d"
+	  "  JOIN run_state s ON s.plan = d.name;"
+	  "DROP TABLE resume_done;"
+	  "DROP TABLE resume;", NULL, NULL, NULL },
 };
 
 #define SCHEMA_VERSION ((int)(sizeof(store_migrations) / sizeof(store_migrations[0])))

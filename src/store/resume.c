@@ -1,4 +1,4 @@
-/* resume: the progress of a resumable run (plan run) kept in the store, so it survives any process. */
+/* resume: the progress of each resumable run (plan run) kept in the store, per plan, SUT, swprofile and host. */
 #include "store/db.h"
 
 #include <errno.h>
@@ -6,12 +6,59 @@
 
 #include "util/log.h"
 
-/* The units done in @name's current session, into the new array *@done. */
-static int read_done(struct store *st, const char *name, json_t **done)
+/*
+ * A state an older clearpath kept (schema v6 and before: by plan name
+ * alone) was migrated with an empty SUT, swprofile and host: it belonged to
+ * the one machine that ran the plan then, so the first run of that plan to
+ * look for its own state and find none takes it.
+ */
+#define LEGACY "sut = '' AND swprofile = '' AND host = ''"
+
+int store_run_key_check(const struct store_run_key *k)
+{
+	static const char *const what[] = { "plan name", "SUT class name", "swprofile name", "host name" };
+	const char *part[] = { k->plan, k->sut, k->swprofile, k->host };
+	size_t total = 0;
+
+	for (size_t i = 0; i < 4; i++) {
+		if (store_name_check(part[i], what[i]))
+			return -EINVAL;
+		total += strlen(part[i]);
+	}
+	/* one index holds them all (a server indexes at most about 2700 bytes a row) */
+	if (total > 2 * STORE_NAME_MAX) {
+		log_err("a resumable run is keyed by its plan's name, SUT class, swprofile and host, %zu bytes"
+			" together here; at most %d", total, 2 * STORE_NAME_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The id of @k's state (its own, else the plan's legacy one when @legacy), or -ENOENT (not logged). */
+static int state_id(struct store *st, const struct store_run_key *k, bool legacy, int64_t *id)
+{
+	int ret = store_int64(st, id, "SELECT id FROM run_state WHERE plan = ?1 AND sut = ?2 AND swprofile = ?3"
+			      " AND host = ?4", "tttt", k->plan, k->sut, k->swprofile, k->host);
+
+	if (ret == -ENOENT && legacy)
+		ret = store_int64(st, id, "SELECT id FROM run_state WHERE plan = ?1 AND " LEGACY, "t", k->plan);
+	return ret;
+}
+
+/* The legacy state of @k's plan made @k's own (inside a write); 0 also when there is none. */
+static int claim_legacy(struct store *st, const struct store_run_key *k)
+{
+	return store_exec(st, "UPDATE run_state SET sut = ?2, swprofile = ?3, host = ?4 WHERE plan = ?1 AND " LEGACY
+			  " AND NOT EXISTS (SELECT 1 FROM run_state o WHERE o.plan = ?1 AND o.sut = ?2"
+			  " AND o.swprofile = ?3 AND o.host = ?4)", "tttt", k->plan, k->sut, k->swprofile, k->host);
+}
+
+/* The units done in state @id's current session, into the new array *@done. */
+static int read_done(struct store *st, int64_t id, json_t **done)
 {
 	struct store_stmt *stmt;
-	int ret = store_prepare(st, &stmt, "SELECT unit FROM resume_done WHERE name = ?1 ORDER BY unit",
-				"t", name);
+	int ret = store_prepare(st, &stmt, "SELECT unit FROM run_state_done WHERE state_id = ?1 ORDER BY unit",
+				"i", id);
 	int rc;
 
 	if (ret)
@@ -30,14 +77,17 @@ static int read_done(struct store *st, const char *name, json_t **done)
 	return 0;
 }
 
-int store_resume_get(struct store *st, const char *name, struct store_resume *r, json_t **done)
+int store_resume_get(struct store *st, const struct store_run_key *k, struct store_resume *r, json_t **done)
 {
 	struct store_stmt *stmt;
-	int ret = store_prepare(st, &stmt, "SELECT seed, session, scale FROM resume WHERE name = ?1", "t",
-				name);
-	int rc;
+	int64_t id;
+	int ret, rc;
 
 	*done = NULL;
+	ret = state_id(st, k, true, &id);
+	if (ret)
+		return ret;
+	ret = store_prepare(st, &stmt, "SELECT seed, session, scale FROM run_state WHERE id = ?1", "i", id);
 	if (ret)
 		return ret;
 	rc = store_step(stmt);
@@ -49,64 +99,74 @@ int store_resume_get(struct store *st, const char *name, struct store_resume *r,
 	}
 	store_finalize(stmt);
 	if (rc == STORE_DONE)
-		return -ENOENT;
+		return -ENOENT;	/* cleared meanwhile */
 	if (rc != STORE_ROW)
 		return store_sql_fail(st, rc, "reading the resume state");
-	return read_done(st, name, done);
+	return read_done(st, id, done);
 }
 
-int store_resume_set(struct store *st, const char *name, const struct store_resume *r)
+int store_resume_set(struct store *st, const struct store_run_key *k, const struct store_resume *r)
 {
 	char now[STORE_TIME_LEN + 1];
+	int64_t id;
 	int ret;
 
-	if (!name || !*name || r->scale < 1) {
-		log_err("a resume state needs a name and a scale of at least 1");
+	if (r->scale < 1) {
+		log_err("a resume state needs a scale of at least 1");
 		return -EINVAL;
 	}
+	if (store_run_key_check(k))
+		return -EINVAL;
 	store_now(now);
 	ret = store_tx_begin(st);
 	if (!ret)
-		ret = store_exec(st, "DELETE FROM resume_done WHERE name = ?1", "t", name);
+		ret = claim_legacy(st, k);
 	if (!ret)
-		ret = store_exec(st,
-				 "INSERT INTO resume (name, seed, session, scale, updated) VALUES (?1, ?2, ?3, ?4, ?5)"
-				 " ON CONFLICT (name) DO UPDATE SET seed = excluded.seed, session = excluded.session,"
-				 " scale = excluded.scale, updated = excluded.updated",
-				 "tiiit", name, (int64_t)r->seed, (int64_t)r->session, (int64_t)r->scale, now);
+		ret = store_exec(st, "INSERT INTO run_state (plan, sut, swprofile, host, seed, session, scale, updated)"
+				 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (plan, sut, swprofile, host) DO UPDATE"
+				 " SET seed = excluded.seed, session = excluded.session, scale = excluded.scale,"
+				 " updated = excluded.updated", "ttttiiit", k->plan, k->sut, k->swprofile, k->host,
+				 (int64_t)r->seed, (int64_t)r->session, (int64_t)r->scale, now);
+	if (!ret)
+		ret = state_id(st, k, false, &id);
+	if (!ret)
+		ret = store_exec(st, "DELETE FROM run_state_done WHERE state_id = ?1", "i", id);
 	return store_tx_end(st, ret);
 }
 
-int store_resume_done(struct store *st, const char *name, const char *unit)
+int store_resume_done(struct store *st, const struct store_run_key *k, const char *unit)
 {
 	char now[STORE_TIME_LEN + 1];
-	int64_t n;
+	int64_t id = 0;
 	int ret;
 
 	store_now(now);
 	ret = store_tx_begin(st);
+	if (!ret)
+		ret = claim_legacy(st, k);
 	/* A unit done for a state that is gone (a newer run started over) is an error, not a new state. */
+	if (!ret && (ret = state_id(st, k, false, &id)) == -ENOENT)
+		log_err("the resume state of plan '%s' on %s (SUT %s, swprofile %s) is gone: another run of it"
+			" started over", k->plan, k->host, k->sut, k->swprofile);
 	if (!ret)
-		ret = store_int64(st, &n, "SELECT count(*) FROM resume WHERE name = ?1", "t", name);
-	if (!ret && !n) {
-		log_err("the resume state of '%s' is gone: another run of it started over", name);
-		ret = -ENOENT;
-	}
+		ret = store_exec(st, "INSERT INTO run_state_done (state_id, unit) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+				 "it", id, unit);
 	if (!ret)
-		ret = store_exec(st, "INSERT INTO resume_done (name, unit) VALUES (?1, ?2) ON CONFLICT DO NOTHING", "tt",
-				 name, unit);
-	if (!ret)
-		ret = store_exec(st, "UPDATE resume SET updated = ?2 WHERE name = ?1", "tt", name, now);
+		ret = store_exec(st, "UPDATE run_state SET updated = ?2 WHERE id = ?1", "it", id, now);
 	return store_tx_end(st, ret);
 }
 
-int store_resume_clear(struct store *st, const char *name)
+int store_resume_clear(struct store *st, const struct store_run_key *k)
 {
+	int64_t id;
 	int ret = store_tx_begin(st);
 
 	if (!ret)
-		ret = store_exec(st, "DELETE FROM resume_done WHERE name = ?1", "t", name);
-	if (!ret)
-		ret = store_exec(st, "DELETE FROM resume WHERE name = ?1", "t", name);
-	return store_tx_end(st, ret);
+		ret = claim_legacy(st, k);
+	if (!ret && !(ret = state_id(st, k, false, &id))) {
+		ret = store_exec(st, "DELETE FROM run_state_done WHERE state_id = ?1", "i", id);
+		if (!ret)
+			ret = store_exec(st, "DELETE FROM run_state WHERE id = ?1", "i", id);
+	}
+	return store_tx_end(st, ret == -ENOENT ? 0 : ret);
 }

@@ -241,10 +241,10 @@ int store_error_add(struct store *st, int64_t session_id, int64_t benchmark_id, 
 		    bool warmup, const char *message);
 
 /*
- * The progress of a resumable run (plan run), by run name: the seed of its
- * shuffled orders, the session to run next (0-based) and the scale it runs
- * at; and the units that session already completed.  Kept in the store so
- * it survives the processes and works for any store backend.
+ * The progress of a resumable run (plan run): the seed of its shuffled
+ * orders, the session to run next (0-based) and the scale it runs at; and
+ * the units that session already completed.  Kept in the store so it
+ * survives the processes and works for any store backend.
  */
 struct store_resume {
 	uint64_t seed;
@@ -253,27 +253,46 @@ struct store_resume {
 };
 
 /*
- * Read the state of @name into *@r and the units done in its session into
- * *@done (a new JSON array of strings in sorted order, caller json_decref()s it).  Returns 0,
- * -ENOENT (not logged, *@done NULL) when there is none, or a store error.
+ * What makes a resumable run one in a lab, where many machines run the same
+ * plan into one store at once: the plan's name, the SUT class and swprofile
+ * it runs under, and the machine (its hostname: two boxes of one class are
+ * two runs).  Each part a name (store_name_check()), together at most
+ * 2 * STORE_NAME_MAX bytes.
  */
-int store_resume_get(struct store *st, const char *name, struct store_resume *r, json_t **done);
+struct store_run_key {
+	const char *plan, *sut, *swprofile, *host;
+};
 
 /*
- * Set the state of @name to *@r with no unit done yet, replacing any.
- * Returns 0, -EINVAL for an empty name or a scale below 1, or a store error.
+ * Whether @k can key a run: each part a name, together not too long.
+ * 0, or -EINVAL after logging which part is wrong.
  */
-int store_resume_set(struct store *st, const char *name, const struct store_resume *r);
+int store_run_key_check(const struct store_run_key *k);
 
 /*
- * Record @unit as done in @name's current session.  Returns 0, -ENOENT
- * (logged) when @name has no state (another run started over and
+ * Read the state of run @k into *@r and the units done in its session into
+ * *@done (a new JSON array of strings in sorted order, caller json_decref()s
+ * it).  A state an older clearpath kept for the plan's name alone is @k's
+ * when @k has none.  Returns 0, -ENOENT (not logged, *@done NULL) when there
+ * is none, or a store error.
+ */
+int store_resume_get(struct store *st, const struct store_run_key *k, struct store_resume *r, json_t **done);
+
+/*
+ * Set the state of run @k to *@r with no unit done yet, replacing any.
+ * Returns 0, -EINVAL for a bad key or a scale below 1, or a store error.
+ */
+int store_resume_set(struct store *st, const struct store_run_key *k, const struct store_resume *r);
+
+/*
+ * Record @unit as done in run @k's current session.  Returns 0, -ENOENT
+ * (logged) when @k has no state (another run of it started over and
  * finished), or a store error.
  */
-int store_resume_done(struct store *st, const char *name, const char *unit);
+int store_resume_done(struct store *st, const struct store_run_key *k, const char *unit);
 
-/* Forget the state of @name (its run completed).  0, also when there was none, or a store error. */
-int store_resume_clear(struct store *st, const char *name);
+/* Forget the state of run @k (it completed).  0, also when there was none, or a store error. */
+int store_resume_clear(struct store *st, const struct store_run_key *k);
 
 /*
  * A sequential run (plan run --until-decided) over swprofile @swprofile on

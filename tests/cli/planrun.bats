@@ -37,7 +37,7 @@ EOF2
 	# the exec's value and unit made it in
 	[ "$(sql "select distinct s.value from sample s join resultclass r on r.id = s.resultclass_id where r.name = 'echo-rate'")" = "42.5" ]
 	# the resume state is gone once the plan completed, and never was a file beside the store
-	[ "$(sql 'select count(*) from resume')" -eq 0 ]
+	[ "$(sql 'select count(*) from run_state')" -eq 0 ]
 	[ -z "$(ls "$D" | grep plan-)" ]
 }
 
@@ -155,11 +155,11 @@ EOF2
 	run "$CP" plan run --seed 3 "$D/res.yaml"
 	[ "$status" -ne 0 ]
 	# the resume state is in the store: session 1 of the plan, seed 3
-	[ "$(sql 'select seed, session from resume where name = "res"')" = "3|0" ]
+	[ "$(sql "select seed, session, host = '$(hostname)' from run_state where plan = 'res'")" = "3|0|1" ]
 	[ "$(sql 'select count(*) from session where complete = 0')" -eq 1 ]
 	run "$CP" plan run --resume "$D/res.yaml"
 	[ "$status" -eq 0 ]
-	[ "$(sql 'select count(*) from resume')" -eq 0 ]
+	[ "$(sql 'select count(*) from run_state')" -eq 0 ]
 	# two complete sessions with both units, plus the interrupted one kept as it was
 	[ "$(sql 'select count(*) from session where complete = 1')" -eq 2 ]
 	[ "$(sql "select count(*) from sample s join resultclass r on r.id = s.resultclass_id where r.name = 'marker'")" -eq 2 ]
@@ -167,6 +167,91 @@ EOF2
 	run "$CP" plan run --resume "$D/res.yaml"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"nothing to resume"* ]]
+}
+
+# A plan "lab" of 3 sessions whose exec kills its session process the first time it runs for machine
+# class $1 (the run stops part way), and each time after that measures.
+lab_plan() {
+	plan lab <<'EOF2'
+name: lab
+defaults: {warmups: 0, repeats: 1, sessions: 3}
+benchmarks:
+  - mem memset -f default -s 1MB
+  - exec: {name: marker, command: "if [ -e \"$MARK.$SUT\" ]; then echo v 1; else touch \"$MARK.$SUT\"; kill -9 $PPID; sleep 5; fi", regex: 'v ([0-9.]+)', unit: s, higher_is_better: false}
+EOF2
+}
+
+@test "plan run: machines running one plan into one store at once keep their own state; each --resume finds its own" {
+	lab_plan
+	export MARK="$D/killed"
+	# three machines (classes) at once: each stops in its first session, none disturbs another
+	for sut in box-a box-b box-c; do
+		SUT=$sut "$CP" plan run --quiet --seed 5 --sut $sut "$D/lab.yaml" >"$D/$sut.out" 2>&1 &
+	done
+	wait
+	[ "$(sql 'select count(*) from run_state')" -eq 3 ]
+	[ "$(sql "select group_concat(sut, ' ') from (select sut from run_state where plan = 'lab' and session = 0 order by sut)")" = "box-a box-b box-c" ]
+	# they go on at once, each from its own state, to the end
+	pids=()
+	for sut in box-a box-b box-c; do
+		SUT=$sut "$CP" plan run --quiet --resume --sut $sut "$D/lab.yaml" >"$D/$sut.out" 2>&1 &
+		pids+=($!)
+	done
+	rc=0
+	for pid in "${pids[@]}"; do
+		wait "$pid" || rc=$?
+	done
+	cat "$D"/box-*.out
+	[ "$rc" -eq 0 ]
+	! grep -q "is gone" "$D"/box-*.out
+	[ "$(sql 'select count(*) from run_state')" -eq 0 ]
+	# every machine: 3 complete sessions with both units, and the one cut short
+	run sql "select u.name, sum(s.complete), count(*) from session s join sut u on u.id = s.sut_id group by u.name order by u.name"
+	[ "${lines[*]}" = "box-a|3|4 box-b|3|4 box-c|3|4" ]
+	[ "$(sql "select count(*) from sample x join resultclass r on r.id = x.resultclass_id where r.name = 'marker'")" -eq 9 ]
+}
+
+@test "plan run: calibrate of the same plan keeps to its own state; the interrupted run resumes after it" {
+	lab_plan
+	export MARK="$D/killed" SUT=box
+	run "$CP" plan run --seed 5 --sut box "$D/lab.yaml"
+	[ "$status" -ne 0 ]
+	# calibrating the same plan on the same machine runs to its end (its exec measures now) ...
+	"$CP" calibrate --quiet --sut box --sessions 2 "$D/lab.yaml" >/dev/null
+	# ... and leaves the interrupted run's state as it was
+	[ "$(sql "select swprofile not like '%(calibration)', session from run_state")" = "1|0" ]
+	run "$CP" plan run --quiet --resume --sut box "$D/lab.yaml"
+	[ "$status" -eq 0 ]
+	[ "$(sql 'select count(*) from run_state')" -eq 0 ]
+	# --resume names the run it looks for when there is none
+	run --separate-stderr "$CP" plan run --resume --sut other "$D/lab.yaml"
+	refused 2 "nothing to resume: no interrupted run of 'lab' on $(hostname) (SUT other, swprofile"
+}
+
+@test "plan run --resume: a run interrupted under an older clearpath (its state kept by plan name) goes on" {
+	lab_plan
+	export MARK="$D/killed" SUT=box
+	run "$CP" plan run --seed 5 --sut box "$D/lab.yaml"
+	[ "$status" -ne 0 ]
+	# the store as schema v6 kept it: one resume row by plan name, its units done by name
+	python3 - "$STORE" <<-'EOF2'
+	import sqlite3, sys
+	db = sqlite3.connect(sys.argv[1])
+	db.executescript("""
+	CREATE TABLE resume (name TEXT PRIMARY KEY, seed INTEGER NOT NULL, session INTEGER NOT NULL
+	  CHECK (session >= 0), scale INTEGER NOT NULL CHECK (scale >= 1), updated TEXT NOT NULL);
+	CREATE TABLE resume_done (name TEXT NOT NULL REFERENCES resume(name) ON DELETE CASCADE,
+	  unit TEXT NOT NULL, PRIMARY KEY (name, unit));
+	INSERT INTO resume SELECT plan, seed, session, scale, updated FROM run_state;
+	INSERT INTO resume_done SELECT s.plan, d.unit FROM run_state_done d JOIN run_state s ON s.id = d.state_id;
+	DROP TABLE run_state_done; DROP TABLE run_state;
+	PRAGMA user_version = 6;
+	""")
+	EOF2
+	run "$CP" plan run --quiet --resume --sut box "$D/lab.yaml"
+	[ "$status" -eq 0 ]
+	[ "$(sql 'select count(*) from run_state')" -eq 0 ]
+	[ "$(sql 'select count(*) from session where complete = 1')" -eq 3 ]
 }
 
 @test "plan run --scale auto runs the sizes that fit and names them in the result classes" {

@@ -171,6 +171,31 @@ EOF2
 	[ "$(pg_sql 'select count(*) from sample')" -eq 6 ]
 }
 
+@test "postgresql: three machines run one plan into one server at once; none starts the others over" {
+	cat >"$D/lab.yaml" <<'EOF2'
+name: pgplan
+defaults: {warmups: 0, repeats: 2, sessions: 3}
+benchmarks:
+  - mem memset -f default -s 64KB -l 1
+  - exec: {name: tick, command: "sleep 0.2; echo v 1", regex: 'v ([0-9.]+)', unit: s, higher_is_better: false}
+EOF2
+	pids=()
+	for sut in box-a box-b box-c; do
+		"$CP" plan run --quiet --sut $sut --store "$PG" "$D/lab.yaml" >"$D/$sut.out" 2>&1 &
+		pids+=($!)
+	done
+	rc=0
+	for pid in "${pids[@]}"; do
+		wait "$pid" || rc=$?
+	done
+	cat "$D"/box-*.out
+	[ "$rc" -eq 0 ]
+	run pg_sql "select u.name, count(*), sum(s.complete) from session s join sut u on u.id = s.sut_id group by u.name order by u.name"
+	[ "${lines[*]}" = "box-a|3|3 box-b|3|3 box-c|3|3" ]
+	[ "$(pg_sql 'select count(*) from sample')" -eq 36 ]
+	[ "$(pg_sql 'select count(*) from run_state')" -eq 0 ]
+}
+
 @test "postgresql: 6 concurrent runs into one new store keep every sample" {
 	for i in 1 2 3 4 5 6; do
 		"$CP" run --quiet --force --warmups 0 --repeats 3 --store "$PG" -- mem memset -f default -s 64KB -l 1 \
@@ -313,8 +338,8 @@ EOF2
 		GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader_$DB, writer_$DB;
 		GRANT INSERT ON ALL TABLES IN SCHEMA public TO writer_$DB;
 		GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO writer_$DB;
-		GRANT UPDATE ON sut, swprofile, session, resume TO writer_$DB;
-		GRANT DELETE ON benchmark_param, resume, resume_done TO writer_$DB;"
+		GRANT UPDATE ON sut, swprofile, session, run_state TO writer_$DB;
+		GRANT DELETE ON benchmark_param, run_state, run_state_done TO writer_$DB;"
 	W="postgresql://writer_$DB:w@$host/$DB"
 	R="postgresql://reader_$DB:r@$host/$DB"
 	"$CP" run --quiet --force --repeats 2 --store "$W" -- mem memset -f default -s 64KB -l 1 >/dev/null

@@ -106,7 +106,7 @@ plan_killed_then_resumed() {
 	wait_for eval '! pgrep -f "sleep 30.25" >/dev/null'
 	no_partial_invocation
 	[ "$(store_sql 'select count(*) from session')" -eq 1 ]
-	[ "$(store_sql 'select session from resume where name = "gate"')" -eq 0 ]
+	[ "$(store_sql 'select session from run_state where plan = "gate"')" -eq 0 ]
 	# resuming gives the plan's two sessions, and nothing runs beside it
 	run "$CP" plan run --quiet --force --resume "$D/gate.yaml"
 	echo "resume: $output"
@@ -115,7 +115,7 @@ plan_killed_then_resumed() {
 	[ "$(store_sql 'select count(*) from session')" -eq 3 ]
 	[ "$(store_sql "select count(*) from sample s join resultclass r on r.id = s.resultclass_id where r.name = 'gate'")" -eq 4 ]
 	no_partial_invocation
-	[ "$(store_sql 'select count(*) from resume')" -eq 0 ]
+	[ "$(store_sql 'select count(*) from run_state')" -eq 0 ]
 }
 
 @test "plan run: SIGTERM to the parent stops the session and its exec; --resume then runs exactly the plan's sessions" {
@@ -134,7 +134,7 @@ refused_resume() {
 	gate_plan
 	touch "$MARK"
 	"$CP" plan run --quiet --force --sessions 1 "$D/gate.yaml" >/dev/null
-	store_sql "insert into resume (name, seed, session, scale, updated) values ('gate', 1, $1, $2, 'x')"
+	store_sql "insert into run_state (plan, sut, swprofile, host, seed, session, scale, updated) values ('gate', '', '', '', 1, $1, $2, 'x')"
 	run "$CP" plan run --force --resume "$D/gate.yaml"
 	[ "$status" -eq 2 ]
 }
@@ -152,5 +152,5 @@ refused_resume() {
 	run "$CP" plan run --quiet --force --resume --scale 2 "$D/gate.yaml"
 	[ "$status" -eq 0 ]
 	[ "$(store_sql "select count(*) from resultclass where name = 'memset -f default -s 1MB'")" -eq 1 ]
-	[ "$(store_sql 'select count(*) from resume')" -eq 0 ]
+	[ "$(store_sql 'select count(*) from run_state')" -eq 0 ]
 }

@@ -509,23 +509,24 @@ static void test_incomplete_session_stays(void **state)
 static void test_resume_state(void **state)
 {
 	const char *path = fixture_url(state, "resume.db");
+	const struct store_run_key k = { "seed", "box", "base", "box1" };
 	struct store *st;
 	struct store_resume r = { .seed = 0xfedcba9876543210ULL, .session = 1, .scale = 4 }, got;
 	json_t *done;
 
 	assert_int_equal(store_open(path, &st), 0);
-	assert_int_equal(store_resume_get(st, "seed", &got, &done), -ENOENT);
+	assert_int_equal(store_resume_get(st, &k, &got, &done), -ENOENT);
 	assert_null(done);
-	assert_int_equal(store_resume_done(st, "seed", "memset -s 1MB"), -ENOENT);
-	assert_int_equal(store_resume_set(st, "seed", &r), 0);
-	assert_int_equal(store_resume_done(st, "seed", "memset -s 1MB"), 0);
-	assert_int_equal(store_resume_done(st, "seed", "echo-rate"), 0);
-	assert_int_equal(store_resume_done(st, "seed", "echo-rate"), 0);	/* once is enough */
+	assert_int_equal(store_resume_done(st, &k, "memset -s 1MB"), -ENOENT);
+	assert_int_equal(store_resume_set(st, &k, &r), 0);
+	assert_int_equal(store_resume_done(st, &k, "memset -s 1MB"), 0);
+	assert_int_equal(store_resume_done(st, &k, "echo-rate"), 0);
+	assert_int_equal(store_resume_done(st, &k, "echo-rate"), 0);	/* once is enough */
 	store_close(st);
 
 	/* another process reads it: a seed above INT64_MAX survives SQLite's signed integers */
 	assert_int_equal(store_open(path, &st), 0);
-	assert_int_equal(store_resume_get(st, "seed", &got, &done), 0);
+	assert_int_equal(store_resume_get(st, &k, &got, &done), 0);
 	assert_true(got.seed == r.seed);
 	assert_int_equal(got.session, 1);
 	assert_int_equal(got.scale, 4);
@@ -537,19 +538,66 @@ static void test_resume_state(void **state)
 
 	/* the next session starts with nothing done */
 	r.session = 2;
-	assert_int_equal(store_resume_set(st, "seed", &r), 0);
-	assert_int_equal(store_resume_get(st, "seed", &got, &done), 0);
+	assert_int_equal(store_resume_set(st, &k, &r), 0);
+	assert_int_equal(store_resume_get(st, &k, &got, &done), 0);
 	assert_int_equal(got.session, 2);
 	assert_int_equal(json_array_size(done), 0);
 	json_decref(done);
 
 	r.scale = 0;
-	assert_int_equal(store_resume_set(st, "seed", &r), -EINVAL);
-	assert_int_equal(store_resume_clear(st, "seed"), 0);
-	assert_int_equal(store_resume_get(st, "seed", &got, &done), -ENOENT);
-	assert_int_equal(store_resume_clear(st, "seed"), 0);
+	assert_int_equal(store_resume_set(st, &k, &r), -EINVAL);
+	assert_int_equal(store_resume_clear(st, &k), 0);
+	assert_int_equal(store_resume_get(st, &k, &got, &done), -ENOENT);
+	assert_int_equal(store_resume_clear(st, &k), 0);
 	store_close(st);
-	assert_int_equal(fixture_raw(state, "resume.db", "SELECT count(*) FROM resume_done"), 0);
+	assert_int_equal(fixture_raw(state, "resume.db", "SELECT count(*) FROM run_state_done"), 0);
+}
+
+/*
+ * Machines running one plan into one store each keep their own state: a
+ * new run, a unit done or a completion of one never touches another's.
+ */
+static void test_resume_state_per_machine(void **state)
+{
+	static const struct store_run_key keys[] = {
+		{ "lab", "box-a", "base", "host1" }, { "lab", "box-b", "base", "host1" },
+		{ "lab", "box-a", "patch", "host1" }, { "lab", "box-a", "base", "host2" },
+		{ "other", "box-a", "base", "host1" },
+	};
+	const size_t n = sizeof(keys) / sizeof(keys[0]);
+	struct store *st = fixture_open(state, "machines.db");
+	struct store_resume got;
+	json_t *done;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct store_resume r = { .seed = 100 + i, .session = (unsigned)i, .scale = 1 };
+
+		assert_int_equal(store_resume_set(st, &keys[i], &r), 0);
+		assert_int_equal(store_resume_done(st, &keys[i], i % 2 ? "odd" : "even"), 0);
+	}
+	/* the first machine starts over and then finishes: the others' states stay as they were */
+	assert_int_equal(store_resume_set(st, &keys[0], &(struct store_resume){ 7, 0, 1 }), 0);
+	assert_int_equal(store_resume_clear(st, &keys[0]), 0);
+	assert_int_equal(store_resume_get(st, &keys[0], &got, &done), -ENOENT);
+	for (size_t i = 1; i < n; i++) {
+		assert_int_equal(store_resume_get(st, &keys[i], &got, &done), 0);
+		assert_true(got.seed == 100 + i);
+		assert_int_equal(got.session, i);
+		assert_int_equal(json_array_size(done), 1);
+		assert_string_equal(json_string_value(json_array_get(done, 0)), i % 2 ? "odd" : "even");
+		json_decref(done);
+	}
+	/* a key part that is no name, or parts too long together, is refused */
+	assert_int_equal(store_resume_set(st, &(struct store_run_key){ "lab", "", "base", "h" }, &got), -EINVAL);
+	{
+		char big[STORE_NAME_MAX + 1];
+
+		memset(big, 'x', STORE_NAME_MAX);
+		big[STORE_NAME_MAX] = '\0';
+		assert_int_equal(store_resume_set(st, &(struct store_run_key){ "lab", big, big, "h" }, &got),
+				 -EINVAL);
+	}
+	store_close(st);
 }
 
 /* Copy file @from to @to.  0 or -1. */
@@ -583,13 +631,13 @@ static void test_migrates_v1_store(void **state)
 	assert_int_equal(copy_file("tests/fixtures/store-v1/results.db", path), 0);
 	assert_int_equal(fixture_sqlite_raw(path, "PRAGMA user_version"), 1);
 	assert_int_equal(store_open(path, &st), 0);
-	assert_int_equal(store_resume_set(st, "p", &r), 0);
+	assert_int_equal(store_resume_set(st, &(struct store_run_key){ "p", "box", "base", "host" }, &r), 0);
 	store_close(st);
 	assert_int_equal(fixture_sqlite_raw(path, "PRAGMA user_version"), store_schema_version());
 	assert_int_equal(fixture_sqlite_raw(path, "SELECT count(*) FROM sut"), 1);
 	assert_int_equal(fixture_sqlite_raw(path, "SELECT count(*) FROM sample"), 25);
 	assert_int_equal(fixture_sqlite_raw(path, "SELECT count(*) FROM error"), 3);
-	assert_int_equal(fixture_sqlite_raw(path, "SELECT count(*) FROM resume"), 1);
+	assert_int_equal(fixture_sqlite_raw(path, "SELECT count(*) FROM run_state"), 1);
 }
 
 static void test_listings(void **state)
@@ -1192,6 +1240,7 @@ int main(void)
 		cmocka_unit_test(test_sample_rules),
 		cmocka_unit_test(test_incomplete_session_stays),
 		cmocka_unit_test(test_resume_state),
+		cmocka_unit_test(test_resume_state_per_machine),
 		cmocka_unit_test(test_listings),
 		cmocka_unit_test(test_concurrent_writers),
 		cmocka_unit_test(test_kill9_keeps_committed_samples),

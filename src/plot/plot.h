@@ -87,6 +87,29 @@ const char *plot_session_color(size_t i);
  */
 bool plot_data_range(const struct plot_figure *f, double *lo, double *hi);
 
+/*
+ * The y axis @f is drawn on: its data range (plot_data_range) with a
+ * little air, and ticks over it; never below 0 when no sample or mean is
+ * (rates, times, counts: an interval reaching below is clipped).  Returns
+ * 0, or -EINVAL when no step fits.
+ */
+int plot_axis(const struct plot_figure *f, struct plot_ticks *t);
+
+/*
+ * Several figures, a panel each, in a grid @per_row wide, under one title:
+ * what the report page draws per block (one image for all its result
+ * classes: it shares the drawing's fonts, so the page stays small).
+ */
+struct plot_grid {
+	const char *title;
+	const struct plot_figure *panels;
+	size_t n;
+	unsigned per_row;
+};
+
+/* Draw @g as @kind to @out: as plot_write(); -EINVAL without panels. */
+int plot_grid_write(const struct plot_grid *g, enum plot_kind kind, FILE *out);
+
 /* Whether this build draws (cairo found at build time). */
 bool plot_available(void);
 

@@ -96,22 +96,39 @@ static void plot_names(cairo_t *cr, const struct plot_figure *f, const struct pl
 	}
 }
 
-/* Every sample: a dot in its session's colour, the column's sessions side by side. */
+/*
+ * Every sample: a dot in its session's colour, the column's sessions side
+ * by side.  A dot is a round-capped segment of no length, and each
+ * session's dots one path: one element per colour in the SVG, not one
+ * circle of four curves per sample (the report page carries hundreds).
+ */
 static void plot_points(cairo_t *cr, const struct plot_figure *f, const struct plot_area *a)
 {
-	for (size_t i = 0; i < f->npts; i++) {
-		const struct plot_point *p = &f->pts[i];
-		double x, y, slots;
+	cairo_save(cr);
+	cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+	cairo_set_line_width(cr, 6.4);
+	for (size_t s = 0; s < f->nsessions || (!f->nsessions && s == 0); s++) {
+		bool any = false;
 
-		if (p->col >= f->ncols || !isfinite(p->value))
-			continue;
-		slots = f->cols[p->col].nslots > p->slot ? (double)f->cols[p->col].nslots : (double)p->slot + 1;
-		x = a->x0 + (p->col + 0.5) * a->band + a->band * 0.5 * (((double)p->slot + 0.5) / slots - 0.5);
-		y = plot_y(a, p->value);
-		plot_rgb(cr, plot_session_color(p->session));
-		cairo_arc(cr, x, y, 3.2, 0, 2 * M_PI);
-		cairo_fill(cr);
+		for (size_t i = 0; i < f->npts; i++) {
+			const struct plot_point *p = &f->pts[i];
+			double x, y, slots;
+
+			if (p->session != s || p->col >= f->ncols || !isfinite(p->value))
+				continue;
+			slots = f->cols[p->col].nslots > p->slot ? (double)f->cols[p->col].nslots : (double)p->slot + 1;
+			x = a->x0 + (p->col + 0.5) * a->band + a->band * 0.5 * (((double)p->slot + 0.5) / slots - 0.5);
+			y = plot_y(a, p->value);
+			cairo_move_to(cr, x, y);
+			cairo_line_to(cr, x, y);
+			any = true;
+		}
+		if (any) {
+			plot_rgb(cr, plot_session_color(s));
+			cairo_stroke(cr);
+		}
 	}
+	cairo_restore(cr);
 }
 
 /* Each column's mean (a bar across the samples) and its interval (a whisker beside them). */
@@ -152,38 +169,76 @@ static void plot_means(cairo_t *cr, const struct plot_figure *f, const struct pl
 	cairo_restore(cr);
 }
 
-static int plot_draw(cairo_t *cr, const void *fig)
+/* Figure @f as a panel of @w x @h at (@x, @y) of the surface. */
+static int plot_panel(cairo_t *cr, const struct plot_figure *f, double x, double y, double w, double h)
 {
-	const struct plot_figure *f = fig;
-	struct plot_area a = { .x0 = PLOT_LEFT, .x1 = PLOT_WIDTH - PLOT_RIGHT, .y0 = PLOT_TOP,
-			       .y1 = PLOT_HEIGHT - PLOT_BOTTOM };
-	double lo = 0, hi = 1;
+	struct plot_area a = { .x0 = PLOT_LEFT, .x1 = w - PLOT_RIGHT, .y0 = PLOT_TOP, .y1 = h - PLOT_BOTTOM };
 
-	if (!plot_data_range(f, &lo, &hi)) {
-		lo = 0;
-		hi = 1;
-	}
-	/* a little air above and below the data, so no dot sits on the frame */
-	if (hi > lo) {
-		double pad = plot_span(lo, hi) * 0.04;
-
-		/* none where it would overflow (data near DBL_MAX, from a hostile import) */
-		if (isfinite(lo - pad) && isfinite(hi + pad)) {
-			lo -= pad;
-			hi += pad;
-		}
-	}
-	if (plot_ticks(lo, hi, 6, &a.ticks))
+	if (!f->ncols || plot_axis(f, &a.ticks))
 		return -EINVAL;
 	a.band = (a.x1 - a.x0) / (double)f->ncols;
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
-	cairo_select_font_face(cr, PLOT_FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_save(cr);
+	cairo_translate(cr, x, y);
 	plot_axes(cr, f, &a);
 	plot_names(cr, f, &a);
 	plot_points(cr, f, &a);
 	plot_means(cr, f, &a);
-	return cairo_status(cr) == CAIRO_STATUS_SUCCESS ? 0 : -ENOMEM;
+	cairo_restore(cr);
+	return 0;
+}
+
+static void plot_background(cairo_t *cr)
+{
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_select_font_face(cr, PLOT_FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+}
+
+static int plot_draw(cairo_t *cr, const void *fig)
+{
+	int ret;
+
+	plot_background(cr);
+	ret = plot_panel(cr, fig, 0, 0, PLOT_WIDTH, PLOT_HEIGHT);
+	return ret ? ret : cairo_status(cr) == CAIRO_STATUS_SUCCESS ? 0 : -ENOMEM;
+}
+
+/* Rows of panels a grid draws, and the height of its title band. */
+#define PLOT_GRID_TITLE 28.0
+
+static size_t plot_grid_rows(const struct plot_grid *g)
+{
+	unsigned per = g->per_row ? g->per_row : 1;
+
+	return (g->n + per - 1) / per;
+}
+
+static int plot_grid_draw(cairo_t *cr, const void *fig)
+{
+	const struct plot_grid *g = fig;
+	unsigned per = g->per_row ? g->per_row : 1;
+	int ret = 0;
+
+	plot_background(cr);
+	if (g->title) {
+		cairo_set_font_size(cr, 15);
+		plot_rgb(cr, "#000000");
+		plot_text(cr, g->title, 12, 20, 0);
+	}
+	for (size_t i = 0; !ret && i < g->n; i++)
+		ret = plot_panel(cr, &g->panels[i], (double)(i % per) * PLOT_WIDTH,
+				 PLOT_GRID_TITLE + (double)(i / per) * PLOT_HEIGHT, PLOT_WIDTH, PLOT_HEIGHT);
+	return ret ? ret : cairo_status(cr) == CAIRO_STATUS_SUCCESS ? 0 : -ENOMEM;
+}
+
+int plot_grid_write(const struct plot_grid *g, enum plot_kind kind, FILE *out)
+{
+	unsigned per = g->per_row ? g->per_row : 1;
+
+	if (!g->n)
+		return -EINVAL;
+	return plot_surface_write(kind, (int)(PLOT_WIDTH * (g->n < per ? g->n : per)),
+				  (int)(PLOT_GRID_TITLE + PLOT_HEIGHT * (double)plot_grid_rows(g)), plot_grid_draw, g, out);
 }
 
 static cairo_status_t plot_sink(void *closure, const unsigned char *data, unsigned int length)
@@ -244,6 +299,12 @@ bool plot_available(void)
 int plot_write(const struct plot_figure *f, enum plot_kind kind, FILE *out)
 {
 	(void)f, (void)kind, (void)out;
+	return -ENOTSUP;
+}
+
+int plot_grid_write(const struct plot_grid *g, enum plot_kind kind, FILE *out)
+{
+	(void)g, (void)kind, (void)out;
 	return -ENOTSUP;
 }
 

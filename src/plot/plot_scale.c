@@ -156,3 +156,51 @@ bool plot_data_range(const struct plot_figure *f, double *lo, double *hi)
 	}
 	return true;
 }
+
+/* Whether no sample and no mean of @f is below 0 (a rate, a time, a count): its axis stops at 0. */
+static bool plot_nonnegative(const struct plot_figure *f)
+{
+	for (size_t i = 0; i < f->npts; i++)
+		if (f->pts[i].value < 0)
+			return false;
+	for (size_t c = 0; c < f->ncols; c++)
+		if (f->cols[c].mean < 0)
+			return false;
+	return true;
+}
+
+int plot_axis(const struct plot_figure *f, struct plot_ticks *t)
+{
+	bool nonneg = plot_nonnegative(f);
+	double lo = 0, hi = 1;
+	size_t n = 0;
+
+	if (!plot_data_range(f, &lo, &hi)) {
+		lo = 0;
+		hi = 1;
+	}
+	/* a little air above and below the data, so no dot sits on the frame */
+	if (hi > lo) {
+		double pad = plot_span(lo, hi) * 0.04;
+
+		/* none where it would overflow (data near DBL_MAX, from a hostile import) */
+		if (isfinite(lo - pad) && isfinite(hi + pad)) {
+			lo -= pad;
+			hi += pad;
+		}
+	}
+	/* an interval reaching below zero is clipped there: a rate is never negative */
+	if (nonneg && lo < 0)
+		lo = 0;
+	if (plot_ticks(lo, hi, 6, t))
+		return -EINVAL;
+	if (!nonneg || t->lo >= 0)
+		return 0;
+	/* widened below zero (one value of 0, a range of one value): from 0 up */
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i] >= 0)
+			t->v[n++] = t->v[i];
+	t->n = n;
+	t->lo = 0;
+	return 0;
+}

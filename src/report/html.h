@@ -62,6 +62,9 @@ typedef int rpt_draw_fn(const void *fig, enum plot_kind kind, FILE *out);
  */
 int rpt_html_plot(const char *cls, const char *attr, const char *title, rpt_draw_fn *draw, const void *fig,
 		  FILE *out);
+/* As rpt_html_plot(), with @data (NULL: none) as the figure's data-panels attribute. */
+int rpt_html_plot_data(const char *cls, const char *attr, const char *title, const char *data, rpt_draw_fn *draw,
+		       const void *fig, FILE *out);
 
 /*
  * The figure @fig drawn as @kind by @draw into the file @dir/@name, the

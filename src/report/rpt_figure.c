@@ -2,6 +2,7 @@
 #define _GNU_SOURCE	/* asprintf */
 #include "report/html.h"
 #include "report/impl.h"
+#include "util/units.h"
 
 #include <errno.h>
 #include <math.h>
@@ -106,6 +107,28 @@ static void rpt_figure_column(const struct result_view *v, const struct result_r
 	}
 }
 
+/*
+ * A rate in bytes is drawn in perf's GB/sec, as the tables' human units
+ * print it: an axis of "63.5G" bytes/sec would be a 1000-based G beside
+ * the 1024-based GB/sec everywhere else.
+ */
+static void rpt_figure_units(struct rpt_figure *f, const char *unit)
+{
+	const double gb = 1024.0 * 1024 * 1024;
+
+	f->fig.unit = unit;
+	if (!units_is_byte_rate(unit))
+		return;
+	f->fig.unit = "GB/sec";
+	for (size_t c = 0; c < f->fig.ncols; c++) {
+		f->cols[c].mean /= gb;
+		f->cols[c].lo /= gb;
+		f->cols[c].hi /= gb;
+	}
+	for (size_t i = 0; i < f->fig.npts; i++)
+		f->pts[i].value /= gb;
+}
+
 int rpt_figure_build(const struct result_view *v, size_t b, size_t row_ix, const struct rpt_sessions *ss,
 		     struct rpt_figure *f)
 {
@@ -118,7 +141,7 @@ int rpt_figure_build(const struct result_view *v, size_t b, size_t row_ix, const
 	f->cols = calloc(v->ncols, sizeof(*f->cols));
 	f->notes = calloc(v->ncols, sizeof(*f->notes));
 	f->pts = calloc(npts ? npts : 1, sizeof(*f->pts));
-	if (!f->cols || !f->notes || !f->pts || asprintf(&f->title, "%s (%s)", row->rclass, row->unit) < 0) {
+	if (!f->cols || !f->notes || !f->pts || asprintf(&f->title, "%s (%s)", row->rclass, units_is_byte_rate(row->unit) ? "GB/sec" : row->unit) < 0) {
 		f->title = NULL;
 		rpt_figure_free(f);
 		return -ENOMEM;
@@ -135,8 +158,8 @@ int rpt_figure_build(const struct result_view *v, size_t b, size_t row_ix, const
 								     (size_t)cell->sessions[i], cell->values[i] };
 		}
 	}
+	rpt_figure_units(f, row->unit);
 	f->fig.title = f->title;
-	f->fig.unit = row->unit;
 	f->fig.cols = f->cols;
 	f->fig.pts = f->pts;
 	f->fig.nsessions = ss->n;

@@ -14,6 +14,9 @@
 
 void rpt_pct(double v, bool sign, char *buf, size_t len)
 {
+	int d = 2;
+	char *dot, *end;
+
 	if (!isfinite(v) || fabs(v) >= 1e4) {
 		if (sign)
 			snprintf(buf, len, "%+.2e", v);
@@ -21,13 +24,25 @@ void rpt_pct(double v, bool sign, char *buf, size_t len)
 			snprintf(buf, len, "%.2e", v);
 		return;
 	}
+	/*
+	 * Enough decimals that 1 + v / 100, what a reader multiplies the base
+	 * by, is off by at most 0.025%: two, and more only near -100% (-96.97%
+	 * is a ratio of 0.0303, so it prints -96.971)
+	 */
+	while (d < 12 && 0.5 * pow(10, -d) > 2.5e-4 * fabs(100 + v))
+		d++;
 	if (sign)
-		snprintf(buf, len, "%+.2f", v);
+		snprintf(buf, len, "%+.*f", d, v);
 	else
-		snprintf(buf, len, "%.2f", v);
-	/* -99.99999 is not -100.00: the value fell a hundred-thousandfold, it did not vanish */
-	for (int d = 3; v > -100 && d <= 12 && strtod(buf, NULL) == -100; d++)
 		snprintf(buf, len, "%.*f", d, v);
+	/* -99.99999 is not -100.00: the value fell a hundred-thousandfold, it did not vanish */
+	for (d++; v > -100 && d <= 12 && strtod(buf, NULL) == -100; d++)
+		snprintf(buf, len, "%.*f", d, v);
+	/* the decimals past two that say nothing ("-100.000000000000" is -100.00) */
+	if ((dot = strchr(buf, '.')) && !strchr(buf, 'e')) {
+		for (end = buf + strlen(buf); end > dot + 3 && end[-1] == '0'; end--)
+			end[-1] = '\0';
+	}
 }
 
 void rpt_level_label(double alpha, char *buf, size_t len)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """browser_check: render a clearpath report in headless Chromium and check what a reader sees.
 
-usage: browser_check.py REPORT.html SHOW.json SCREENSHOT.png [PROFILE.json]
+usage: browser_check.py [--max-bytes N] [--show MORE.json]... REPORT.html SHOW.json SCREENSHOT.png [PROFILE.json]
 
 Drives Chromium over the DevTools protocol on a pipe (--remote-debugging-pipe: file
 descriptors 3 and 4, no port, no network), python3's standard library only.  Checks:
@@ -11,6 +11,11 @@ descriptors 3 and 4, no port, no network), python3's standard library only.  Che
   - the tables' cells hold the numbers and states of `show --format json`, as show
     prints them (base level %.2f, "(I) +1.92%" or "(?) -0.57%" for a change);
   - a full-page screenshot that is not blank (many distinct colours, ink on most rows);
+  - every plot panel (a figure's data-panels: what each panel is drawn from): a rate's axis
+    never goes below zero, every whisker contains its own mean mark, and each mark is the
+    level `show --format json` has for that cell (a rate drawn in perf's GB/sec);
+  - with --max-bytes, the page is no larger than that;
+  - with --show, more views' cells (a page of several tables: one `show` each);
   - with PROFILE.json (`show --profile --format json`), the profile sections: one per
     benchmark with profile classes, each cell's share the mean show has (the same double,
     and "%.1f%%" as show --profile prints it), "-" where a column has none, the symbols
@@ -173,6 +178,22 @@ def not_blank(png, problems):
         problems.append(f"screenshot looks blank: only {inked} of {len(rows)} rows have any ink")
 
 
+def pct_text(v):
+    """A change as show prints it (rpt_pct): two decimals, more near -100% so the ratio keeps its digits."""
+    if abs(v) >= 1e4:
+        return f"{v:+.2e}"
+    d = 2
+    while d < 12 and 0.5 * 10 ** -d > 2.5e-4 * abs(100 + v):
+        d += 1
+    text = f"{v:+.{d}f}"
+    d += 1
+    while v > -100 and d <= 12 and float(text) == -100:
+        text = f"{v:.{d}f}"
+        d += 1
+    whole, _, frac = text.partition(".")
+    return whole + "." + (frac[:2] + frac[2:].rstrip("0"))
+
+
 def expected_cells(show):
     """Per block, per result class: the cell texts show prints for each column."""
     want = []
@@ -184,7 +205,7 @@ def expected_cells(show):
                 if col.get("change_pct") is not None and not col["base"]:
                     mark = {"improvement": "(I) ", "regression": "(R) ", "undecided": "(?) ",
                             "insufficient": "(-) "}.get(col.get("state"), "")
-                    text = f"{mark}{col['change_pct']:+.2f}%"
+                    text = f"{mark}{pct_text(col['change_pct'])}%"
                 else:
                     text = f"{col['level']:.2f}"
                 want.append((res["resultclass"], res["unit"], col[show["columns"]], text))
@@ -237,15 +258,69 @@ def check_profiles(chrome, prof, problems):
     return checked
 
 
+def show_levels(shows):
+    """(resultclass, column) -> (unit, level) over the views of `show --format json`."""
+    levels = {}
+    for show in shows:
+        for blk in show["blocks"]:
+            for res in blk["results"]:
+                for col in res["columns"]:
+                    if col.get("n"):
+                        levels.setdefault((res["resultclass"], col[show["columns"]]), []).append(
+                            (res["unit"], col["level"]))
+    return levels
+
+
+def check_panels(chrome, shows, problems):
+    """Each plot panel: axis, whiskers, and its marks against show's levels; the number of panels."""
+    figures = chrome.evaluate("[...document.querySelectorAll('figure[data-panels]')]"
+                              ".map(f => JSON.parse(f.dataset.panels))")
+    levels, npanels = show_levels(shows), 0
+    for panels in figures:
+        for p in panels:
+            npanels += 1
+            rclass = p["title"].rsplit(" (", 1)[0]
+            lo_axis = p["axis"][0]
+            means = [c["level"] for c in p["cols"] if c["level"] is not None]
+            if p["unit"].endswith("/sec") and all(m >= 0 for m in means) and not (lo_axis is not None
+                                                                                  and lo_axis >= 0):
+                problems.append(f"{p['title']}: the rate axis starts at {lo_axis}, below zero")
+            for c in p["cols"]:
+                lvl, lo, hi = c["level"], c["lo"], c["hi"]
+                if None not in (lvl, lo, hi) and not (lo - 1e-9 * abs(lo) <= lvl <= hi + 1e-9 * abs(hi)):
+                    problems.append(f"{p['title']} {c['name']}: the whisker [{lo}, {hi}] misses its mean {lvl}")
+                want = [v for u, v in levels.get((rclass, c["name"]), [])]
+                scale = 2 ** 30 if p["unit"] == "GB/sec" else 1
+                if lvl is not None and not any(abs(lvl * scale - v) <= 1e-9 * abs(v) for v in want):
+                    problems.append(f"{p['title']} {c['name']}: the mark {lvl} {p['unit']} is not show's"
+                                    f" level {want}")
+    if not npanels and figures is not None:
+        problems.append("no plot says what it was drawn from (data-panels)")
+    return npanels
+
+
 def main():
-    report, show_json, shot = sys.argv[1:4]
+    args, max_bytes, more = sys.argv[1:], None, []
+    while args and args[0].startswith("--"):
+        opt = args.pop(0)
+        if opt == "--max-bytes":
+            max_bytes = int(args.pop(0))
+        elif opt == "--show":
+            more.append(args.pop(0))
+        else:
+            raise SystemExit(f"unknown option {opt}")
+    report, show_json, shot = args[0:3]
     prof = None
-    if len(sys.argv) > 4:
-        with open(sys.argv[4]) as f:
+    if len(args) > 3:
+        with open(args[3]) as f:
             prof = json.load(f)
-    with open(show_json) as f:
-        show = json.load(f)
+    shows = []
+    for name in [show_json] + more:
+        with open(name) as f:
+            shows.append(json.load(f))
     problems = []
+    if max_bytes is not None and os.path.getsize(report) > max_bytes:
+        problems.append(f"the page is {os.path.getsize(report)} bytes, more than {max_bytes}")
     profile = tempfile.mkdtemp(prefix="clearpath-chromium-")
     chrome = Chrome(profile)
     try:
@@ -278,7 +353,7 @@ def main():
             for row in t["rows"]:
                 for h, cell in zip(head[2:], row[2:]):
                     shown.add((row[1], h, cell))
-        want = expected_cells(show)
+        want = [c for show in shows for c in expected_cells(show)]
         for rclass, unit, col, text in want:
             if (f"{rclass} ({unit})", col, text) not in shown:
                 problems.append(f"the page lacks {text!r} for {rclass} in column {col}")
@@ -286,6 +361,7 @@ def main():
             problems.append("show --format json has no cells to look for")
         if prof is not None:
             pchecked = check_profiles(chrome, prof, problems)
+        npanels = check_panels(chrome, shows, problems)
         metrics = chrome.send("Page.getLayoutMetrics")
         size = metrics.get("cssContentSize") or metrics["contentSize"]
         png = base64.b64decode(chrome.send("Page.captureScreenshot", {
@@ -294,7 +370,8 @@ def main():
         with open(shot, "wb") as f:
             f.write(png)
         not_blank(png, problems)
-        print(f"{len(images)} plots, {len(tables)} tables, {len(want)} cells checked, screenshot {shot}")
+        print(f"{len(images)} plots, {npanels} panels, {len(tables)} tables, {len(want)} cells checked,"
+              f" {os.path.getsize(report)} bytes, screenshot {shot}")
         if prof is not None:
             print(f"{pchecked} profile cells checked")
     finally:

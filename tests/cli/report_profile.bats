@@ -39,11 +39,12 @@ setup() {
 	"$CP" report -o "$D/p.html" >/dev/null
 	"$CP" show --format json >"$D/show.json"
 	python3 - "$D/p.html" "$D/show.json" <<'EOF'
-import json, re, sys
+import html, json, re, sys
 page, show = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
 assert ":profile:" not in page, "a profile class shown as a result class"
-rows = [f"{r['resultclass']} ({r['unit']})" for r in show["blocks"][0]["results"]]
-assert re.findall(r'<figure class="plot" data-resultclass="([^"]*)"', page) == rows, rows
+rows = [f"{r['resultclass']} (GB/sec)" for r in show["blocks"][0]["results"]]
+grids = re.findall(r'<figure class="plot grid" data-block="[^"]*" data-panels="([^"]*)"', page)
+assert [p["title"] for g in grids for p in json.loads(html.unescape(g))] == rows, rows
 assert re.findall(r'<section class="profile" id="([^"]*)" data-benchmark="([^"]*)"', page) == [
     ("profile-profile-box-1", "mem mmap -p 4KB --thp always -f demand -s 64MB"),
     ("profile-profile-box-2", "mem mmap -p 4KB -f demand -s 64MB")]
@@ -165,7 +166,7 @@ EOF
 	run python3 "$BATS_TEST_DIRNAME/browser_check.py" "$D/p.html" "$D/show.json" "$D/shot.png" "$D/prof.json"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ $output == "5 plots, 1 tables, 6 cells checked"* ]]
+	[[ $output == "3 plots, 3 panels, 1 tables, 6 cells checked"* ]]
 	[[ $output == *"30 profile cells checked"* ]]
 	# a share that is not show's, shown or stored, and a bound that does not follow from the share
 	sed -e 's|>21.8%<span|>21.9%<span|' -e 's|0.17 &times; X%|0.18 \&times; X%|' "$D/p.html" >"$D/bad.html"

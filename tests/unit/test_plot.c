@@ -194,6 +194,32 @@ static void test_data_range(void **state)
 	assert_false(plot_data_range(&empty, &lo, &hi));
 }
 
+/*
+ * The axis a rate is drawn on never goes below zero: not for samples near
+ * it, not for an interval reaching past it, not for a single value of 0;
+ * a quantity that does go negative keeps its negative axis.
+ */
+static void test_axis_from_zero(void **state)
+{
+	struct plot_point near0[3] = { { 0, 0, 0, 0.2 }, { 0, 0, 1, 0.5 }, { 1, 1, 0, 9 } };
+	struct plot_column c[2] = { { "a", 0.35, 0.1, 0.6, NULL, 2 }, { "b", 9, -40, 60, NULL, 1 } };
+	struct plot_figure f = { "t", "GB/sec", c, 2, near0, 3, 2 };
+	struct plot_point zero = { 0, 0, 0, 0 }, neg = { 0, 0, 0, -3 };
+	struct plot_column z = { "z", 0, NAN, NAN, NULL, 1 }, n = { "n", -3, NAN, NAN, NULL, 1 };
+	struct plot_figure fz = { "t", "GB/sec", &z, 1, &zero, 1, 1 }, fn = { "t", "delta", &n, 1, &neg, 1, 1 };
+	struct plot_ticks t;
+
+	(void)state;
+	assert_int_equal(plot_axis(&f, &t), 0);
+	assert_true(t.lo == 0 && t.hi >= 9);
+	for (size_t i = 0; i < t.n; i++)
+		assert_true(t.v[i] >= 0);
+	assert_int_equal(plot_axis(&fz, &t), 0);
+	assert_true(t.lo == 0 && t.hi > 0 && t.n >= 2 && t.v[0] == 0);
+	assert_int_equal(plot_axis(&fn, &t), 0);
+	assert_true(t.lo < -3 && t.hi > -3);
+}
+
 /* Draw @kind into memory; the bytes in *@buf (free it). */
 static int draw(const struct plot_figure *f, enum plot_kind kind, char **buf, size_t *len)
 {
@@ -233,6 +259,22 @@ static void test_draw(void **state)
 	buf = NULL;
 	nocols.ncols = 0;
 	assert_int_equal(draw(&nocols, PLOT_PNG, &buf, &len), -EINVAL);
+	free(buf);
+	/* a grid of panels is one drawing, twice as wide as a figure, a figure high per row */
+	struct plot_figure three[3] = { fig, fig, fig };
+	struct plot_grid g = { "block", three, 3, 2 }, none = { "block", three, 0, 2 };
+	FILE *m;
+
+	buf = NULL;
+	m = open_memstream(&buf, &len);
+	assert_int_equal(plot_grid_write(&g, PLOT_SVG, m), 0);
+	fclose(m);
+	assert_non_null(strstr(buf, "width=\"1440\""));
+	free(buf);
+	buf = NULL;
+	m = open_memstream(&buf, &len);
+	assert_int_equal(plot_grid_write(&none, PLOT_SVG, m), -EINVAL);
+	fclose(m);
 	free(buf);
 }
 
@@ -319,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_tick_labels),
 		cmocka_unit_test(test_palette),
 		cmocka_unit_test(test_data_range),
+		cmocka_unit_test(test_axis_from_zero),
 		cmocka_unit_test(test_draw),
 		cmocka_unit_test(test_draw_write_error),
 		cmocka_unit_test(test_bars),

@@ -1,0 +1,97 @@
+#!/usr/bin/env bats
+# consistency.bats: one estimate behind every number: base x (1 + change) = the level, in every format and JSON,
+# one-row geomean = the row, the answer's numbers = the table's, the report's plots = the tables; make run's store.
+#
+# tests/fixtures/show/makerun.csv.gz is `make run`'s store on the 2-core development VM (plans/quick.yaml,
+# 4 sessions), as `export --whole` wrote it.  The interrupted store is the same with its last session cut
+# short (killed part way: its later samples missing) and a few wild samples (a stall) in another.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup_file() {
+	local cp=${CLEARPATH:-./clearpath} fix="$BATS_TEST_DIRNAME/../fixtures/show"
+	gzip -dc "$fix/makerun.csv.gz" >"$BATS_FILE_TMPDIR/makerun.csv"
+	"$cp" import --store "$BATS_FILE_TMPDIR/makerun.db" "$BATS_FILE_TMPDIR/makerun.csv" >/dev/null
+	"$cp" export --store "$BATS_FILE_TMPDIR/makerun.db" --format csv "$BATS_FILE_TMPDIR/samples.csv"
+	python3 - "$BATS_FILE_TMPDIR/samples.csv" "$BATS_FILE_TMPDIR/interrupted.csv" <<-'EOF'
+	import csv, sys
+	rows = list(csv.DictReader(open(sys.argv[1])))
+	sessions = sorted({r["session"] for r in rows}, key=lambda u: min(r["session_started"] for r in rows
+	                                                                   if r["session"] == u))
+	last, stalled = sessions[-1], sessions[1]
+	# the last session killed after 40% of its samples
+	mine = sorted((r for r in rows if r["session"] == last), key=lambda r: r["sample_time"])
+	cut = {id(r) for r in mine[int(0.4 * len(mine)):]}
+	kept = [r for r in rows if id(r) not in cut]
+	# a stall in one repeat of two cells of another session: a quarter of the rate
+	for r in kept:
+	    if r["session"] == stalled and r["iteration"] == "1" and r["warmup"] == "0" and (
+	            r["resultclass"] in ("memset -f default -s 64MB -l 5", "clear -k 4KB -f x86-64-stosq -s 64MB")):
+	        r["value"] = repr(float(r["value"]) * 0.25)
+	w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=list(rows[0]), lineterminator="\n")
+	w.writeheader()
+	w.writerows(kept)
+	EOF
+	"$cp" import --store "$BATS_FILE_TMPDIR/interrupted.db" "$BATS_FILE_TMPDIR/interrupted.csv" >/dev/null
+}
+
+setup() {
+	CP=${CLEARPATH:-./clearpath}
+	S=$BATS_FILE_TMPDIR
+	D=$BATS_TEST_TMPDIR
+	unset COLUMNS
+}
+
+@test "make run's store: base x (1 + change) is every cell's level in every format and JSON; one-row geomean = row; the answer quotes the table" {
+	run python3 "$BATS_TEST_DIRNAME/consistency_check.py" "$CP" "$S/makerun.db"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == "91 JSON cells, 455 table cells in 5 formats, 15 one-row tables, 15 quotes of the answer checked" ]]
+}
+
+@test "an interrupted session and outliers: the same identities hold where paired columns lack sessions" {
+	# the store is what the test means: outliers flagged, and columns with fewer sessions than their base
+	run --separate-stderr "$CP" show --store "$S/interrupted.db" --columns param:f --base default --format json
+	json_check 'cells = [c for b in d["blocks"] for r in b["results"] for c in r["columns"]]
+assert sum(len(c.get("outliers", [])) for c in cells) >= 2, "no outliers"
+assert any(c.get("sessions", 4) < 4 for c in cells), "no cell lost a session"
+assert any(c.get("level_implied") for c in cells), "no paired cell"'
+	run python3 "$BATS_TEST_DIRNAME/consistency_check.py" "$CP" "$S/interrupted.db"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" JSON cells, "*" table cells in 5 formats, "*" one-row tables, "*" quotes of the answer checked" ]]
+}
+
+@test "headless Chromium: make run's report has the terminal's tables, rate axes from zero, whiskers around their marks, under 1.5 MB" {
+	command -v chromium >/dev/null || command -v chromium-browser >/dev/null || skip "no chromium (scripts/install-deps installs it)"
+	"$CP" report --store "$S/makerun.db" -o "$D/r.html" >/dev/null
+	# the three tables make run prints after the answer (the Makefile's run target)
+	"$CP" show --store "$S/makerun.db" --columns param:f --base default --benchmark 'mem/clear' --format json >"$D/1.json"
+	"$CP" show --store "$S/makerun.db" --columns param:f --base default --benchmark 'mem/memset' --format json >"$D/2.json"
+	"$CP" show --store "$S/makerun.db" --benchmark 'mem/mmap' --format json >"$D/3.json"
+	run python3 "$BATS_TEST_DIRNAME/browser_check.py" --max-bytes 1500000 --show "$D/2.json" --show "$D/3.json" \
+		"$D/r.html" "$D/1.json" "$D/shot.png"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == "3 plots, 15 panels, 3 tables, 106 cells checked, "* ]]
+	# and the check fails a page whose whisker misses its mark or whose axis goes below zero
+	python3 - "$D/r.html" "$D/bad.html" <<-'EOF'
+	import html, json, re, sys
+	page = open(sys.argv[1]).read()
+	def spoil(m):
+	    panels = json.loads(html.unescape(m.group(1)))
+	    panels[0]["axis"][0] = -1.0
+	    panels[1]["cols"][1]["hi"] = panels[1]["cols"][1]["level"] * 0.9
+	    return 'data-panels="' + html.escape(json.dumps(panels)) + '"'
+	open(sys.argv[2], "w").write(re.sub(r'data-panels="([^"]*)"', spoil, page, count=1))
+	EOF
+	run python3 "$BATS_TEST_DIRNAME/browser_check.py" --max-bytes 1500000 --show "$D/2.json" --show "$D/3.json" \
+		"$D/bad.html" "$D/1.json" "$D/shot.png"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"the rate axis starts at -1, below zero"* ]]
+	[[ "$output" == *"misses its mean"* ]]
+	run python3 "$BATS_TEST_DIRNAME/browser_check.py" --max-bytes 100000 "$D/r.html" "$D/1.json" "$D/shot.png"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"more than 100000"* ]]
+}

@@ -35,14 +35,14 @@ void rpt_pct(double v, bool sign, char *buf, size_t len)
 		snprintf(buf, len, "%+.*f", d, v);
 	else
 		snprintf(buf, len, "%.*f", d, v);
-	/* -99.99999 is not -100.00: the value fell a hundred-thousandfold, it did not vanish */
-	for (d++; v > -100 && d <= 12 && strtod(buf, NULL) == -100; d++)
-		snprintf(buf, len, "%.*f", d, v);
-	/* the decimals past two that say nothing ("-100.000000000000" is -100.00) */
-	if ((dot = strchr(buf, '.')) && !strchr(buf, 'e')) {
+	/* the decimals past two that say nothing ("-100.000000000000" of -100 is -100.00) */
+	if ((dot = strchr(buf, '.'))) {
 		for (end = buf + strlen(buf); end > dot + 3 && end[-1] == '0'; end--)
 			end[-1] = '\0';
 	}
+	/* -99.99999 is not -100.00: the value fell a hundred-thousandfold, it did not vanish */
+	for (d = 3; v > -100 && d <= 12 && strtod(buf, NULL) == -100; d++)
+		snprintf(buf, len, "%.*f", d, v);
 }
 
 void rpt_level_label(double alpha, char *buf, size_t len)

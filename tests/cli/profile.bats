@@ -368,7 +368,7 @@ assert "mem memset -f default -s 64MB" in got and set(got.values()) == {"cpu-clo
 	need_cairo
 	run --separate-stderr "$CP" report -o "$D/r.html"
 	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
-	grep -q 'data-resultclass="memset ' "$D/r.html"
+	grep -qF 'data-panels="[{&quot;title&quot;:&quot;memset ' "$D/r.html"
 	! grep -q -e 'class="profile"' -e ':profile:' -e 'Where the time goes' "$D/r.html"
 }
 

@@ -33,7 +33,7 @@ _clearpath_options()
 # The -f names of one workload, from `clearpath bench COLLECTION WORKLOAD -f help`.
 _clearpath_functions()
 {
-	echo all help
+	echo all all+ help
 	_clearpath_run bench "$1" "$2" -f help | sed -n 's/^\t\([^ ]*\) \.\.\. .*/\1/p'
 }
 
@@ -104,8 +104,8 @@ _clearpath_bench()
 		pos+=("$w")
 	done
 	case ${#pos[@]} in
-	0) _clearpath_add "$(_clearpath_run bench --list | awk '/^  /{print $1}' | sort -u)" ;;
-	1) _clearpath_add "$(_clearpath_run bench --list | awk -v c="${pos[0]}" '$1 == c {print $2}')" ;;
+	0) _clearpath_add "$(_clearpath_run bench --list | awk '/^  [a-z]/{print $1}' | sort -u)" ;;
+	1) _clearpath_add "$(_clearpath_run bench --list | awk -v c="${pos[0]}" '$1 == c {print $2}') all" ;;
 	*)
 		case $prev in
 		-f | --function) _clearpath_add "$(_clearpath_functions "${pos[0]}" "${pos[1]}")" ;;
@@ -142,10 +142,10 @@ _clearpath()
 	'') _clearpath_add "$(_clearpath_commands) --help --version" ;;
 	help) _clearpath_add "$(_clearpath_commands)" ;;
 	bench)
-		# --format F may stand anywhere on a bench line, as in perf
+		# --format F may stand anywhere on a bench line; perf's -f F and -r N before the collection
 		local -a rest=()
 		for ((i = 0; i < ${#words[@]}; i++)); do
-			if [[ ${words[i]} == --format ]]; then
+			if [[ ${words[i]} == --format ]] || [[ ${#rest[@]} -eq 0 && ${words[i]} =~ ^(-f|-r|--repeat)$ ]]; then
 				((i++))
 			elif [[ ${words[i]} != = ]]; then
 				rest+=("${words[i]}")
@@ -154,8 +154,12 @@ _clearpath()
 		words=("${rest[@]}")
 		if [[ $prev == --format ]]; then
 			_clearpath_value bench
+		elif [[ ${#words[@]} -eq 0 && $prev == -f ]]; then
+			_clearpath_add 'default simple json'
+		elif [[ ${#words[@]} -eq 0 && $prev =~ ^(-r|--repeat)$ ]]; then
+			:
 		elif [[ ${#words[@]} -eq 0 && $cur == -* ]]; then
-			_clearpath_add '--format --list --help'
+			_clearpath_add '-f --format -r --repeat --list --help'
 		else
 			_clearpath_bench
 		fi ;;

@@ -140,9 +140,15 @@ static void json_result(struct wl_sink *s, const struct wl_invocation *inv, cons
 
 static void json_end(struct wl_sink *s, const struct wl_invocation *inv)
 {
-	struct json_out *j = s->priv;
-
+	(void)s;
 	(void)inv;
+}
+
+/* A write error is main()'s to report, as for every command's stdout. */
+void bench_out_json_write(struct wl_sink *sink)
+{
+	struct json_out *j = sink->priv;
+
 	json_dumpf(j->array, j->out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
 	fputc('\n', j->out);
 	fflush(j->out);
@@ -156,8 +162,9 @@ static void json_functions(struct wl_sink *s, const struct wl_invocation *inv, c
 
 	snprintf(name, sizeof(name), "%s/%s", inv->wl->collection, inv->wl->name);
 	for (size_t i = 0; i < n; i++) {
-		json_t *o = json_pack("{s:s, s:s, s:s, s:b}", "workload", name, "function", f[i].name,
-				      "description", f[i].desc, "runs_here", !f[i].why_not);
+		/* perf: one of perf's functions here, run by -f all (the others by -f all+) */
+		json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:b}", "workload", name, "function", f[i].name,
+				      "description", f[i].desc, "perf", !f[i].extended, "runs_here", !f[i].why_not);
 
 		/* as the text: the reason it cannot run, else what this machine offers it, when known */
 		if (f[i].why_not)
@@ -166,7 +173,6 @@ static void json_functions(struct wl_sink *s, const struct wl_invocation *inv, c
 			json_object_set_new(o, "note", json_string(f[i].note));
 		json_array_append_new(j->array, o);
 	}
-	json_end(s, inv);
 }
 
 int bench_out_json(struct wl_sink *sink, FILE *out)

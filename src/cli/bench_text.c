@@ -8,6 +8,7 @@
 struct text_out {
 	FILE *out;
 	bool simple;
+	bool in_all;		/* under `bench <collection> all`: the caller prints the header */
 };
 
 static const struct wl_opt *text_find_opt(const struct workload *wl, const char *name)
@@ -18,26 +19,31 @@ static const struct wl_opt *text_find_opt(const struct workload *wl, const char 
 	return NULL;
 }
 
+/* perf's first line, in its default format only (builtin-bench.c prints it before the benchmark runs). */
+static void text_running(const struct text_out *t, const struct wl_invocation *inv)
+{
+	if (!t->simple && !t->in_all)
+		fprintf(t->out, "# Running '%s/%s' benchmark:\n", inv->wl->collection, inv->wl->name);
+}
+
 static void text_begin(struct wl_sink *s, const struct wl_invocation *inv)
 {
-	struct text_out *t = s->priv;
-
-	if (!t->simple)
-		fprintf(t->out, "# Running '%s/%s' benchmark:\n", inv->wl->collection, inv->wl->name);
+	text_running(s->priv, inv);
 }
 
 static void text_function(struct wl_sink *s, const struct wl_invocation *inv, const struct wl_func *f)
 {
 	struct text_out *t = s->priv;
 	const struct wl_opt *size = text_find_opt(inv->wl, "size");
-	char sz[32] = "";
 
 	fprintf(t->out, "# function '%s' (%s)\n", f->name, f->desc);
-	if (size)
-		wl_opt_format(size, inv->params, sz, sizeof(sz));
-	/* perf says "Copying" for every mem benchmark; kept so existing parsers match. */
+	/*
+	 * perf says "Copying" for every mem benchmark and echoes the size as
+	 * typed ("4kb", "1073741824"), or its default's text; kept so existing
+	 * parsers match.
+	 */
 	if (!t->simple && size)
-		fprintf(t->out, "# Copying %s bytes ...\n\n", sz);
+		fprintf(t->out, "# Copying %s bytes ...\n\n", inv->typed[size - inv->wl->opts] ?: size->def);
 	fflush(t->out);
 }
 
@@ -115,26 +121,52 @@ static void text_result(struct wl_sink *s, const struct wl_invocation *inv, cons
 			fprintf(t->out, " %14lf %s (%s)\n", m->value, m->unit, m->name);
 		}
 	}
-	if (r->note[0])
-		fprintf(t->out, "# %s\n", r->note);
+	/* a note is no line perf prints: stderr, so a parser taking the last line takes the rate */
+	if (r->note[0]) {
+		fflush(t->out);
+		fprintf(stderr, "# %s\n", r->note);
+	}
 	text_profile(t->out, &r->profile);
 }
 
-/* -f help, as perf lists its functions, with what this machine can run. */
+/* One -f help line of @f, "\t<name> ... <desc>" as perf's, with why it cannot run here. */
+static void text_function_line(FILE *out, const struct wl_func *f)
+{
+	fprintf(out, "\t%s ... %s", f->name, f->desc);
+	if (f->why_not)
+		fprintf(out, " [cannot run here: %s]", f->why_not);
+	fputc('\n', out);
+}
+
+/*
+ * -f help: perf's lines for perf's functions ("# Running", "Available
+ * functions:", one "\t<name> ... <desc>" each), then clearpath's own under
+ * the -f all+ heading.  What this CPU offers a function (ERMS, FSRM) is a
+ * note: stderr.
+ */
 static void text_functions(struct wl_sink *s, const struct wl_invocation *inv, const struct wl_func *f, size_t n)
 {
 	struct text_out *t = s->priv;
+	bool extended = false;
 
-	fprintf(t->out, "Available functions for 'bench %s %s':\n", inv->wl->collection, inv->wl->name);
+	text_running(t, inv);
+	fprintf(t->out, "Available functions:\n");
+	for (size_t i = 0; i < n; i++)
+		if (!f[i].extended)
+			text_function_line(t->out, &f[i]);
 	for (size_t i = 0; i < n; i++) {
-		fprintf(t->out, "\t%s ... %s", f[i].name, f[i].desc);
-		if (f[i].why_not)
-			fprintf(t->out, " [cannot run here: %s]", f[i].why_not);
-		else if (f[i].note)
-			fprintf(t->out, " [%s]", f[i].note);
-		fputc('\n', t->out);
+		if (!f[i].extended)
+			continue;
+		if (!extended)
+			fprintf(t->out, "Also with -f %s (clearpath's; -f %s runs perf's above):\n", WL_FUNCS_EVERY,
+				WL_FUNCS_PERF);
+		extended = true;
+		text_function_line(t->out, &f[i]);
 	}
 	fflush(t->out);
+	for (size_t i = 0; i < n; i++)
+		if (f[i].note && !f[i].why_not)
+			fprintf(stderr, "# %s: %s\n", f[i].name, f[i].note);
 }
 
 static void text_end(struct wl_sink *s, const struct wl_invocation *inv)
@@ -145,11 +177,12 @@ static void text_end(struct wl_sink *s, const struct wl_invocation *inv)
 	fflush(t->out);
 }
 
-void bench_out_text(struct wl_sink *sink, FILE *out, bool simple)
+void bench_out_text(struct wl_sink *sink, FILE *out, bool simple, bool in_all)
 {
 	static struct text_out t;
 
 	t.out = out;
 	t.simple = simple;
+	t.in_all = in_all;
 	*sink = (struct wl_sink){ text_begin, text_function, text_skipped, text_result, text_end, &t, text_functions };
 }

@@ -341,7 +341,7 @@ static void run_profile_add(json_t *rec, const struct wl_parsed *p, const char *
 
 /*
  * How @u's results will be profiled, appended to @rec: an entry per function
- * it runs ("-f all": each of the workload's this machine can run, a list:
+ * it runs ("-f all" or "all+": each of the set this machine can run, a list:
  * each named), its
  * benchmark as show names its results ("mem mmap -p 4KB -f demand -s
  * 64MB"); nothing when @u does not profile or does not parse.
@@ -349,6 +349,8 @@ static void run_profile_add(json_t *rec, const struct wl_parsed *p, const char *
 static void run_profile_entry(const struct harness_unit *u, json_t *rec)
 {
 	struct wl_func funcs[WL_MAX_FUNCS];
+	const struct wl_func *sel[WL_MAX_FUNCS];
+	size_t n, nsel = 0;
 	struct wl_parsed p;
 	bool quiet = log_set_quiet(true);
 	int ret = wl_parse(u->argc, u->argv, &p);
@@ -357,15 +359,14 @@ static void run_profile_entry(const struct harness_unit *u, json_t *rec)
 	if (ret)
 		return;
 	run_unit_profile(u, &p);
-	if (p.profile && !p.help && !strcmp(p.functions, "all")) {
-		size_t n = p.wl->functions(funcs, WL_MAX_FUNCS);
-
+	n = p.wl->functions(funcs, WL_MAX_FUNCS);
+	if (p.profile && !p.help && wl_select_set(p.functions, funcs, n, sel, &nsel)) {
 		/* those that cannot run here yield no result to say it of */
-		for (size_t i = 0; i < n; i++)
-			if (!funcs[i].why_not)
-				run_profile_add(rec, &p, funcs[i].name);
+		for (size_t i = 0; i < nsel; i++)
+			if (!sel[i]->why_not)
+				run_profile_add(rec, &p, sel[i]->name);
 	}
-	for (const char *f = p.functions; p.profile && !p.help && strcmp(p.functions, "all") && *f;) {
+	for (const char *f = p.functions; p.profile && !p.help && !nsel && *f;) {
 		char name[128];
 		size_t len = strcspn(f, ",");
 

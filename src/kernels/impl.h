@@ -1,9 +1,10 @@
-/* impl: declarations of the per-architecture strategy functions behind the kernels table. */
+/* impl: declarations of the per-architecture fill and copy functions behind the kernels tables. */
 #ifndef CLEARPATH_KERNELS_IMPL_H
 #define CLEARPATH_KERNELS_IMPL_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct cpu_features;
 
@@ -21,7 +22,23 @@ static inline size_t kern_head(const void *p, size_t align, size_t n)
 	return h < n ? h : n;
 }
 
+/*
+ * Copy the head up to *@d's next @align boundary with memcpy and move both
+ * pointers past it: what a loop of whole destination lines leaves out.
+ * Returns the bytes left.
+ */
+static inline size_t kern_copy_head(char **d, const char **s, size_t align, size_t n)
+{
+	size_t h = kern_head(*d, align, n);
+
+	memcpy(*d, *s, h);
+	*d += h;
+	*s += h;
+	return n - h;
+}
+
 void *kern_c_loop(void *p, int c, size_t n);
+void *kern_c_copy(void *dst, const void *src, size_t n);
 
 #if defined(__x86_64__)
 void *kern_x86_stosb(void *p, int c, size_t n);
@@ -31,6 +48,12 @@ void *kern_x86_movnti(void *p, int c, size_t n);
 void *kern_x86_nt_avx2(void *p, int c, size_t n);
 void *kern_x86_nt_avx512(void *p, int c, size_t n);
 void *kern_x86_clzero(void *p, int c, size_t n);
+void *kern_x86_movsb(void *dst, const void *src, size_t n);
+void *kern_x86_movsq(void *dst, const void *src, size_t n);
+void *kern_x86_unrolled_copy(void *dst, const void *src, size_t n);
+void *kern_x86_movnti_copy(void *dst, const void *src, size_t n);
+void *kern_x86_nt_avx2_copy(void *dst, const void *src, size_t n);
+void *kern_x86_nt_avx512_copy(void *dst, const void *src, size_t n);
 const char *kern_x86_check_avx2(const struct cpu_features *cpu);
 const char *kern_x86_check_avx512(const struct cpu_features *cpu);
 const char *kern_x86_check_clzero(const struct cpu_features *cpu);
@@ -43,6 +66,10 @@ void *kern_arm64_stnp(void *p, int c, size_t n);
 void *kern_arm64_stp(void *p, int c, size_t n);
 void *kern_arm64_mops(void *p, int c, size_t n);
 void *kern_arm64_mops_nt(void *p, int c, size_t n);
+void *kern_arm64_stnp_copy(void *dst, const void *src, size_t n);
+void *kern_arm64_stp_copy(void *dst, const void *src, size_t n);
+void *kern_arm64_mops_copy(void *dst, const void *src, size_t n);
+void *kern_arm64_mops_nt_copy(void *dst, const void *src, size_t n);
 const char *kern_arm64_check_dczva(const struct cpu_features *cpu);
 const char *kern_arm64_check_mops(const struct cpu_features *cpu);
 #endif

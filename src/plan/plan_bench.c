@@ -209,11 +209,12 @@ static int plan_check_functions(const struct plan_bench *b, const char *spec)
 {
 	struct plan_loc loc = plan_bench_loc(b);
 	struct wl_func f[WL_MAX_FUNCS];
+	const struct wl_func *sel[WL_MAX_FUNCS];
 	const char *names[WL_MAX_FUNCS];
-	size_t n = b->wl->functions(f, WL_MAX_FUNCS);
+	size_t n = b->wl->functions(f, WL_MAX_FUNCS), nsel;
 	char one[64];
 
-	if (!strcmp(spec, "all"))
+	if (wl_select_set(spec, f, n, sel, &nsel))
 		return 0;
 	for (size_t i = 0; i < n; i++)
 		names[i] = f[i].name;
@@ -226,7 +227,7 @@ static int plan_check_functions(const struct plan_bench *b, const char *spec)
 		if (i == n) {
 			plan_err(&loc, "'%s' is not a function of 'bench %s %s'; nearest: '%s'", one,
 				 b->wl->collection, b->wl->name, names[plan_nearest(one, names, n)]);
-			log_hint("'clearpath bench %s %s -f help' lists them; '-f all' runs what the CPU has",
+			log_hint("'clearpath bench %s %s -f help' lists them; '-f all+' runs what the CPU has",
 				 b->wl->collection, b->wl->name);
 			return EXIT_USAGE;
 		}

@@ -284,24 +284,25 @@ int plan_scale_auto(struct plan *p, unsigned *divisor)
 	return ret;
 }
 
-/* How many functions the -f list runs here ("all": those this CPU has). */
+/* How many functions the -f list runs here ("all", "all+": those of the set this CPU has). */
 static unsigned plan_nfunctions(const struct plan_bench *b)
 {
 	struct wl_func f[WL_MAX_FUNCS];
-	size_t n = b->wl->functions(f, WL_MAX_FUNCS);
+	const struct wl_func *sel[WL_MAX_FUNCS];
+	size_t n = b->wl->functions(f, WL_MAX_FUNCS), nsel;
 	const char *spec = b->wl->default_function;
 	unsigned cnt = 0;
 
 	for (size_t i = 0; i < b->nargs; i++)
 		if (b->args[i].opt == &plan_opt_function)
 			spec = b->args[i].value;
-	if (strcmp(spec, "all")) {
+	if (!wl_select_set(spec, f, n, sel, &nsel)) {
 		for (cnt = 1; *spec; spec++)
 			cnt += *spec == ',';
 		return cnt;
 	}
-	for (size_t i = 0; i < n; i++)
-		cnt += !f[i].why_not;
+	for (size_t i = 0; i < nsel; i++)
+		cnt += !sel[i]->why_not;
 	return cnt;
 }
 

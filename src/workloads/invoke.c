@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define INV_MAX_OPTS 32
+#define INV_MAX_OPTS WL_MAX_OPTS
 #define INV_OPT_FUNCTION 1000	/* getopt values of the driver's own options */
 #define INV_OPT_HELP 1001
 #define INV_OPT_COUNTERS 1002
@@ -144,35 +144,42 @@ struct wl_metric *wl_result_add(struct wl_result *res, const char *name, double 
 	return m;
 }
 
+/* The --help column of option names: the longest, "    --format <default|simple|json>", and two spaces. */
+#define INV_USAGE_LEFT 36
+
+/* One --help line: @left (the option and its value) padded to its column, then @help. */
+static void inv_usage_line(const char *left, const char *help)
+{
+	printf("    %-*s%s\n", INV_USAGE_LEFT, left, help);
+}
+
 static void inv_usage(const struct workload *wl)
 {
+	char left[64], help[512];
+
 	printf("usage: clearpath bench %s %s [options]\n\n%s\n\n", wl->collection, wl->name,
 	       wl->summary);
-	printf("    -f, --function <name[,name]>  function to run, 'all' (default: %s) or 'help'\n",
-	       wl->default_function);
+	snprintf(help, sizeof(help), "functions to run: '%s' (perf's), '%s' (perf's and clearpath's), "
+		 "a list, or 'help' (default: %s)", WL_FUNCS_PERF, WL_FUNCS_EVERY, wl->default_function);
+	inv_usage_line("-f, --function <name[,name]>", help);
 	for (const struct wl_opt *o = wl->opts; o->long_name; o++) {
-		char left[64];
-
-		if (o->short_name)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s%s", o->short_name, o->long_name,
-				 o->metavar ? " <" : "", o->metavar ?: "", o->metavar ? ">" : "");
-		else
-			snprintf(left, sizeof(left), "    --%s%s%s%s", o->long_name,
-				 o->metavar ? " <" : "", o->metavar ?: "", o->metavar ? ">" : "");
-		printf("    %-30s%s", left, o->help);
-		if (o->def)
-			printf(" (default: %s)", o->def);
-		printf("\n");
+		/* long-only options line up under the long names */
+		snprintf(left, sizeof(left), "%c%c%c --%s%s%s%s", o->short_name ? '-' : ' ',
+			 o->short_name ? o->short_name : ' ', o->short_name ? ',' : ' ', o->long_name,
+			 o->metavar ? " <" : "", o->metavar ?: "", o->metavar ? ">" : "");
+		snprintf(help, sizeof(help), "%s%s%s%s", o->help, o->def ? " (default: " : "", o->def ?: "",
+			 o->def ? ")" : "");
+		inv_usage_line(left, help);
 	}
-	printf("    %-30s%s\n", "--counters",
-	       "also count perf events in the timed region: software always, hardware where they open");
-	printf("    %-30s%s\n", "--profile",
-	       "also sample the timed region (kernel and user): top symbols and the page-clearing share");
-	printf("    %-30s%s (default: %d)\n", "--profile-freq <hz>", "samples per second per thread",
-	       PROFILE_DEFAULT_HZ);
-	printf("    %-30s%s\n", "--profile-event <event>",
-	       "cpu-clock (default: works everywhere) or cycles (needs a hardware counter)");
-	printf("    %-30s%s\n", "--format <default|simple|json>", "output format (default: perf's layout)");
+	inv_usage_line("    --counters",
+		       "also count perf events in the timed region: software always, hardware where they open");
+	inv_usage_line("    --profile",
+		       "also sample the timed region (kernel and user): top symbols and the page-clearing share");
+	snprintf(help, sizeof(help), "samples per second per thread (default: %d)", PROFILE_DEFAULT_HZ);
+	inv_usage_line("    --profile-freq <hz>", help);
+	inv_usage_line("    --profile-event <event>",
+		       "cpu-clock (default: works everywhere) or cycles (needs a hardware counter)");
+	inv_usage_line("    --format <default|simple|json>", "output format (default: perf's layout)");
 }
 
 /* Defaults first, so a missing option means exactly what the table says. */
@@ -285,6 +292,7 @@ static int inv_parse(struct wl_parsed *p, int argc, char **argv)
 		if (!o)
 			return EXIT_INTERNAL;
 		p->given |= 1u << (o - wl->opts);
+		p->typed[o - wl->opts] = optarg;
 		ret = inv_set(o, optarg, p->params);
 		if (ret)
 			return ret;
@@ -307,20 +315,30 @@ static const struct wl_func *inv_func_find(const struct wl_func *f, size_t n, co
 	return NULL;
 }
 
+bool wl_select_set(const char *spec, const struct wl_func *f, size_t n, const struct wl_func **sel,
+		   size_t *nsel)
+{
+	bool every = !strcmp(spec, WL_FUNCS_EVERY);
+
+	*nsel = 0;
+	if (!every && strcmp(spec, WL_FUNCS_PERF))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (every || !f[i].extended)
+			sel[(*nsel)++] = &f[i];
+	return true;
+}
+
 /*
- * Resolve the -f list into @sel.  "all" selects every function (those that
- * cannot run are reported as skipped later); a named function that cannot
- * run here is a resource error.
+ * Resolve the -f list into @sel.  "all" selects perf's functions, "all+"
+ * every one (those that cannot run are reported as skipped later); a named
+ * function that cannot run here is a resource error.
  */
 static int inv_select(const struct workload *wl, const char *spec, const struct wl_func *f,
 		      size_t n, const struct wl_func **sel, size_t *nsel)
 {
-	*nsel = 0;
-	if (!strcmp(spec, "all")) {
-		for (size_t i = 0; i < n; i++)
-			sel[(*nsel)++] = &f[i];
+	if (wl_select_set(spec, f, n, sel, nsel))
 		return 0;
-	}
 	for (const char *p = spec; *p;) {
 		size_t len = strcspn(p, ",");
 		const struct wl_func *hit = inv_func_find(f, n, p, len);
@@ -328,17 +346,17 @@ static int inv_select(const struct workload *wl, const char *spec, const struct 
 		if (!hit) {
 			log_err("unknown function '%.*s' for 'bench %s %s'", (int)len, p,
 				wl->collection, wl->name);
-			log_hint("'-f help' lists the functions; '-f all' runs every one");
+			log_hint("'-f help' lists the functions; '-f all' runs perf's, '-f all+' every one");
 			return EXIT_USAGE;
 		}
 		if (hit->why_not) {
 			log_err("function '%s' cannot run on this machine: %s", hit->name, hit->why_not);
-			log_hint("'-f all' runs what this machine can and skips the rest with a reason");
+			log_hint("'-f all+' runs what this machine can and skips the rest with a reason");
 			return EXIT_RESOURCE;
 		}
 		if (*nsel == WL_MAX_FUNCS) {
 			log_err("-f names more than %d functions", WL_MAX_FUNCS);
-			log_hint("'-f all' runs every function once");
+			log_hint("'-f all+' runs every function once");
 			return EXIT_USAGE;
 		}
 		sel[(*nsel)++] = hit;
@@ -393,7 +411,7 @@ static int inv_run(const struct wl_parsed *p, struct wl_sink *sink)
 	const char *functions = p->functions;
 	struct wl_func funcs[WL_MAX_FUNCS];
 	const struct wl_func *sel[WL_MAX_FUNCS];
-	struct wl_invocation inv = { wl, params, functions, p->counters, p->given, p->profile };
+	struct wl_invocation inv = { wl, params, functions, p->counters, p->given, p->profile, p->typed };
 	size_t n = wl->functions(funcs, WL_MAX_FUNCS), nsel;
 	int ret;
 

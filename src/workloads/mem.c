@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <linux/mman.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -68,6 +69,32 @@ int wl_mem_check_params(const struct wl_mem_params *m)
 		return EXIT_USAGE;
 	}
 	return mem_check_page(m->page);
+}
+
+const struct wl_opt wl_mem_chunked_opts[] = {
+	{ 'k', "chunk", WL_OPT_SIZE, offsetof(struct wl_mem_chunked, chunk), "0", "size",
+	  "bytes per function call; 0 = the whole buffer", 0, 0, NULL },
+	WL_MEM_PAGE_OPT(struct wl_mem_chunked),
+	WL_MEM_RUN_OPTS(struct wl_mem_chunked),
+	{ 0, NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL },
+};
+
+const char *const wl_mem_chunked_capped[] = { "chunk", NULL };
+
+int wl_mem_chunked_check(void *params)
+{
+	const struct wl_mem_chunked *p = params;
+	int ret = wl_mem_check_params(&p->mem);
+
+	if (ret)
+		return ret;
+	if (p->chunk > p->mem.size) {
+		log_err("-k/--chunk (%llu bytes) is larger than -s/--size (%llu bytes)",
+			(unsigned long long)p->chunk, (unsigned long long)p->mem.size);
+		log_hint("use a chunk no larger than the buffer, or -k 0 for the whole buffer");
+		return EXIT_USAGE;
+	}
+	return 0;
 }
 
 int wl_mem_prepare(const struct wl_mem_params *m, uint64_t bytes)
@@ -266,14 +293,26 @@ void wl_mem_thp_mode(char *buf, size_t len)
 		snprintf(buf, len, "unknown");
 }
 
-size_t wl_mem_strategies(struct wl_func *out, size_t max)
+/* The strategies of one kernels table as -f functions: perf's here first, as the table has them. */
+static size_t mem_functions(size_t count, const struct kern_strategy *(*at)(size_t), struct wl_func *out,
+			    size_t max)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < kern_count() && n < max; i++) {
-		const struct kern_strategy *k = kern_at(i);
+	for (size_t i = 0; i < count && n < max; i++) {
+		const struct kern_strategy *k = at(i);
 
-		out[n++] = (struct wl_func){ k->name, k->desc, kern_why_not(k), k, kern_note(k) };
+		out[n++] = (struct wl_func){ k->name, k->desc, kern_why_not(k), k, kern_note(k), !kern_perf_here(k) };
 	}
 	return n;
+}
+
+size_t wl_mem_strategies(struct wl_func *out, size_t max)
+{
+	return mem_functions(kern_count(), kern_at, out, max);
+}
+
+size_t wl_mem_copy_strategies(struct wl_func *out, size_t max)
+{
+	return mem_functions(kern_copy_count(), kern_copy_at, out, max);
 }

@@ -35,6 +35,22 @@ struct wl_mem_params {
 	  "report CPU cycles per byte (needs a hardware cycle counter)", 0, 0, NULL }
 
 /*
+ * memset's and memcpy's parameters, option table and checks: perf's
+ * bench_mem_options, the common ones and -k, bytes per function call (0:
+ * the whole buffer), no larger than -s.
+ */
+struct wl_mem_chunked {
+	struct wl_mem_params mem;
+	uint64_t chunk;
+};
+extern const struct wl_opt wl_mem_chunked_opts[];
+#define WL_MEM_CHUNKED_FUNCTION_AT 2	/* -k, -p, then -f */
+/* workload.check of them: wl_mem_check_params() and -k <= -s.  0 or EXIT_USAGE after log_err(). */
+int wl_mem_chunked_check(void *params);
+/* workload.capped_opts of them: plan --scale lowers -k to -s only where it would exceed it. */
+extern const char *const wl_mem_chunked_capped[];
+
+/*
  * Check the values alone: size > 0 and a page size some Linux machine
  * offers (whether this one does is wl_mem_prepare()'s question).  0 or
  * EXIT_USAGE after log_err().
@@ -96,10 +112,10 @@ void wl_timer_fini(struct wl_timer *t);
 void wl_timer_result(const struct wl_timer *t, struct wl_result *res);
 
 
-#endif
-
-/* Every zeroing strategy of src/kernels as a -f function (memset and clear share the table). */
+/* Every fill strategy of src/kernels as a -f function (memset and clear share the table). */
 size_t wl_mem_strategies(struct wl_func *out, size_t max);
+/* Every copy strategy of src/kernels as a -f function (memcpy). */
+size_t wl_mem_copy_strategies(struct wl_func *out, size_t max);
 
 /* How a buffer of huge pages is backed. */
 enum wl_backing {
@@ -131,3 +147,5 @@ void wl_buf_unmap(struct wl_buf *b);
 bool wl_mem_hugetlb_fits(uint64_t bytes, uint64_t page);
 /* The system THP mode ("always", "madvise", "never", or "unknown") into @buf. */
 void wl_mem_thp_mode(char *buf, size_t len);
+
+#endif

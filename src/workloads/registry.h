@@ -4,6 +4,7 @@
 
 /* X(symbol): each expands to `extern const struct workload symbol;` and a table row. */
 #define WL_REGISTRY(X) \
+	X(wl_mem_memcpy) \
 	X(wl_mem_memset) \
 	X(wl_mem_mmap) \
 	X(wl_mem_clear)

@@ -8,38 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-struct memset_params {
-	struct wl_mem_params mem;
-	uint64_t chunk;		/* -k: bytes per call, 0 = the whole buffer */
-};
-
-static const struct wl_opt memset_opts[] = {
-	{ 'k', "chunk", WL_OPT_SIZE, offsetof(struct memset_params, chunk), "0", "size",
-	  "bytes per function call; 0 = the whole buffer", 0, 0, NULL },
-	WL_MEM_PAGE_OPT(struct memset_params),
-	WL_MEM_RUN_OPTS(struct memset_params),
-	{ 0, NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL },
-};
-
-static int memset_check(void *p)
-{
-	struct memset_params *mp = p;
-	int ret = wl_mem_check_params(&mp->mem);
-
-	if (ret)
-		return ret;
-	if (mp->chunk > mp->mem.size) {
-		log_err("-k/--chunk (%llu bytes) is larger than -s/--size (%llu bytes)",
-			(unsigned long long)mp->chunk, (unsigned long long)mp->mem.size);
-		log_hint("use a chunk no larger than the buffer, or -k 0 for the whole buffer");
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
 static int memset_prepare(void *p)
 {
-	struct memset_params *mp = p;
+	struct wl_mem_chunked *mp = p;
 
 	return wl_mem_prepare(&mp->mem, mp->mem.size);
 }
@@ -62,7 +33,7 @@ static void memset_timed(kern_fill_fn fn, bool zero_only, char *buf, uint64_t si
 
 static int memset_run(const void *p, const struct wl_func *f, struct wl_result *res)
 {
-	const struct memset_params *mp = p;
+	const struct wl_mem_chunked *mp = p;
 	const struct kern_strategy *k = f->impl;
 	uint64_t size = mp->mem.size, chunk = mp->chunk ? mp->chunk : size;
 	struct wl_timer t;
@@ -102,27 +73,26 @@ static int memset_run(const void *p, const struct wl_func *f, struct wl_result *
 
 static void memset_resources(const void *p, struct wl_resources *r)
 {
-	const struct memset_params *mp = p;
+	const struct wl_mem_chunked *mp = p;
 
 	*r = (struct wl_resources){ .bytes = mp->mem.size, .page = mp->mem.page,
 				    .write_passes = mp->mem.loops + 1.0 };	/* + the untimed prefault */
 }
 
-static const char *const memset_capped[] = { "chunk", NULL };
-
 const struct workload wl_mem_memset = {
 	.collection = "mem",
 	.name = "memset",
+	.perf = true,
 	.summary = "Time memset-like fill functions over a prefaulted buffer (perf bench mem memset).",
-	.opts = memset_opts,
-	.params_size = sizeof(struct memset_params),
+	.opts = wl_mem_chunked_opts,
+	.params_size = sizeof(struct wl_mem_chunked),
 	.default_function = "all",
-	.function_at = 2,
+	.function_at = WL_MEM_CHUNKED_FUNCTION_AT,
 	.functions = wl_mem_strategies,
-	.check = memset_check,
+	.check = wl_mem_chunked_check,
 	.prepare = memset_prepare,
 	.resources = memset_resources,
 	.scaled_opt = "size",
-	.capped_opts = memset_capped,
+	.capped_opts = wl_mem_chunked_capped,
 	.run = memset_run,
 };

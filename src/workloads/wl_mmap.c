@@ -41,8 +41,9 @@ static size_t mmap_functions(struct wl_func *out, size_t max)
 {
 	if (max < 2)
 		return 0;
-	out[0] = (struct wl_func){ "demand", "Demand loaded mmap()", NULL, &mmap_demand, NULL };
-	out[1] = (struct wl_func){ "populate", "Eagerly populated mmap()", NULL, &mmap_populate, NULL };
+	/* both are perf's */
+	out[0] = (struct wl_func){ "demand", "Demand loaded mmap()", NULL, &mmap_demand, NULL, false };
+	out[1] = (struct wl_func){ "populate", "Eagerly populated mmap()", NULL, &mmap_populate, NULL, false };
 	return 2;
 }
 
@@ -233,6 +234,7 @@ static void mmap_resources(const void *p, struct wl_resources *r)
 const struct workload wl_mem_mmap = {
 	.collection = "mem",
 	.name = "mmap",
+	.perf = true,
 	.summary = "Time mmap() plus the first touch of every page: the kernel's fault and page-clearing path (perf bench mem mmap).",
 	.opts = mmap_opts,
 	.params_size = sizeof(struct mmap_params),

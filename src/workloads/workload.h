@@ -40,7 +40,26 @@ struct wl_func {
 	const char *why_not;	/* NULL when it can run on this machine */
 	const void *impl;	/* the workload's own data (a kern_strategy, ...) */
 	const char *note;	/* what this machine offers it, for -f help; may be NULL */
+	/*
+	 * Not one of perf's functions on this architecture: -f all (perf's set)
+	 * leaves it out, -f all+ runs it.  A workload lists perf's first.
+	 */
+	bool extended;
 };
+
+/* The -f values that select sets: perf's functions here, and every function (perf's and clearpath's). */
+#define WL_FUNCS_PERF "all"
+#define WL_FUNCS_EVERY "all+"
+
+/*
+ * The functions of @f (@n of them) that the set selector @spec runs, in
+ * order, into @sel (room for @n): "all" those not extended, "all+" every
+ * one (those that cannot run here included: the run reports them skipped).
+ * Returns whether @spec is a set selector; for a list of names it selects
+ * nothing and returns false.
+ */
+bool wl_select_set(const char *spec, const struct wl_func *f, size_t n, const struct wl_func **sel,
+		   size_t *nsel);
 
 /* One number a run produces; metrics[0] of a result is the headline value. */
 struct wl_metric {
@@ -88,6 +107,11 @@ struct workload {
 	const char *name;	/* "memset" */
 	const char *summary;
 	/*
+	 * One of perf bench's workloads: `bench <collection> all` runs these,
+	 * in the registry's order (perf's), and says it skips the others.
+	 */
+	bool perf;
+	/*
 	 * Terminated by an entry with long_name NULL.  The order is the
 	 * display order of a benchmark (-k/-p, -f, -s, -l, then the rest):
 	 * --help lists them so, and a stored benchmark shows them so.
@@ -125,6 +149,9 @@ struct workload {
 	const char *const *capped_opts;
 };
 
+/* A workload's option table has at most this many entries (wl_invocation.given is a bit mask). */
+#define WL_MAX_OPTS 32
+
 /* One parsed command line: what every output sink is told about. */
 struct wl_invocation {
 	const struct workload *wl;
@@ -133,6 +160,11 @@ struct wl_invocation {
 	bool counters;		/* --counters */
 	uint32_t given;		/* bit i: opts[i] was on the command line */
 	bool profile;		/* --profile */
+	/*
+	 * opts[i]'s value as typed ("4kb", "1073741824"), NULL when not given:
+	 * perf echoes sizes so; params hold them normalised.
+	 */
+	const char *const *typed;
 };
 
 /* Receives the progress of an invocation: the perf text, simple, JSON outputs and the harness. */
@@ -162,6 +194,7 @@ struct wl_parsed {
 	struct profile_config profile_cfg;
 	bool help;		/* --help was given and printed: nothing to run */
 	uint32_t given;		/* bit i: wl->opts[i] was on the command line */
+	const char *typed[WL_MAX_OPTS];	/* wl->opts[i]'s value as typed (the last one), or NULL */
 };
 
 /*

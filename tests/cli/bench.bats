@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# bench.bats: the real binary's `bench mem memset|mmap` outputs, exit codes and messages, on small sizes.
+# bench.bats: the real binary's `bench mem memset|memcpy|mmap|all` outputs, exit codes and messages, on small sizes.
 
 bats_require_minimum_version 1.5.0
 load helpers
@@ -27,14 +27,14 @@ RATE='^ [ 0-9]{5,}\.[0-9]{6} (GB|MB|KB|bytes)/sec$'
 	mapfile -t L <<< "$output"
 	[ "${#L[@]}" -eq 5 ]
 	[ "${L[0]}" = "# Running 'mem/memset' benchmark:" ]
-	[ "${L[1]}" = "# function 'default' (Default memset() provided by libc)" ]
+	[ "${L[1]}" = "# function 'default' (Default memset() provided by glibc)" ]
 	[ "${L[2]}" = "# Copying 1MB bytes ..." ]
 	[ "${L[3]}" = "" ]
 	[[ "${L[4]}" =~ $RATE ]]
 	[ -z "$stderr" ]
 }
 
-@test "mmap: perf's layout for each function, with the THP note" {
+@test "mmap: perf's layout for each function; the THP note on stderr" {
 	run --separate-stderr "$CP" bench mem mmap -s 4MB
 	[ "$status" -eq 0 ]
 	mapfile -t L <<< "$output"
@@ -43,9 +43,18 @@ RATE='^ [ 0-9]{5,}\.[0-9]{6} (GB|MB|KB|bytes)/sec$'
 	[ "${L[2]}" = "# Copying 4MB bytes ..." ]
 	[ "${L[3]}" = "" ]
 	[[ "${L[4]}" =~ $RATE ]]
-	[[ "${L[5]}" =~ ^"# THP: system setting '"(always|madvise|never|unknown)"', no madvise"$ ]]
-	[ "${L[6]}" = "# function 'populate' (Eagerly populated mmap())" ]
-	[ "${#L[@]}" -eq 11 ]
+	[ "${L[5]}" = "# function 'populate' (Eagerly populated mmap())" ]
+	[[ "${L[8]}" =~ $RATE ]]
+	# a `tail -1` parser takes the last rate, not a note (before, the THP line came last)
+	[ "${#L[@]}" -eq 9 ]
+	mapfile -t E <<< "$stderr"
+	[ "${#E[@]}" -eq 2 ]
+	[[ "${E[0]}" =~ ^"# THP: system setting '"(always|madvise|never|unknown)"', no madvise"$ ]]
+	[ "${E[1]}" = "${E[0]}" ]
+	# the note stays in JSON
+	run --separate-stderr "$CP" bench --format json mem mmap -s 4MB -f demand
+	[ "$status" -eq 0 ]
+	json_check 'assert d[0]["note"].startswith("THP: system setting "), d'
 }
 
 @test "simple format: the function line, then bytes/sec as a plain number" {
@@ -53,7 +62,7 @@ RATE='^ [ 0-9]{5,}\.[0-9]{6} (GB|MB|KB|bytes)/sec$'
 	[ "$status" -eq 0 ]
 	mapfile -t L <<< "$output"
 	[ "${#L[@]}" -eq 4 ]
-	[ "${L[0]}" = "# function 'default' (Default memset() provided by libc)" ]
+	[ "${L[0]}" = "# function 'default' (Default memset() provided by glibc)" ]
 	[[ "${L[1]}" =~ ^[0-9]+\.[0-9]{6}$ ]]
 	[[ "${L[2]}" == "# function 'c-loop' ("* ]]
 	[[ "${L[3]}" =~ ^[0-9]+\.[0-9]{6}$ ]]
@@ -99,8 +108,8 @@ assert "thread_rel_stddev_pct" in o
 '
 }
 
-@test "json: -f all lists the functions this CPU lacks as skipped, with the reason" {
-	run --separate-stderr "$CP" bench --format json mem memset -s 64KB -f all
+@test "json: -f all+ lists the functions this CPU lacks as skipped, with the reason" {
+	run --separate-stderr "$CP" bench --format json mem memset -s 64KB -f all+
 	[ "$status" -eq 0 ]
 	json_check '
 names = [o["function"] for o in d]
@@ -117,32 +126,47 @@ assert not any(v.endswith(" only") and not v.startswith(other) for v in skipped.
 ' "$(cp_machine)"
 }
 
-@test "-f help lists every function with its availability" {
+@test "-f help: perf's lines for perf's functions, then clearpath's under -f all+" {
 	run --separate-stderr "$CP" bench mem memset -f help
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "Available functions for 'bench mem memset':" ]
-	[[ "$output" == *$'\tdefault ... Default memset() provided by libc\n'* ]]
-	[[ "$output" == *$'\tc-loop ... '* ]]
-	for f in x86-64-unrolled x86-64-stosq x86-64-stosb x86-64-movnti x86-64-nt-avx2 \
-		 x86-64-nt-avx512 x86-64-clzero arm64-dc-zva arm64-stnp arm64-stp arm64-mops arm64-mops-nt; do
+	[ "${lines[0]}" = "# Running 'mem/memset' benchmark:" ]
+	[ "${lines[1]}" = "Available functions:" ]
+	[ "${lines[2]}" = $'\tdefault ... Default memset() provided by glibc' ]
+	local n=3 perf=1
+	if [ "$(cp_machine)" = x86_64 ]; then
+		[ "${lines[3]}" = $'\tx86-64-unrolled ... unrolled memset() in arch/x86/lib/memset_64.S' ]
+		[ "${lines[4]}" = $'\tx86-64-stosq ... movsq-based memset() in arch/x86/lib/memset_64.S' ]
+		[ "${lines[5]}" = $'\tx86-64-stosb ... movsb-based memset() in arch/x86/lib/memset_64.S' ]
+		n=6 perf=4
+	fi
+	[ "${lines[$n]}" = "Also with -f all+ (clearpath's; -f all runs perf's above):" ]
+	for f in c-loop x86-64-movnti x86-64-nt-avx2 x86-64-nt-avx512 x86-64-clzero arm64-dc-zva arm64-stnp \
+		 arm64-stp arm64-mops arm64-mops-nt; do
 		[[ "$output" == *$'\t'"$f ... "* ]] || { echo "missing $f"; return 1; }
 	done
-	[ "${#lines[@]}" -eq 15 ]
+	[ "${#lines[@]}" -eq 17 ]
+	# perf's lines are perf's: nothing appended to them
+	[ "$(head -n $((perf + 2)) <<< "$output" | grep -c '\[')" -eq 0 ]
 	# a negated command would not fail a bats test: compare a count instead
 	case $(cp_machine) in
 	x86_64)
 		[ "$(grep -c '\[cannot run here: arm64 only\]' <<< "$output")" -eq 5 ]
-		[ "$(grep -c 'x86-64-stosb .*cannot run' <<< "$output")" -eq 0 ] ;;
+		# what the CPU offers rep stos is a note, on stderr
+		[ -z "$(grep -vE "^# x86-64-stos[qb]: " <<< "$stderr")" ] ;;
 	aarch64)
-		[ "$(grep -c '\[cannot run here: x86-64 only\]' <<< "$output")" -eq 7 ]
+		[ "$(grep -c '\[cannot run here: x86-64 only\]' <<< "$output")" -eq 8 ]
 		[ "$(grep -cE 'arm64-(dc-zva|stnp|stp) .*cannot run' <<< "$output")" -eq 0 ] ;;
 	*) false ;;
 	esac
 	run --separate-stderr "$CP" bench mem mmap -f help
 	[ "$status" -eq 0 ]
-	[ "${#lines[@]}" -eq 3 ]
-	[ "${lines[1]}" = $'\tdemand ... Demand loaded mmap()' ]
-	[ "${lines[2]}" = $'\tpopulate ... Eagerly populated mmap()' ]
+	[ "${#lines[@]}" -eq 4 ]
+	[ "${lines[1]}" = "Available functions:" ]
+	[ "${lines[2]}" = $'\tdemand ... Demand loaded mmap()' ]
+	[ "${lines[3]}" = $'\tpopulate ... Eagerly populated mmap()' ]
+	# --format simple has no "# Running" line, as perf's
+	run --separate-stderr "$CP" bench --format simple mem mmap -f help
+	[ "${lines[0]}" = "Available functions:" ]
 }
 
 @test "-f help answers in JSON under --format json, the same functions as the text" {
@@ -158,27 +182,28 @@ assert not any(v.endswith(" only") and not v.startswith(other) for v in skipped.
 assert isinstance(d, list) and len(d) == 14, len(d)
 for o in d:
     assert o["workload"] == "mem/memset", o
-    assert set(o) <= {"workload", "function", "description", "runs_here", "why_not", "note"}, o
+    assert set(o) <= {"workload", "function", "description", "perf", "runs_here", "why_not", "note"}, o
     assert o["runs_here"] == ("why_not" not in o), o
+# perf'"'"'s first: the text lists them so
+assert [o["perf"] for o in d] == sorted((o["perf"] for o in d), reverse=True), d
 print("\n".join("\t%s ... %s%s" % (o["function"], o["description"],
-      " [cannot run here: %s]" % o["why_not"] if "why_not" in o else
-      " [%s]" % o["note"] if "note" in o else "") for o in d))' >"$BATS_TEST_TMPDIR/from-json"
-		diff -u <(tail -n +2 <<< "$text") "$BATS_TEST_TMPDIR/from-json"
+      " [cannot run here: %s]" % o["why_not"] if "why_not" in o else "") for o in d))' >"$BATS_TEST_TMPDIR/from-json"
+		diff -u <(grep $'^\t' <<< "$text") "$BATS_TEST_TMPDIR/from-json"
 	done
 	run --separate-stderr "$CP" bench --format json mem mmap -f help
 	[ "$status" -eq 0 ]
 	json_check 'assert [o["function"] for o in d] == ["demand", "populate"], d
-assert all(o["runs_here"] for o in d), d'
+assert all(o["runs_here"] and o["perf"] for o in d), d'
 }
 
-@test "-f all skips what this CPU lacks, naming the reason on stderr; stdout keeps perf's shape" {
+@test "-f all+ skips what this CPU lacks, naming the reason on stderr; stdout keeps perf's shape" {
 	local lacked other
 	case $(cp_machine) in
 	x86_64) lacked="arm64-stp' (plain stp pairs, 64 bytes per loop)" other=arm64 ;;
-	aarch64) lacked="x86-64-stosb' (rep stosb, like memset_erms in arch/x86/lib/memset_64.S)" other=x86-64 ;;
+	aarch64) lacked="x86-64-stosb' (movsb-based memset() in arch/x86/lib/memset_64.S)" other=x86-64 ;;
 	*) skip "expects the x86-64 or the arm64 table" ;;
 	esac
-	run --separate-stderr "$CP" bench mem memset -s 64KB -f all
+	run --separate-stderr "$CP" bench mem memset -s 64KB -f all+
 	[ "$status" -eq 0 ]
 	grep -qxF "# function '$lacked skipped: $other only" <<< "$stderr"
 	# every reason is the other architecture or a named CPU feature
@@ -189,10 +214,163 @@ assert all(o["runs_here"] for o in d), d'
 	[ "$(grep -c "^# function '" <<< "$output")" -eq "$(grep -c '^# Copying ' <<< "$output")" ]
 	[ "$(grep -cE "$RATE" <<< "$output")" -ge 3 ]
 	# --format=simple: one number per line on stdout, the skipped functions on stderr
-	run --separate-stderr "$CP" bench --format=simple mem memset -s 64KB -f all
+	run --separate-stderr "$CP" bench --format=simple mem memset -s 64KB -f all+
 	[ "$status" -eq 0 ]
 	[ -z "$(grep -vE '^[0-9]+\.[0-9]+$' <<< "$output" | grep -v "^# function '")" ]
 	grep -qF "# function '$lacked skipped: $other only" <<< "$stderr"
+}
+
+# perf's -f all per architecture (bench/mem-functions.c and the x86-64 asm-def headers of perf 6.1).
+perf_functions() {
+	case "$1:$(cp_machine)" in
+	memset:x86_64) echo "default x86-64-unrolled x86-64-stosq x86-64-stosb" ;;
+	memcpy:x86_64) echo "default x86-64-unrolled x86-64-movsq x86-64-movsb" ;;
+	mmap:*) echo "demand populate" ;;
+	*) echo "default" ;;
+	esac
+}
+
+@test "-f all is perf's set in perf's order, nothing on stdout but perf's lines: a last-line or by-name parser reads perf's functions" {
+	for w in memset memcpy mmap; do
+		run --separate-stderr "$CP" bench mem $w -s 256KB -f all
+		[ "$status" -eq 0 ] || { echo "$w: $stderr"; return 1; }
+		names=$(sed -n "s/^# function '\([^']*\)' .*/\1/p" <<< "$output" | tr '\n' ' ')
+		[ "$names" = "$(perf_functions $w) " ] || { echo "$w: $names"; return 1; }
+		# perf's shapes only: Running, function, Copying, blank, rate
+		[ -z "$(grep -vE "^(# Running 'mem/$w' benchmark:|# function '.*' \(.*\)|# Copying 256KB bytes \.\.\.|)\$" <<< "$output" | grep -vE "$RATE")" ]
+		# the last line is the last function's rate (PTS takes it)
+		[[ "${lines[-1]}" =~ $RATE ]]
+		# (bats' lines leave out the blank one)
+		[[ "${lines[-3]}" == "# function '$(perf_functions $w | awk '{print $NF}')' ("* ]]
+		# -f all is the default, as perf's
+		run --separate-stderr "$CP" bench mem $w -s 256KB
+		[ "$(sed -n "s/^# function '\([^']*\)' .*/\1/p" <<< "$output" | tr '\n' ' ')" = "$(perf_functions $w) " ]
+	done
+	# JSON keys by function as lkp keys by op.function: the same names, no others
+	run --separate-stderr "$CP" bench --format json mem memcpy -s 256KB -f all
+	json_check 'assert [o["function"] for o in d] == sys.argv[1].split(), d' "$(perf_functions memcpy)"
+}
+
+@test "# Copying echoes the size as typed; the store keeps it normalised" {
+	run --separate-stderr "$CP" bench mem memset -s 64kb -f default
+	[ "$status" -eq 0 ]
+	[ "${lines[2]}" = "# Copying 64kb bytes ..." ]
+	run --separate-stderr "$CP" bench mem memcpy --size=65536 -f default
+	[ "${lines[2]}" = "# Copying 65536 bytes ..." ]
+	run --separate-stderr "$CP" bench mem mmap -s64KiB -f demand
+	[ "${lines[2]}" = "# Copying 64KiB bytes ..." ]
+	# no -s: perf's default, as perf spells it
+	run --separate-stderr "$CP" bench mem memset -f default
+	[ "${lines[2]}" = "# Copying 1MB bytes ..." ]
+	local store="$BATS_TEST_TMPDIR/r.db"
+	run --separate-stderr "$CP" run --quiet --store "$store" --warmups 0 --repeats 1 -- mem memset -s 64kb -f default
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	run --separate-stderr "$CP" list --store "$store" benchmarks
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"-f default -s 64KB"* ]] || { echo "$output"; return 1; }
+	[[ "$output" != *"64kb"* ]]
+}
+
+@test "perf's common options: bench -f|--format default|simple, bench -r|--repeat N" {
+	for fmt in "-f simple" "-fsimple" "--format simple" "--format=simple"; do
+		run --separate-stderr "$CP" bench $fmt mem memset -s 1MB
+		[ "$status" -eq 0 ] || { echo "$fmt: $stderr"; return 1; }
+		[ "${#lines[@]}" -eq 8 ]
+		[ "${lines[0]}" = "# function 'default' (Default memset() provided by glibc)" ]
+		[[ "${lines[1]}" =~ ^[0-9]+\.[0-9]{6}$ ]]
+	done
+	# -f before the collection is the format; after the workload, the function
+	run --separate-stderr "$CP" bench -f default mem memset -s 64KB -f default
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "# Running 'mem/memset' benchmark:" ]
+	[ "${#lines[@]}" -eq 4 ]
+	# -r N is accepted as perf accepts it, and changes nothing: one run, as perf's mem benchmarks
+	for rep in "-r 3" "-r3" "--repeat 3" "--repeat=3"; do
+		run --separate-stderr "$CP" bench $rep mem memset -s 64KB -f default
+		[ "$status" -eq 0 ] || { echo "$rep: $stderr"; return 1; }
+		[ "$(grep -cE "$RATE" <<< "$output")" -eq 1 ]
+		[[ "$stderr" == "# -r/--repeat 3: the mem benchmarks run once, as perf's do; 'clearpath run --repeats 3"* ]]
+	done
+	run --separate-stderr "$CP" bench -r 3 -f simple mem memcpy -s 64KB -f default
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	run --separate-stderr "$CP" bench -r 0 mem memset
+	refused 2 "invalid value '0' for -r/--repeat: expected a positive whole number"
+	run --separate-stderr "$CP" bench -r x mem memset
+	refused 2 "invalid value 'x' for -r/--repeat"
+	run --separate-stderr "$CP" bench -f
+	refused 2 "-f needs a value"
+	run --separate-stderr "$CP" bench -f xml mem memset
+	refused 2 "unknown output format 'xml'"
+	run --separate-stderr "$CP" bench -x mem memset
+	refused 2 "'-x' is not an option of 'bench' before the collection" "-f/--format default|simple"
+	# the workload's own -r stays its own: mmap's seed
+	run --separate-stderr "$CP" bench -r 2 --format json mem mmap -r 42 -s 64KB -f demand
+	[ "$status" -eq 0 ]
+	json_check 'assert d[0]["params"]["randomize"] == 42, d'
+}
+
+@test "bench mem all: memcpy, memset, mmap in perf's order, what is skipped on stderr" {
+	run --separate-stderr "$CP" bench mem all -s 8MB
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	# perf's run_collection(): "# Running c/w benchmark...", the benchmark without its own header, a blank line
+	[ "$(grep '^# Running' <<< "$output" | tr '\n' '|')" = "# Running mem/memcpy benchmark...|# Running mem/memset benchmark...|# Running mem/mmap benchmark...|" ]
+	[ "$(grep -c "^# Running '" <<< "$output")" -eq 0 ]
+	[ "$(grep -c '^# Copying 8MB bytes ...$' <<< "$output")" -eq "$(grep -c "^# function '" <<< "$output")" ]
+	[ "$(grep -cE "$RATE" <<< "$output")" -eq $(( $(perf_functions memcpy | wc -w) + $(perf_functions memset | wc -w) + 2 )) ]
+	[ "${lines[-1]}" != "" ]
+	[[ "$output" == *$'\n\n# Running mem/memset benchmark...\n'* ]]
+	grep -qxF "# skipping mem/find_bit: perf's, but clearpath has no find_bit benchmark" <<< "$stderr"
+	grep -qxF "# skipping mem/clear: clearpath's own, not perf's; run it as 'bench mem clear'" <<< "$stderr"
+	# one JSON array for the whole collection
+	run --separate-stderr "$CP" bench --format json mem all -s 256KB -f all
+	[ "$status" -eq 0 ]
+	json_check 'assert [o["workload"] for o in d if o["function"] == "default"] == ["mem/memcpy", "mem/memset"], d
+assert [o["function"] for o in d if o["workload"] == "mem/mmap"] == ["demand", "populate"], d'
+	# every command line is parsed before anything runs: an option one workload lacks stops all of them
+	run --separate-stderr "$CP" bench mem all -s 256KB -t 2
+	refused 2 "-t is not an option of 'bench mem memcpy'"
+	run --separate-stderr "$CP" bench mem all -s 256KB -k 4KB
+	refused 2 "-k is not an option of 'bench mem mmap'"
+	run --separate-stderr "$CP" bench nosuch all
+	refused 2 "'bench nosuch all': no collection 'nosuch'"
+}
+
+@test "bench mem memcpy -s 8MB -f all: perf's functions, perf's lines; memcpy's own -k and errors" {
+	run --separate-stderr "$CP" bench mem memcpy -s 8MB -f all
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	[ "${lines[0]}" = "# Running 'mem/memcpy' benchmark:" ]
+	[ "${lines[1]}" = "# function 'default' (Default memcpy() provided by glibc)" ]
+	[ "${lines[2]}" = "# Copying 8MB bytes ..." ]
+	[ "$(grep -cE "$RATE" <<< "$output")" -eq "$(perf_functions memcpy | wc -w)" ]
+	[ -z "$stderr" ]
+	run --separate-stderr "$CP" bench mem memcpy -s 64KB -k 4KB -l 2 -f default,c-loop
+	[ "$status" -eq 0 ]
+	[ "$(grep -cE "$RATE" <<< "$output")" -eq 2 ]
+	run --separate-stderr "$CP" bench mem memcpy -s 64KB -k 1MB
+	refused 2 "-k/--chunk (1048576 bytes) is larger than -s/--size (65536 bytes)"
+	run --separate-stderr "$CP" bench mem memcpy -f x86-64-stosb
+	refused 2 "unknown function 'x86-64-stosb' for 'bench mem memcpy'" "'-f all+' every one"
+	# the study's counterparts run under all+ (and by name), copying: JSON has them
+	run --separate-stderr "$CP" bench --format json mem memcpy -s 64KB -f all+
+	[ "$status" -eq 0 ]
+	json_check '
+names = [o["function"] for o in d]
+assert names[:4 if sys.argv[1] == "x86_64" else 1] == sys.argv[2].split(), names
+assert "c-loop" in names and "arm64-stnp" in names and "x86-64-nt-avx2" in names, names
+assert all(o["params"] == {"chunk": 0, "page": 4096, "size": 65536, "nr_loops": 1, "cycles": False} for o in d), d
+' "$(cp_machine)" "$(perf_functions memcpy)"
+}
+
+@test "--help: every option's description stands apart from its name" {
+	for w in memset memcpy mmap clear; do
+		run --separate-stderr "$CP" bench mem $w --help
+		[ "$status" -eq 0 ]
+		# option lines: the name column, then at least two spaces, then the description
+		[ -z "$(grep -E '^ +-' <<< "$output" | grep -vE '^    (-[a-z], |    )--[a-z_-]+( <[^>]+>)? {2,}[^ ]')" ] || {
+			grep -E '^ +-' <<< "$output"; return 1; }
+	done
+	[[ "$output" == *"--format <default|simple|json>  output format"* ]]
 }
 
 @test "usage errors exit 2 with a message on stderr" {
@@ -209,7 +387,7 @@ assert all(o["runs_here"] for o in d), d'
 	run --separate-stderr "$CP" bench mem memset -s 1MB -k 2MB
 	refused 2 "-k/--chunk" "larger than -s/--size"
 	run --separate-stderr "$CP" bench mem memset -f nosuch
-	refused 2 "unknown function 'nosuch'" "'-f help' lists the functions"
+	refused 2 "unknown function 'nosuch'" "'-f help' lists the functions; '-f all' runs perf's, '-f all+' every one"
 	run --separate-stderr "$CP" bench mem nosuch
 	refused 2 "unknown workload 'mem nosuch'" "bench --list"
 	run --separate-stderr "$CP" bench --format xml mem memset
@@ -249,7 +427,7 @@ assert all(o["runs_here"] for o in d), d'
 	refused 2 "expected one of system, always, never"
 	run --separate-stderr "$CP" bench mem mmap --thp never -s 1MB -f demand
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"# THP: MADV_NOHUGEPAGE (system setting '"* ]]
+	[[ "$stderr" == *"# THP: MADV_NOHUGEPAGE (system setting '"* ]]
 }
 
 @test "a size above MemAvailable exits 3 before allocating" {
@@ -286,7 +464,7 @@ assert all(o["runs_here"] for o in d), d'
 	*) skip "expects the x86-64 or the arm64 table" ;;
 	esac
 	run --separate-stderr "$CP" bench mem memset -s 64KB -f $lacked
-	refused 3 "function '$lacked' cannot run on this machine: $other only" "'-f all' runs what this machine can"
+	refused 3 "function '$lacked' cannot run on this machine: $other only" "'-f all+' runs what this machine can"
 	if [ $other = arm64 ] && "$CP" bench mem memset -f help | grep -q 'x86-64-nt-avx512 .*cannot run here'; then
 		run --separate-stderr "$CP" bench mem memset -s 64KB -f default,x86-64-nt-avx512
 		refused 3 "function 'x86-64-nt-avx512' cannot run on this machine: needs AVX-512F"
@@ -325,7 +503,7 @@ assert all(o["runs_here"] for o in d), d'
 	run --separate-stderr "$CP" bench mem mmap -p 2MB -s 8MB
 	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
 	[[ "$output" == *"# Copying 8MB bytes ..."* ]]
-	[[ "$output" == *"# hugetlb pages, THP not involved"* ]]
+	[[ "$stderr" == *"# hugetlb pages, THP not involved"* ]]
 	[ "$(grep -cE "$RATE" <<< "$output")" -eq 2 ]
 	run --separate-stderr "$CP" bench mem memset -p 2MB -s 4MB -f default
 	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
@@ -356,7 +534,7 @@ assert all(o["runs_here"] for o in d), d'
 
 @test "mem clear --then: clear, then-read and combined come from one pass and add up (1/combined = 1/clear + 1/then-read)" {
 	# separate passes gave combined above clear (4KB extents: clear 21.1 GB/s, combined 21.6 GB/s)
-	run --separate-stderr "$CP" bench --format json mem clear -f all -s 4MB -k 4KB --then read
+	run --separate-stderr "$CP" bench --format json mem clear -f all+ -s 4MB -k 4KB --then read
 	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
 	json_check '
 import math

@@ -103,10 +103,20 @@ complete_words() {
 	[ "$status" -eq 0 ]
 	[ "$output" = bench ]
 	run complete_words bench mem ''
-	[ "${lines[*]}" = "memset mmap clear" ]
+	[ "${lines[*]}" = "memcpy memset mmap clear all" ]
+	run complete_words bench ''
+	[ "${lines[*]}" = "mem" ]
 	run complete_words bench mem memset -f ''
 	[[ " ${lines[*]} " == *" default "* ]]
 	[[ " ${lines[*]} " == *" x86-64-stosb "* ]]
+	[[ " ${lines[*]} " == *" all all+ "* ]]
+	run complete_words bench mem memcpy -f ''
+	[[ " ${lines[*]} " == *" x86-64-movsb "* ]]
+	# perf's common options before the collection: -f is the format there
+	run complete_words bench -f ''
+	[ "${lines[*]}" = "default simple json" ]
+	run complete_words bench -f simple -r 3 m
+	[ "$output" = mem ]
 	run complete_words run --repeats 3 -- mem mmap -f ''
 	[[ " ${lines[*]} " == *" demand populate"* ]]
 	run complete_words show --rule ''

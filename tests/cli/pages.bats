@@ -27,7 +27,7 @@ setup() {
 	# clear's default extent is one base page, and its note names the base page
 	CLEARPATH_SYSROOT=$FIX/arm64-64k run --separate-stderr "$CP" bench mem clear -p 64KB -s 1MB -f default
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"# 64KB pages, 64KB extents"* ]]
+	[[ "$stderr" == *"# 64KB pages, 64KB extents"* ]]	# the note, on stderr
 	CLEARPATH_SYSROOT=$FIX/arm64-16k run --separate-stderr "$CP" bench mem memset -p 16KB -k 16KB -s 1MB -f default
 	[ "$status" -eq 0 ]
 	# the same size is a hugetlb size on x86's 4KB kernel, which cannot have it

@@ -63,7 +63,7 @@ default_freq() {
 	[ "$status" -eq 0 ]
 	thp=$(clearing_share)
 	echo "THP: $thp% clearing; $output"
-	[[ "$output" == *"MADV_HUGEPAGE"* ]]
+	[[ "$stderr" == *"MADV_HUGEPAGE"* ]]	# the THP note, on stderr
 	[[ "$output" == *"% (profile:clear_page"* ]]
 	[[ "$output" == *" samples (cpu-clock at $(default_freq) Hz, standard error "* ]]
 	python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 50 else 1)" "$thp"

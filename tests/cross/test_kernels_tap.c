@@ -1,4 +1,4 @@
-/* test_kernels_tap: zeroing-strategy correctness as a dependency-free TAP program, for cross-built arm64 runs under qemu. */
+/* test_kernels_tap: fill- and copy-strategy correctness as a dependency-free TAP program, for cross-built arm64 runs under qemu. */
 #include "kernels/kernels.h"
 
 #include <stdio.h>
@@ -32,16 +32,48 @@ static int check_one(const struct kern_strategy *k, unsigned char *buf, size_t o
 	return 0;
 }
 
-static int check_strategy(const struct kern_strategy *k, unsigned char *buf)
+/*
+ * Copy @n bytes of a pattern from @src + @soff to [off, off+n) of the
+ * guarded @buf, and check the range and both guards.
+ */
+static int check_copy(const struct kern_strategy *k, unsigned char *buf, const unsigned char *src,
+		      size_t off, size_t soff, size_t n)
+{
+	unsigned char *p = buf + GUARD + off;
+
+	memset(buf, GUARD_BYTE, GUARD + off + n + GUARD);
+	k->copy(p, src + soff, n);
+	for (size_t i = 0; i < GUARD + off; i++)
+		if (buf[i] != GUARD_BYTE)
+			return printf("# %s: byte before the range changed (n=%zu off=%zu)\n", k->name, n, off), 1;
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != src[soff + i])
+			return printf("# %s: byte %zu not copied (n=%zu off=%zu src+%zu)\n", k->name, i, n, off, soff), 1;
+	for (size_t i = 0; i < GUARD; i++)
+		if (p[n + i] != GUARD_BYTE)
+			return printf("# %s: byte after the range changed (n=%zu off=%zu)\n", k->name, n, off), 1;
+	return 0;
+}
+
+/* Every size at every offset: both fill bytes for a fill, two source alignments for a copy. */
+static int check_strategy(const struct kern_strategy *k, unsigned char *buf, const unsigned char *src)
 {
 	static const int fills[] = { 0, 0xa5 };
+	static const size_t src_offsets[] = { 0, 5 };
 
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
 		for (size_t o = 0; o < sizeof(offsets) / sizeof(offsets[0]); o++)
 			for (size_t f = 0; f < 2; f++)
-				if (check_one(k, buf, offsets[o], sizes[s], fills[f]))
+				if (k->copy ? check_copy(k, buf, src, offsets[o], src_offsets[f], sizes[s])
+					    : check_one(k, buf, offsets[o], sizes[s], fills[f]))
 					return 1;
 	return 0;
+}
+
+/* Strategy @i of the fill table, then of the copy table. */
+static const struct kern_strategy *strategy_at(size_t i)
+{
+	return i < kern_count() ? kern_at(i) : kern_copy_at(i - kern_count());
 }
 
 /*
@@ -51,39 +83,46 @@ static int check_strategy(const struct kern_strategy *k, unsigned char *buf)
  */
 static int report_not_run(const char *why)
 {
-	printf("1..%zu\n", kern_count());
-	for (size_t i = 0; i < kern_count(); i++)
-		printf("ok %zu - %s # SKIP %s\n", i + 1, kern_at(i)->name, why);
+	size_t n = kern_count() + kern_copy_count();
+
+	printf("1..%zu\n", n);
+	for (size_t i = 0; i < n; i++)
+		printf("ok %zu - %s %s # SKIP %s\n", i + 1, i < kern_count() ? "fill" : "copy",
+		       strategy_at(i)->name, why);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	size_t cap = 2 * GUARD + 512 + (1 << 20) + 13;
-	unsigned char *buf;
+	size_t cap = 2 * GUARD + 512 + (1 << 20) + 13, n = kern_count() + kern_copy_count();
+	unsigned char *buf, *src;
 	int failed = 0;
 
 	if (argc == 3 && !strcmp(argv[1], "--not-run"))
 		return report_not_run(argv[2]);
 	buf = malloc(cap);
-	if (!buf)
+	src = malloc(cap);
+	if (!buf || !src)
 		return 2;
-	printf("1..%zu\n", kern_count());
-	for (size_t i = 0; i < kern_count(); i++) {
-		const struct kern_strategy *k = kern_at(i);
-		const char *why = kern_why_not(k);
+	for (size_t i = 0; i < cap; i++)
+		src[i] = (unsigned char)(i * 131 + 7);	/* no byte equals its neighbour or the guard's run */
+	printf("1..%zu\n", n);
+	for (size_t i = 0; i < n; i++) {
+		const struct kern_strategy *k = strategy_at(i);
+		const char *why = kern_why_not(k), *what = i < kern_count() ? "fill" : "copy";
 
 		if (why) {
-			printf("ok %zu - %s # SKIP %s\n", i + 1, k->name, why);
+			printf("ok %zu - %s %s # SKIP %s\n", i + 1, what, k->name, why);
 			continue;
 		}
-		if (check_strategy(k, buf)) {
+		if (check_strategy(k, buf, src)) {
 			failed++;
-			printf("not ok %zu - %s fills exactly its range\n", i + 1, k->name);
+			printf("not ok %zu - %s %s writes exactly its range\n", i + 1, what, k->name);
 		} else {
-			printf("ok %zu - %s fills exactly its range\n", i + 1, k->name);
+			printf("ok %zu - %s %s writes exactly its range\n", i + 1, what, k->name);
 		}
 	}
 	free(buf);
+	free(src);
 	return failed ? 1 : 0;
 }

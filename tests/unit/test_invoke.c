@@ -25,6 +25,7 @@ struct run {
 	int rc;
 	char events[2048];	/* "begin;function:NAME;result:NAME;skipped:NAME;end;" */
 	char params[512];	/* "size=1MB page=4KB ..." as the sink saw them at begin */
+	char typed[256];	/* "size=4kb ..." the options given, as typed, at begin */
 	unsigned nresults;
 	struct wl_result last;
 	char listed[8192];	/* -f help: "name|desc|why_not\n" per function the sink was given */
@@ -47,12 +48,16 @@ static void rec_begin(struct wl_sink *s, const struct wl_invocation *inv)
 
 	rec_event(s, "begin", NULL);
 	for (const struct wl_opt *o = inv->wl->opts; o->long_name; o++) {
-		size_t len = strlen(r->params);
+		size_t len = strlen(r->params), tlen = strlen(r->typed);
+		const char *typed = inv->typed[o - inv->wl->opts];
 		char val[64];
 
 		wl_opt_format(o, inv->params, val, sizeof(val));
 		snprintf(r->params + len, sizeof(r->params) - len, "%s%s=%s", len ? " " : "",
 			 o->long_name, val);
+		if (typed)
+			snprintf(r->typed + tlen, sizeof(r->typed) - tlen, "%s%s=%s", tlen ? " " : "",
+				 o->long_name, typed);
 	}
 }
 
@@ -93,8 +98,8 @@ static void rec_functions(struct wl_sink *s, const struct wl_invocation *inv, co
 	for (size_t i = 0; i < n; i++) {
 		size_t len = strlen(r->listed);
 
-		snprintf(r->listed + len, sizeof(r->listed) - len, "%s|%s|%s\n", f[i].name, f[i].desc,
-			 f[i].why_not ? f[i].why_not : "");
+		snprintf(r->listed + len, sizeof(r->listed) - len, "%s|%s|%s%s\n", f[i].name, f[i].desc,
+			 f[i].why_not ? f[i].why_not : "", f[i].extended ? "|all+" : "");
 	}
 }
 
@@ -277,6 +282,50 @@ static void test_option_spellings(void **state)
 	assert_int_equal(r.last.bytes, 2 * (8 << 10));
 }
 
+/*
+ * The sinks are told each option as typed ("4kb", "1073741824"), which perf
+ * echoes in its "# Copying" line; the parameters are normalised.
+ */
+static void test_typed_values(void **state)
+{
+	struct run r;
+
+	(void)state;
+	INVOKE(&r, "mem", "memset", "-f", "default", "-s", "4kb");
+	expect_ok(&r, "begin;function:default;result:default;end;");
+	assert_string_equal(r.typed, "size=4kb");
+	assert_string_equal(r.params, "chunk=0 page=4KB size=4KB nr_loops=1 cycles=false");
+	INVOKE(&r, "mem", "memset", "-f", "default", "--size=65536", "-k4096", "-s", "8192");
+	expect_ok(&r, "begin;function:default;result:default;end;");
+	/* the last of a repeated option, as its value is */
+	assert_string_equal(r.typed, "chunk=4096 size=8192");
+	assert_string_equal(r.params, "chunk=4KB page=4KB size=8KB nr_loops=1 cycles=false");
+	INVOKE(&r, "mem", "memset", "-f", "default");
+	assert_string_equal(r.typed, "");
+}
+
+/* memcpy: perf's options and defaults, the bytes copied per loop, and -k no larger than -s. */
+static void test_memcpy(void **state)
+{
+	struct run r;
+
+	(void)state;
+	INVOKE(&r, "mem", "memcpy", "-f", "default");
+	expect_ok(&r, "begin;function:default;result:default;end;");
+	assert_string_equal(r.params, "chunk=0 page=4KB size=1MB nr_loops=1 cycles=false");
+	assert_int_equal(r.last.bytes, 1 << 20);
+	assert_string_equal(r.last.metrics[0].unit, "bytes/sec");
+	assert_true(r.last.metrics[0].value > 0);
+	INVOKE(&r, "mem", "memcpy", "-f", "c-loop,default", "-s", "64KB", "-k", "4KB", "-l", "3");
+	expect_ok(&r, "begin;function:c-loop;result:c-loop;function:default;result:default;end;");
+	assert_int_equal(r.last.bytes, 3 * (64 << 10));
+	INVOKE(&r, "mem", "memcpy", "-s", "64KB", "-k", "128KB");
+	expect_refused(&r, EXIT_USAGE, "-k/--chunk (131072 bytes) is larger than -s/--size (65536 bytes)");
+	/* a fill's name is no copy's */
+	INVOKE(&r, "mem", "memcpy", "-f", "x86-64-stosb");
+	expect_refused(&r, EXIT_USAGE, "unknown function 'x86-64-stosb' for 'bench mem memcpy'");
+}
+
 static void test_mmap_options(void **state)
 {
 	struct run r;
@@ -410,9 +459,23 @@ static void test_help(void **state)
 		const char *why = kern_why_not(k);
 		char line[512];
 
-		snprintf(line, sizeof(line), "%s|%s|%s\n", k->name, k->desc, why ? why : "");
+		snprintf(line, sizeof(line), "%s|%s|%s%s\n", k->name, k->desc, why ? why : "",
+			 kern_perf_here(k) ? "" : "|all+");
 		expect_contains("listed", r.listed, line);
 	}
+	/* memcpy lists the copy table: perf's first, the study's counterparts under all+ */
+	INVOKE(&r, "mem", "memcpy", "-f", "help");
+	expect_ok(&r, "functions;");
+	for (size_t i = 0; i < kern_copy_count(); i++) {
+		const struct kern_strategy *k = kern_copy_at(i);
+		const char *why = kern_why_not(k);
+		char line[512];
+
+		snprintf(line, sizeof(line), "%s|%s|%s%s\n", k->name, k->desc, why ? why : "",
+			 kern_perf_here(k) ? "" : "|all+");
+		expect_contains("listed", r.listed, line);
+	}
+	assert_ptr_equal(strstr(r.listed, "default|Default memcpy() provided by glibc|\n"), r.listed);
 	INVOKE(&r, "mem", "mmap", "-f", "help");
 	expect_ok(&r, "functions;");
 	expect_contains("listed", r.listed, "demand|Demand loaded mmap()|\n");
@@ -430,28 +493,78 @@ static void test_help(void **state)
 	expect_contains("stdout", r.out, "--thp <mode>");
 }
 
-/* -f all runs what this machine can, in table order, and reports the rest as skipped. */
+/*
+ * The events of a run of the fill (or copy) table's functions: those of
+ * perf's set here (@every false), or every one, the ones this machine
+ * cannot run reported as skipped.
+ */
+static void table_events(const struct kern_strategy *(*at)(size_t), size_t n, bool every, char *want,
+			 size_t len)
+{
+	snprintf(want, len, "begin;");
+	for (size_t i = 0; i < n; i++) {
+		const struct kern_strategy *k = at(i);
+		size_t used = strlen(want);
+
+		if (!every && !kern_perf_here(k))
+			continue;
+		if (kern_why_not(k))
+			snprintf(want + used, len - used, "skipped:%s;", k->name);
+		else
+			snprintf(want + used, len - used, "function:%s;result:%s;", k->name, k->name);
+	}
+	snprintf(want + strlen(want), len - strlen(want), "end;");
+}
+
+/*
+ * -f all runs perf's functions for this architecture, in perf's order (so a
+ * parser taking the last line, or keying on names, reads what it reads from
+ * perf); -f all+ runs every one this machine can and reports the rest as
+ * skipped.
+ */
 static void test_function_all(void **state)
 {
-	char want[2048] = "begin;";
+	char want[2048];
 	struct run r;
 
 	(void)state;
-	for (size_t i = 0; i < kern_count(); i++) {
-		const struct kern_strategy *k = kern_at(i);
-		size_t len = strlen(want);
-
-		if (kern_why_not(k))
-			snprintf(want + len, sizeof(want) - len, "skipped:%s;", k->name);
-		else
-			snprintf(want + len, sizeof(want) - len, "function:%s;result:%s;", k->name, k->name);
-	}
-	strcat(want, "end;");
+	table_events(kern_at, kern_count(), false, want, sizeof(want));
+#if defined(__x86_64__)
+	assert_string_equal(want, "begin;function:default;result:default;function:x86-64-unrolled;"
+			    "result:x86-64-unrolled;function:x86-64-stosq;result:x86-64-stosq;"
+			    "function:x86-64-stosb;result:x86-64-stosb;end;");
+#else
+	assert_string_equal(want, "begin;function:default;result:default;end;");
+#endif
 	INVOKE(&r, "mem", "memset", "-s", "4KB", "-f", "all");
 	expect_ok(&r, want);
+	/* nothing of perf's set is skipped, so stderr stays empty */
+	assert_string_equal(r.err, "");
 	/* and "all" is the default, as in perf */
 	INVOKE(&r, "mem", "memset", "-s", "4KB");
 	expect_ok(&r, want);
+	table_events(kern_at, kern_count(), true, want, sizeof(want));
+	INVOKE(&r, "mem", "memset", "-s", "4KB", "-f", "all+");
+	expect_ok(&r, want);
+	INVOKE(&r, "mem", "clear", "-s", "64KB", "-f", "all+");
+	expect_ok(&r, want);
+	table_events(kern_copy_at, kern_copy_count(), false, want, sizeof(want));
+#if defined(__x86_64__)
+	assert_string_equal(want, "begin;function:default;result:default;function:x86-64-unrolled;"
+			    "result:x86-64-unrolled;function:x86-64-movsq;result:x86-64-movsq;"
+			    "function:x86-64-movsb;result:x86-64-movsb;end;");
+#endif
+	INVOKE(&r, "mem", "memcpy", "-s", "4KB");
+	expect_ok(&r, want);
+	table_events(kern_copy_at, kern_copy_count(), true, want, sizeof(want));
+	INVOKE(&r, "mem", "memcpy", "-s", "4KB", "-f", "all+");
+	expect_ok(&r, want);
+	/* mmap's two are both perf's: all and all+ are one */
+	INVOKE(&r, "mem", "mmap", "-s", "64KB", "-f", "all+");
+	expect_ok(&r, "begin;function:demand;result:demand;function:populate;result:populate;end;");
+	/* a selector is the whole -f value, never a name in a list */
+	INVOKE(&r, "mem", "memset", "-s", "4KB", "-f", "default,all+");
+	expect_refused(&r, EXIT_USAGE, "unknown function 'all+'");
 }
 
 static void test_function_list(void **state)
@@ -482,7 +595,7 @@ static void test_function_unavailable(void **state)
 		 kern_why_not(k));
 	INVOKE(&r, "mem", "memset", "-s", "4KB", "-f", k->name);
 	expect_refused(&r, EXIT_RESOURCE, msg);
-	expect_contains("stderr", r.err, "hint: '-f all' runs what this machine can");
+	expect_contains("stderr", r.err, "hint: '-f all+' runs what this machine can");
 	snprintf(list, sizeof(list), "default,%s", k->name);
 	INVOKE(&r, "mem", "memset", "-s", "4KB", "-f", list);
 	expect_refused(&r, EXIT_RESOURCE, msg);
@@ -606,6 +719,11 @@ static void test_resource_memory(void **state)
 	INVOKE(&r, "mem", "memset", "-s", "32772KB", "-f", "default");
 	expect_refused(&r, EXIT_RESOURCE, "needs 32772KB of memory");
 	INVOKE(&r, "mem", "memset", "-s", "32MB", "-f", "default");
+	expect_ok(&r, "begin;function:default;result:default;end;");
+	/* memcpy maps a source and a destination: twice -s */
+	INVOKE(&r, "mem", "memcpy", "-s", "64MB", "-f", "default");
+	expect_refused(&r, EXIT_RESOURCE, "this run needs 128MB of memory but only 96MB is available");
+	INVOKE(&r, "mem", "memcpy", "-s", "16MB", "-f", "default");
 	expect_ok(&r, "begin;function:default;result:default;end;");
 	/* mmap threads each map their own buffer: -t multiplies the need */
 	INVOKE(&r, "mem", "mmap", "-s", "12MB", "-t", "3", "-f", "demand");
@@ -790,6 +908,8 @@ int main(void)
 		cmocka_unit_test(test_mmap_defaults),
 		cmocka_unit_test(test_mmap_demand_faults),
 		cmocka_unit_test(test_option_spellings),
+		cmocka_unit_test(test_typed_values),
+		cmocka_unit_test(test_memcpy),
 		cmocka_unit_test(test_mmap_options),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_usage_hints),

@@ -108,11 +108,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	$(CC) $(CFLAGS) $(TEST_CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(TEST_LIBS) $(LDLIBS)
 
 # Install build dependencies only when something is missing (cairo for the plots, chromium
-# for the report's browser test, a PostgreSQL server for the PostgreSQL store's tests).
+# for the report's browser test, a PostgreSQL server for the PostgreSQL store's tests, perf
+# for the comparison with perf's own output).
 deps:
 	@pkg-config --exists $(PKGS) cairo libpq libcurl libcrypto $(TEST_PKGS) && command -v bats >/dev/null \
 		&& command -v python3 >/dev/null && command -v ssh >/dev/null \
-		&& test -x /usr/sbin/sshd && command -v chromium >/dev/null \
+		&& test -x /usr/sbin/sshd && command -v chromium >/dev/null && command -v perf >/dev/null \
 		&& ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || scripts/install-deps
 
 # The main job: plans/quick.yaml into a fresh store under build/, then the answer:

@@ -45,7 +45,7 @@ static void report_usage(FILE *out)
 		"--profile gets where its time goes: per column the clearing share, the bound it\n"
 		"sets, the top symbols (show --profile's numbers) and a bar plot.  With --format\n"
 		"svg or png, the plots alone, one file per result class (and per profiled\n"
-		"benchmark) in DIR.  When the store holds `mem clear -f all --then read` samples,\n"
+		"benchmark) in DIR.  When the store holds `mem clear -f all+ --then read` samples,\n"
 		"the page opens with the clearing-strategy study (rates per extent and the answer\n"
 		"in words).\n\n"
 		"    -o, --output PATH      the page (html) or the directory of plots (svg, png)\n"

@@ -192,7 +192,7 @@ static int study_html_line(void *ctx, const char *text, bool first)
 int rpt_study_html(const struct result_study *st, FILE *out)
 {
 	fputs("<section class=\"study\" id=\"clear-study\">\n<h2>Clearing strategies: memset or non-temporal"
-	      " stores?</h2>\n<p class=\"how\">From the store's <code>mem clear -f all</code> samples: each extent"
+	      " stores?</h2>\n<p class=\"how\">From the store's <code>mem clear -f all+</code> samples: each extent"
 	      " of <code>-k</code> bytes of a dirtied buffer is cleared with the strategy, alone (<b>clear</b>) or"
 	      " with the consumer reading one word per cache line of it right after, as a program does after its"
 	      " page fault (<code>--then read</code>). The clear-then-read rates come from that one timed pass:"

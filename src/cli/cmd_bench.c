@@ -94,6 +94,10 @@ static int bench_common_options(int argc, char **argv, struct bench_common *c, i
 
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help") || !strcmp(argv[i], "--list"))
 			break;
+		if (!strcmp(argv[i], "--")) {	/* the end of the options, as for perf's parse_options() */
+			i++;
+			break;
+		}
 		if ((v = bench_opt_value(argc, argv, &i, 'f', "format", &missing))) {
 			c->format = v;
 		} else if ((v = bench_opt_value(argc, argv, &i, 'r', "repeat", &missing))) {

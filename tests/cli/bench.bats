@@ -304,6 +304,10 @@ perf_functions() {
 	refused 2 "unknown output format 'xml'"
 	run --separate-stderr "$CP" bench -x mem memset
 	refused 2 "'-x' is not an option of 'bench' before the collection" "-f/--format default|simple"
+	# -- ends them, as in perf
+	run --separate-stderr "$CP" bench -f simple -- mem memset -s 64KB -f default
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
 	# the workload's own -r stays its own: mmap's seed
 	run --separate-stderr "$CP" bench -r 2 --format json mem mmap -r 42 -s 64KB -f demand
 	[ "$status" -eq 0 ]

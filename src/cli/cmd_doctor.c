@@ -1,4 +1,5 @@
 /* cmd_doctor: `clearpath doctor [--for PLAN] [--fix] [--format text|json]`: is this machine fit to measure? */
+#include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "plan/plan.h"
 #include "doctor/doctor.h"
@@ -157,7 +158,7 @@ static int doctor_print(const struct doctor_report *rep, bool json)
 	json_t *arr;
 
 	if (!json) {
-		doctor_report_text(rep, stdout);
+		doctor_report_text(rep, cli_terminal_width(), stdout);
 		return 0;
 	}
 	arr = doctor_report_json(rep);

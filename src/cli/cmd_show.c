@@ -149,7 +149,14 @@ static int show_render(const struct show_cli *o, const struct rpt_format *f, con
 		.width = o->width >= 0 ? (size_t)o->width : cli_terminal_width(),
 		.human = o->units ? !strcmp(o->units, "human") : isatty(STDOUT_FILENO),
 	};
-	int ret = rpt_render_view(v, f, &ro, stdout);
+	bool compacted = false;
+	int ret;
+
+	ro.compacted = &compacted;
+	ret = rpt_render_view(v, f, &ro, stdout);
+	if (!ret && compacted)
+		log_warn("no split of the table fits %zu columns (each part repeats Benchmark, Result Class and the"
+			 " base): printed as --format compact instead of %s", ro.width, f->name);
 
 	/* show --profile's summary is prose: for the formats that print prose */
 	if (!ret && o->profile && (f->caps & RPT_CAP_PROSE))

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DOCTOR_WIDTH 100	/* columns of a text report line, wrapped beyond */
+#define DOCTOR_WIDTH 100	/* columns of a text report line, wrapped beyond, where the caller knows no width */
 
 /*
  * The order is the order of the output: frequency, memory, noise, counters.
@@ -173,11 +173,11 @@ const char *doctor_status_name(enum doctor_status st)
 
 /*
  * Print @head (@indent columns wide) then @text's words, wrapped so no line
- * passes DOCTOR_WIDTH; continuation lines start at column @indent.  Bytes
+ * passes @width; continuation lines start at column @indent.  Bytes
  * count as columns (the text is ASCII; anything else only wraps earlier).  A
  * word wider than a line gets a line of its own rather than being cut.
  */
-static void doctor_wrap(FILE *out, const char *head, size_t indent, const char *text)
+static void doctor_wrap(FILE *out, const char *head, size_t indent, const char *text, size_t width)
 {
 	size_t col = indent;
 
@@ -185,7 +185,7 @@ static void doctor_wrap(FILE *out, const char *head, size_t indent, const char *
 	for (const char *w = text; *w;) {
 		size_t len = strcspn(w, " ");
 
-		if (col > indent && col + 1 + len > DOCTOR_WIDTH) {
+		if (col > indent && col + 1 + len > width) {
 			fprintf(out, "\n%*s", (int)indent, "");
 			col = indent;
 		} else if (col > indent) {
@@ -200,18 +200,20 @@ static void doctor_wrap(FILE *out, const char *head, size_t indent, const char *
 	fputc('\n', out);
 }
 
-void doctor_report_text(const struct doctor_report *rep, FILE *out)
+void doctor_report_text(const struct doctor_report *rep, size_t width, FILE *out)
 {
+	/* a terminal narrower than the head and a word leaves those on a line of their own */
+	width = width ? width : DOCTOR_WIDTH;
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct doctor_result *r = &rep->items[i];
 		char head[64], text[sizeof(r->value) + sizeof(r->detail) + 2];
 
 		snprintf(head, sizeof(head), "%s  %-20s ", doctor_status_name(r->status), r->check);
 		snprintf(text, sizeof(text), "%s%s%s", r->value, r->detail[0] ? ": " : "", r->detail);
-		doctor_wrap(out, head, strlen(head), text);
+		doctor_wrap(out, head, strlen(head), text, width);
 		if (r->fix[0]) {
 			snprintf(head, sizeof(head), "      %-20s fix: ", "");
-			doctor_wrap(out, head, strlen(head), r->fix);
+			doctor_wrap(out, head, strlen(head), r->fix, width);
 		}
 	}
 }

@@ -98,8 +98,8 @@ const struct doctor_result *doctor_find(const struct doctor_report *rep, const c
 /* "PASS", "WARN" or "FAIL". */
 const char *doctor_status_name(enum doctor_status st);
 
-/* Print @rep for a terminal: a "STATUS check value: detail" line, plus "fix:" when there is one. */
-void doctor_report_text(const struct doctor_report *rep, FILE *out);
+/* Print @rep for a terminal: a "STATUS check value: detail" line, plus "fix:" when there is one, wrapped at @width columns (0: 100). */
+void doctor_report_text(const struct doctor_report *rep, size_t width, FILE *out);
 
 /* @rep as a new JSON array of {check, status, value, detail, fix}.  NULL when memory runs out. */
 json_t *doctor_report_json(const struct doctor_report *rep);

@@ -1,11 +1,13 @@
 /* memory: doctor checks of memory settings: THP, hugetlb pools, 1GB page support, MemAvailable, swap and free page reporting. */
 #include "doctor/checks.h"
 #include "machine/machine.h"
+#include "util/boot.h"
 #include "util/size.h"
 #include "util/sysfs.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 int doctor_check_thp(const struct doctor_ctx *ctx, struct doctor_report *rep)
@@ -197,15 +199,50 @@ int doctor_check_swap(const struct doctor_ctx *ctx, struct doctor_report *rep)
 	"the host discards the blocks the guest frees; a THP or hugetlb fault that reuses one " \
 	"waits for the host to fault it in and zero it again, so clear rates vary several-fold from run to run"
 
-static int doctor_reporting_warn(struct doctor_report *rep, const char *value, int max, const char *why)
+#define DOCTOR_REPORTING_PARAM "page_reporting.page_reporting_order="
+
+/* The order the kernel command line asks for (the last one given), or -1 when it names none. */
+static long doctor_reporting_cmdline(void)
 {
-	char fix[320];
+	char cmdline[4096], *save = NULL, *end;
+	long order = -1;
+
+	if (boot_cmdline(cmdline, sizeof(cmdline)))
+		return -1;
+	for (char *tok = strtok_r(cmdline, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		if (!strncmp(tok, DOCTOR_REPORTING_PARAM, strlen(DOCTOR_REPORTING_PARAM))) {
+			long v = strtol(tok + strlen(DOCTOR_REPORTING_PARAM), &end, 10);
+
+			order = end != tok + strlen(DOCTOR_REPORTING_PARAM) && !*end ? v : order;
+		}
+	return order;
+}
+
+/*
+ * The warning and its fix.  Booting with the parameter keeps the order only
+ * where the kernel takes it: a command line that already asks for an order
+ * the running kernel does not have (one that caps or refuses it) is said
+ * so, and that advice left out (@order: the order in effect, -1 unknown).
+ */
+static int doctor_reporting_warn(struct doctor_report *rep, const char *value, int max, long order,
+				 const char *why)
+{
+	char fix[480], note[200] = "";
+	long asked = doctor_reporting_cmdline();
 
 	/* one order above the largest: no free block is ever large enough to report */
-	snprintf(fix, sizeof(fix), "clearpath doctor --fix (or: echo %d > " DOCTOR_REPORTING_ORDER ") until reboot; "
-		 "boot with page_reporting.page_reporting_order=%d to keep it, or " DOCTOR_REPORTING_OFF,
-		 max + 1, max + 1);
-	return doctor_add(rep, DOCTOR_REPORTING_CHECK, DOCTOR_WARN, value, fix, "%s" DOCTOR_REPORTING_EFFECT, why);
+	if (asked > max && asked != order) {
+		snprintf(fix, sizeof(fix), "clearpath doctor --fix (or: echo %d > " DOCTOR_REPORTING_ORDER ") after"
+			 " each boot, or " DOCTOR_REPORTING_OFF, max + 1);
+		snprintf(note, sizeof(note), "; the kernel command line asks for " DOCTOR_REPORTING_PARAM "%ld, but"
+			 " the order in effect is %ld: this kernel did not take it at boot", asked, order);
+	} else {
+		snprintf(fix, sizeof(fix), "clearpath doctor --fix (or: echo %d > " DOCTOR_REPORTING_ORDER ") until"
+			 " reboot; boot with " DOCTOR_REPORTING_PARAM "%d to keep it, or " DOCTOR_REPORTING_OFF,
+			 max + 1, max + 1);
+	}
+	return doctor_add(rep, DOCTOR_REPORTING_CHECK, DOCTOR_WARN, value, fix, "%s" DOCTOR_REPORTING_EFFECT "%s", why,
+			  note);
 }
 
 int doctor_check_page_reporting(const struct doctor_ctx *ctx, struct doctor_report *rep)
@@ -241,7 +278,7 @@ int doctor_check_page_reporting(const struct doctor_ctx *ctx, struct doctor_repo
 	}
 	if (ret) {
 		snprintf(value, sizeof(value), "%s reports free blocks, page_reporting_order '%s'", dev, raw);
-		return doctor_reporting_warn(rep, value, max, "unreadable order, so assume the worst: ");
+		return doctor_reporting_warn(rep, value, max, -1, "unreadable order, so assume the worst: ");
 	}
 	if (order > max) {
 		snprintf(value, sizeof(value), "%s: page_reporting_order %ld, largest buddy order %d", dev, order, max);
@@ -253,5 +290,5 @@ int doctor_check_page_reporting(const struct doctor_ctx *ctx, struct doctor_repo
 	else
 		snprintf(value, sizeof(value), "%s reports free blocks of order >= %ld (%s)", dev, order,
 			 size_format(machine_base_page() << order, block, sizeof(block)));
-	return doctor_reporting_warn(rep, value, max, "");
+	return doctor_reporting_warn(rep, value, max, order, "");
 }

@@ -49,6 +49,12 @@ struct rpt_opts {
 	bool stats;		/* results: n, cv and the confidence interval in every text cell */
 	size_t width;		/* the widest line a text format may print; 0: unlimited (compact: 72) */
 	bool human;		/* results: "59.54 GB/sec" rather than "63932542232.12" (units_human) */
+	/*
+	 * Set (when not NULL) where a table was printed in the compact format
+	 * because no split of it fits @width: the caller says so, since the
+	 * format asked for is not what was printed.
+	 */
+	bool *compacted;
 };
 
 /*

@@ -128,6 +128,8 @@ int rpt_render_fit(const struct rpt_table *t, const bool *key, const struct rpt_
 		if (good == c && end < t->ncols) {
 			/* not even one more column beside the keys: one compact listing of everything */
 			f = compact;
+			if (o->compacted)
+				*o->compacted = true;
 			goto render_whole;
 		}
 		end = end < t->ncols ? good : t->ncols;
@@ -139,6 +141,8 @@ int rpt_render_fit(const struct rpt_table *t, const bool *key, const struct rpt_
 	if (!nparts) {
 		/* only key columns, and even they are too wide: compact, never an empty table */
 		f = compact;
+		if (o->compacted)
+			*o->compacted = true;
 		goto render_whole;
 	}
 	starts[nparts] = t->ncols;

@@ -279,3 +279,28 @@ teardown() {
 		[[ "$output" == *"undo: echo $old > $POOL/nr_hugepages"* ]]
 	fi
 }
+
+@test "doctor wraps at the terminal's width (here \$COLUMNS), not at 100 columns whatever it is" {
+	COLUMNS=72 CLEARPATH_SYSROOT="$FIXTURES/vm" run "$CP" doctor
+	# a line past 72 columns is one word too long for any line, alone after the indent
+	! printf '%s\n' "$output" | grep -E '^.{73}' | grep -vE '^ +(fix: )?[^ ]+$'
+	printf '%s\n' "$output" | grep -qE '^.{60}'
+	COLUMNS=200 CLEARPATH_SYSROOT="$FIXTURES/vm" run "$CP" doctor
+	printf '%s\n' "$output" | grep -qE '^.{101}'
+}
+
+@test "doctor page-reporting: a command line that asks for order 11 the kernel did not take says so, and no 'boot with' advice" {
+	root=$BATS_TEST_TMPDIR/vm
+	mkdir "$root"
+	cp -R "$FIXTURES/vm/." "$root/"
+	echo "console=ttyS0 page_reporting.page_reporting_order=11 root=/dev/vda1" >"$root/proc/cmdline"
+	CLEARPATH_SYSROOT=$root run "$CP" doctor --format json
+	[ "$status" -eq 0 ]
+	printf '%s' "$output" | python3 -c '
+import json, sys
+r = [c for c in json.load(sys.stdin) if c["check"] == "page-reporting"][0]
+assert r["status"] == "WARN", r
+assert "asks for page_reporting.page_reporting_order=11, but the order in effect is 9" in r["detail"], r
+assert "boot with" not in r["fix"] and "after each boot" in r["fix"], r
+'
+}

@@ -260,7 +260,7 @@ static void test_json_and_text(void **state)
 	json_decref(arr);
 	/* one status line per check, a "fix:" line for each that has a fix, their wrapped rest indented */
 	f = open_memstream(&text, &len);
-	doctor_report_text(&rep, f);
+	doctor_report_text(&rep, 0, f);
 	fclose(f);
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
 		if (!strncmp(line, "PASS  ", 6) || !strncmp(line, "WARN  ", 6) || !strncmp(line, "FAIL  ", 6))

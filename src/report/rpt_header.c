@@ -223,12 +223,16 @@ static void hdr_shared_find(const struct result_header_block *b, struct hdr_shar
 	}
 }
 
-/* The shared rows: "All columns: kernel K." (or "All columns:"), then the cmdline and THP lines. */
-static int hdr_shared_lines(const struct hdr_shared *sh, int (*emit)(void *ctx, const char *line), void *ctx)
+/*
+ * The shared rows: "All columns: kernel K." (or "All columns:"), then the
+ * cmdline and THP lines; @more: lines follow that need the heading too.
+ */
+static int hdr_shared_lines(const struct hdr_shared *sh, bool more, int (*emit)(void *ctx, const char *line),
+			    void *ctx)
 {
 	int ret = 0;
 
-	if (!sh->kernel && !sh->cmdline && !sh->env)
+	if (!sh->kernel && !sh->cmdline && !sh->env && !more)
 		return 0;
 	if (sh->kernel)
 		ret = hdr_emitf(emit, ctx, "All columns: kernel %s.", sh->kernel);
@@ -241,8 +245,67 @@ static int hdr_shared_lines(const struct hdr_shared *sh, int (*emit)(void *ctx, 
 	return ret;
 }
 
+/* Collect emitted lines into a JSON array of strings (@ctx). */
+static int hdr_collect(void *ctx, const char *line)
+{
+	return json_array_append_new(ctx, json_string(line)) ? -ENOMEM : 0;
+}
+
+/* Whether @lines (a JSON array of strings) holds @line. */
+static bool hdr_has(const json_t *lines, const char *line)
+{
+	size_t i;
+	json_t *l;
+
+	json_array_foreach(lines, i, l)
+		if (!strcmp(json_string_value(l), line))
+			return true;
+	return false;
+}
+
+/*
+ * Each column's doctor lines (an array per column), and those every column
+ * of two or more prints alike (@shared): one VM's warnings, recorded by the
+ * same sessions under eight -f columns, would otherwise be printed eight times.
+ */
+static int hdr_doctor_shared(const struct result_header_block *b, json_t **per, json_t *shared)
+{
+	size_t i;
+	json_t *l;
+	int ret = 0;
+
+	for (size_t c = 0; !ret && c < b->ncols; c++)
+		ret = (per[c] = json_array()) ? hdr_doctor_lines(&b->cols[c], hdr_collect, per[c]) : -ENOMEM;
+	if (ret || b->ncols < 2)
+		return ret;
+	json_array_foreach(per[0], i, l) {
+		bool all = true;
+
+		for (size_t c = 1; all && c < b->ncols; c++)
+			all = hdr_has(per[c], json_string_value(l));
+		if (all && json_array_append(shared, l))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Emit the strings of @lines not in @skip (NULL: none). */
+static int hdr_emit_lines(const json_t *lines, const json_t *skip, int (*emit)(void *ctx, const char *line),
+			  void *ctx)
+{
+	size_t i;
+	json_t *l;
+	int ret = 0;
+
+	json_array_foreach(lines, i, l)
+		if (!ret && !(skip && hdr_has(skip, json_string_value(l))))
+			ret = emit(ctx, json_string_value(l));
+	return ret;
+}
+
 static int hdr_column_lines(const struct result_header_block *b, const struct result_header_column *c,
-			    const struct hdr_shared *sh, int (*emit)(void *ctx, const char *line), void *ctx)
+			    const struct hdr_shared *sh, const json_t *doctor, const json_t *shared,
+			    int (*emit)(void *ctx, const char *line), void *ctx)
 {
 	char span[256], *machine = NULL, *env;
 	int ret;
@@ -266,16 +329,17 @@ static int hdr_column_lines(const struct result_header_block *b, const struct re
 		ret = env ? hdr_emitf(emit, ctx, "  %s", env) : -ENOMEM;
 		free(env);
 	}
-	return ret ? ret : hdr_doctor_lines(c, emit, ctx);
+	return ret ? ret : hdr_emit_lines(doctor, shared, emit, ctx);
 }
 
 int rpt_header_lines(const struct result_header_block *b, int (*emit)(void *ctx, const char *line), void *ctx)
 {
+	json_t **per = calloc(b->ncols ? b->ncols : 1, sizeof(*per)), *shared = json_array();
 	struct hdr_shared sh;
 	char span[256];
-	int ret = 0;
+	int ret = per && shared ? 0 : -ENOMEM;
 
-	if (b->same_machine) {
+	if (!ret && b->same_machine) {
 		char *machine = b->ncols ? result_machine_text(&b->cols[0].machine) : NULL;
 
 		ret = hdr_emitf(emit, ctx, "Machine: %s.", hdr_or(machine, "not recorded"));
@@ -285,10 +349,16 @@ int rpt_header_lines(const struct result_header_block *b, int (*emit)(void *ctx,
 	if (!ret)
 		ret = hdr_emitf(emit, ctx, "Measured: %s.", span);
 	hdr_shared_find(b, &sh);
+	if (!ret && (ret = hdr_doctor_shared(b, per, shared)) == 0)
+		ret = hdr_shared_lines(&sh, json_array_size(shared) > 0, emit, ctx);
 	if (!ret)
-		ret = hdr_shared_lines(&sh, emit, ctx);
+		ret = hdr_emit_lines(shared, NULL, emit, ctx);
 	for (size_t c = 0; !ret && c < b->ncols; c++)
-		ret = hdr_column_lines(b, &b->cols[c], &sh, emit, ctx);
+		ret = hdr_column_lines(b, &b->cols[c], &sh, per[c], shared, emit, ctx);
+	for (size_t c = 0; per && c < b->ncols; c++)
+		json_decref(per[c]);
+	free(per);
+	json_decref(shared);
 	free(sh.env);
 	return ret;
 }

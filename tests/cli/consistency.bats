@@ -95,3 +95,15 @@ assert any(c.get("level_implied") for c in cells), "no paired cell"'
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"more than 100000"* ]]
 }
+
+@test "make run's header: the doctor's warnings every column shares are printed once, under All columns" {
+	run --separate-stderr "$CP" show --store "$S/makerun.db" --columns param:f --base default --benchmark 'mem/memset' --header
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'Doctor WARN virtualisation in 4 of 4 sessions' <<< "$output")" -eq 1 ]
+	[ "$(grep -c 'Doctor WARN page-reporting' <<< "$output")" -eq 1 ]
+	# above the columns, which no longer repeat it
+	[[ "$output" == *$'All columns: kernel '*$'\n  Doctor WARN '*$'\ndefault (base): 4 sessions'* ]]
+	# the report's header is the same text
+	"$CP" report --store "$S/makerun.db" -o "$D/r.html" >/dev/null
+	[ "$(grep -o 'Doctor WARN virtualisation in 4 of 4 sessions' "$D/r.html" | wc -l)" -eq 3 ]
+}

@@ -300,21 +300,25 @@ static void test_shared_rows(void **state)
 			  "{\"kernel_release\": \"6.2\", \"cmdline\": \"ro quiet\", \"thp_enabled\": \"never\"}");
 	assert_non_null(strstr(text, "Measured: 4 sessions, 5 samples.\nAll columns:\n  cmdline: ro quiet\n"
 				     "  THP enabled never, defrag not recorded; hugepages not recorded.\n"
+				     "  Doctor warnings not recorded (the sessions predate the recording, or came without their environment).\n"
 				     "old (base): kernel 6.1; 2 sessions, 2 samples.\n"));
+	/* the doctor line both columns print alike is printed once too */
+	assert_int_equal(count(text, "Doctor warnings not recorded"), 1);
 	assert_int_equal(count(text, "cmdline"), 1);
 	assert_int_equal(count(text, "THP"), 1);
 	free(text);
 	/* one kernel too: it joins them; what differs (THP) stays with each column */
 	text = lines_with(s, "{\"kernel_release\": \"6.1\", \"cmdline\": \"ro quiet\", \"thp_enabled\": \"never\"}",
 			  "{\"kernel_release\": \"6.1\", \"cmdline\": \"ro quiet\", \"thp_enabled\": \"always\"}");
-	assert_non_null(strstr(text, "All columns: kernel 6.1.\n  cmdline: ro quiet\nold (base): 2 sessions, 2 samples.\n"
+	assert_non_null(strstr(text, "All columns: kernel 6.1.\n  cmdline: ro quiet\n" "  Doctor warnings not recorded (the sessions predate the recording, or came without their environment).\n"
+				     "old (base): 2 sessions, 2 samples.\n"
 				     "  THP enabled never, defrag not recorded; hugepages not recorded.\n"));
 	assert_non_null(strstr(text, "\nnew: 2 sessions, 3 samples.\n  THP enabled always,"));
 	assert_int_equal(count(text, "cmdline"), 1);
 	free(text);
 	/* a value one column lacks is not shared: each column says what it knows */
 	text = lines_with(s, "{\"kernel_release\": \"6.1\", \"cmdline\": \"ro quiet\"}", "{\"kernel_release\": \"6.2\"}");
-	assert_null(strstr(text, "All columns"));
+	assert_non_null(strstr(text, "All columns:\n" "  Doctor warnings not recorded (the sessions predate the recording, or came without their environment).\n"));
 	assert_non_null(strstr(text, "old (base): kernel 6.1; 2 sessions, 2 samples.\n  cmdline: ro quiet\n"));
 	free(text);
 	cmp_free(s);

@@ -548,6 +548,7 @@ int wl_identity(const struct workload *wl, const void *params, uint32_t given, c
 
 	memset(out, 0, sizeof(*out));
 	snprintf(out->suite, sizeof(out->suite), "%s/%s", wl->collection, wl->name);
+	snprintf(out->workload, sizeof(out->workload), "%.63s", out->suite);
 	snprintf(shown, sizeof(shown), "-f %s", function);
 	for (size_t i = 0; i <= n && !ret; i++) {
 		/* -f is the driver's, in no table: it is always shown, at its place in the order */

@@ -1,9 +1,7 @@
 /* main: clearpath's entry point; dispatches to one subcommand and nothing else. */
 #include "cli/commands.h"
-#include "store/store.h"
 #include "util/arch.h"
 #include "util/log.h"
-#include "workloads/workload.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -98,8 +96,6 @@ static int output_checked(int ret)
 
 int main(int argc, char **argv)
 {
-	/* What a stored benchmark is, the workloads know; the store is told, not linked to them. */
-	store_set_identity_parser(wl_identity_parse);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -12,6 +12,7 @@
 #include "harness/session.h"
 #include "store/url.h"
 #include "util/log.h"
+#include "workloads/workload.h"
 
 bool campaign_all_done(const struct campaign *c)
 {
@@ -54,7 +55,7 @@ static int advance_save(struct campaign *c, struct store_campaign_boot *b)
 
 	if (c->dry_run)
 		return 0;
-	if (!(ret = store_url_open(c->store_url, &st)))
+	if (!(ret = store_url_open(c->store_url, wl_identity_parse, &st)))
 		ret = store_exit_code(store_campaign_boot_set(st, c->row.id, b));
 	store_close(st);
 	return ret;
@@ -66,7 +67,7 @@ static int advance_finish(struct campaign *c, const char *status, const char *me
 	struct store *st;
 	int ret = 0, err = 0;
 
-	if (!c->dry_run && !(ret = store_url_open(c->store_url, &st)))
+	if (!c->dry_run && !(ret = store_url_open(c->store_url, wl_identity_parse, &st)))
 		err = store_campaign_finish(st, c->row.id, status, message);
 	if (!c->dry_run)
 		store_close(st);
@@ -203,7 +204,7 @@ static int advance_find_session(struct campaign *c, struct store_campaign_boot *
 	*found = ADVANCE_NONE;
 	if (c->dry_run)
 		return 0;
-	if ((ret = store_url_open(c->store_url, &st)))
+	if ((ret = store_url_open(c->store_url, wl_identity_parse, &st)))
 		return ret;
 	err = store_campaign_session_of_boot(st, b->boot_id, b->swprofile, b->session, &interrupted);
 	store_close(st);

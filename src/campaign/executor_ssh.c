@@ -11,6 +11,7 @@
 #include "util/boot.h"
 #include "util/log.h"
 #include "util/shquote.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -298,7 +299,7 @@ static int rx_bring_back(struct rx *x, const struct campaign *c, const char *rem
 		ret = EXIT_INTERNAL;
 	}
 	if (!ret)
-		ret = store_url_open(c->store_url, &dst);
+		ret = store_url_open(c->store_url, wl_identity_parse, &dst);
 	if (!ret) {
 		ret = store_exit_code(store_import(dst, in, local, NULL));
 		store_close(dst);

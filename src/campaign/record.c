@@ -13,6 +13,7 @@
 #include "harness/harness.h"
 #include "store/url.h"
 #include "util/log.h"
+#include "workloads/workload.h"
 
 void campaign_order(size_t n, unsigned boots, uint64_t seed, size_t *out)
 {
@@ -139,7 +140,7 @@ int campaign_create(const char *store_url, const struct campaign_start *s, const
 {
 	struct store *st;
 	int64_t running;
-	int ret = store_url_open(store_url, &st), err;
+	int ret = store_url_open(store_url, wl_identity_parse, &st), err;
 
 	if (ret)
 		return ret;
@@ -207,10 +208,10 @@ int campaign_load(const char *store_url, int64_t id, bool running, struct campai
 
 	memset(c, 0, sizeof(*c));
 	/* no store there is an error that says so, not a new empty store */
-	ret = store_url_open_existing(store_url, &st);
+	ret = store_url_open_existing(store_url, wl_identity_parse, &st);
 	store_close(st);
 	if (!ret)
-		ret = store_url_open(store_url, &st);
+		ret = store_url_open(store_url, wl_identity_parse, &st);
 	if (ret)
 		return ret;
 	if (running)

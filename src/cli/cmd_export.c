@@ -5,6 +5,7 @@
 #include "store/url.h"
 #include "util/log.h"
 #include "util/replace.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -250,7 +251,7 @@ int cmd_export(int argc, char **argv)
 	/* stored lower-case: one typed in upper case names the same session (argv's strings are writable) */
 	for (int i = 0; i < a.nsessions; i++)
 		store_uuid_lower((char *)a.sessions[i]);
-	ret = store_url_open_existing(a.store_url, &st);
+	ret = store_url_open_existing(a.store_url, wl_identity_parse, &st);
 	if (!ret && (ret = export_check_sessions(st, &req)))
 		store_close(st);
 	else if (!ret) {

@@ -4,6 +4,7 @@
 #include "store/store.h"
 #include "store/url.h"
 #include "util/log.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -87,7 +88,7 @@ int cmd_import(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	/* Opened after the file, so a mistyped file name does not leave a new empty store behind. */
-	ret = store_url_open_new(a.store_url, &st, &created);
+	ret = store_url_open_new(a.store_url, wl_identity_parse, &st, &created);
 	if (!ret) {
 		ret = import_stream(st, in, name);
 		/* nor does a refused file: a store this import created goes again */

@@ -5,6 +5,7 @@
 #include "store/store.h"
 #include "store/url.h"
 #include "util/log.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -170,7 +171,7 @@ int cmd_list(int argc, char **argv)
 	k = list_kind_find(a.argc ? a.argv[0] : NULL);
 	if (!k)
 		return EXIT_USAGE;
-	ret = store_url_open_existing(a.store_url, &st);
+	ret = store_url_open_existing(a.store_url, wl_identity_parse, &st);
 	if (ret)
 		return ret;
 	ret = k->fetch(st, &rows);

@@ -4,6 +4,7 @@
 #include "store/store.h"
 #include "store/url.h"
 #include "util/log.h"
+#include "workloads/workload.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -52,7 +53,7 @@ static int merge_check(const char *into, const char *src)
 		return EXIT_USAGE;
 	}
 	/* store_merge() would create a missing source; a typo must not merge "nothing" quietly. */
-	ret = store_url_open_existing(src, &probe);
+	ret = store_url_open_existing(src, wl_identity_parse, &probe);
 	store_close(probe);
 	return ret;
 }
@@ -99,7 +100,7 @@ int cmd_merge(int argc, char **argv)
 	for (int i = 0; !ret && i < a.argc; i++)
 		ret = merge_check(a.into, a.argv[i]);
 	if (!ret)
-		ret = store_url_open_new(a.into, &dst, &created);
+		ret = store_url_open_new(a.into, wl_identity_parse, &dst, &created);
 	if (ret)
 		return ret;
 	for (int i = 0; !ret && i < a.argc; i++, merged += !ret)

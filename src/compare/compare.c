@@ -33,7 +33,7 @@ struct cmp_set_priv {
 	struct cmp_set pub;
 	size_t cols_cap, blocks_cap;
 	size_t *rows_cap;	/* per block */
-	struct cmp_index row_ix;	/* (block, bench, rclass, unit) -> CMP_ROW_POS(block, row) */
+	struct cmp_index row_ix;	/* (block, row key, unit) -> CMP_ROW_POS(block, row) */
 	/*
 	 * Every swprofile the other filters let through, before --swprofile
 	 * filters: an unknown --swprofile is then named, with what exists,
@@ -71,6 +71,19 @@ static void cmp_cell_free(struct cmp_cell *c)
 	free(c->outlier);
 }
 
+/* What @row holds (its first @ncols cells, when it has them). */
+static void cmp_row_free(struct cmp_row *row, size_t ncols)
+{
+	for (size_t c = 0; row->cells && c < ncols; c++)
+		cmp_cell_free(&row->cells[c]);
+	free(row->cells);
+	free(row->bench);
+	free(row->rclass);
+	free(row->ident);
+	free(row->key);
+	free(row->unit);
+}
+
 void cmp_free(struct cmp_set *s)
 {
 	struct cmp_set_priv *p = (struct cmp_set_priv *)s;
@@ -80,14 +93,8 @@ void cmp_free(struct cmp_set *s)
 	for (size_t b = 0; b < s->nblocks; b++) {
 		struct cmp_block *blk = &s->blocks[b];
 
-		for (size_t r = 0; r < blk->nrows; r++) {
-			for (size_t c = 0; c < s->ncols; c++)
-				cmp_cell_free(&blk->rows[r].cells[c]);
-			free(blk->rows[r].cells);
-			free(blk->rows[r].bench);
-			free(blk->rows[r].rclass);
-			free(blk->rows[r].unit);
-		}
+		for (size_t r = 0; r < blk->nrows; r++)
+			cmp_row_free(&blk->rows[r], s->ncols);
 		free(blk->rows);
 		free(blk->name);
 		free(blk->geomean_pct);
@@ -147,38 +154,6 @@ static unsigned cmp_looks_of(const struct cmp_set *s, const struct cmp_block *bl
 	return n ? n : 1;
 }
 
-/* Remove the words @words (whole words only) from @s, once, with the blank before them. */
-static void cmp_drop_words(char *s, const char *words)
-{
-	size_t n = strlen(words);
-
-	for (char *at = strstr(s, words); n && at; at = strstr(at + 1, words)) {
-		if ((at == s || at[-1] == ' ') && (at[n] == ' ' || !at[n])) {
-			char *from = at == s ? at : at - 1;
-
-			memmove(from, at + n + (at == s && at[n] == ' '), strlen(at + n) + 1);
-			return;
-		}
-	}
-}
-
-/*
- * The value of parameter @param ("f" or "function") of a sample's benchmark,
- * from its stored parameters ("(none)" when it has no such parameter), and
- * its result class without that option, which is what the row is then: the
- * option leaves the class only where the display shows it.
- */
-static void cmp_split_param(const struct cmp_sample *x, const char *param, char *value, size_t vlen,
-			    char *rest, size_t rlen)
-{
-	const struct ident_param *p = ident_find(x->param, x->nparam, param);
-
-	snprintf(value, vlen, "%s", p ? p->value : "(none)");
-	snprintf(rest, rlen, "%s", x->rclass);
-	if (p && p->shown[0])
-		cmp_drop_words(rest, p->shown);
-}
-
 static bool cmp_swp_seen(const struct cmp_set_priv *p, const char *name)
 {
 	for (size_t i = 0; i < p->nswp_seen; i++)
@@ -218,8 +193,8 @@ static bool cmp_keeps_but_swprofile(const struct cmp_opts *o, const struct cmp_s
 		return false;
 	if (o->sut_glob && fnmatch(o->sut_glob, x->sut, 0))
 		return false;
-	return !o->benchmark_glob || !fnmatch(o->benchmark_glob, x->suite, 0) ||
-	       !fnmatch(o->benchmark_glob, x->rclass, 0);
+	return !o->benchmark_glob || !fnmatch(o->benchmark_glob, x->ident.suite, 0) ||
+	       !fnmatch(o->benchmark_glob, x->ident.name, 0);
 }
 
 static bool cmp_keeps_swprofile(const struct cmp_opts *o, const char *swprofile)
@@ -300,7 +275,7 @@ static struct cmp_block *cmp_block_get(struct cmp_set *s, const char *name)
 struct cmp_row_key {
 	const struct cmp_set *s;
 	size_t block;
-	const char *bench, *rclass, *unit;
+	const char *key, *unit;
 };
 
 static bool cmp_row_eq(size_t pos, const void *key)
@@ -308,37 +283,64 @@ static bool cmp_row_eq(size_t pos, const void *key)
 	const struct cmp_row_key *k = key;
 	const struct cmp_row *row = &k->s->blocks[pos >> 32].rows[pos & 0xffffffffu];
 
-	return (pos >> 32) == k->block && !strcmp(row->bench, k->bench) && !strcmp(row->rclass, k->rclass) &&
-	       !strcmp(row->unit, k->unit);
+	return (pos >> 32) == k->block && !strcmp(row->key, k->key) && !strcmp(row->unit, k->unit);
 }
 
-static struct cmp_row *cmp_row_get(struct cmp_set *s, struct cmp_block *blk, const char *bench,
-				   const char *rclass, const struct cmp_sample *x)
+/* A new row of @blk for sample @x, keyed by @key (taken: freed on failure); NULL when out of memory. */
+static struct cmp_row *cmp_row_new(struct cmp_set *s, struct cmp_block *blk, char *key, uint64_t h,
+				   const struct cmp_sample *x, const char *drop)
 {
 	struct cmp_set_priv *p = (struct cmp_set_priv *)s;
-	size_t b = (size_t)(blk - s->blocks), *cap = &p->rows_cap[b], at;
-	struct cmp_row_key key = { s, b, bench, rclass, x->unit };
-	uint64_t h = cmp_hash(CMP_HASH_SEED + b * 0x9e3779b97f4a7c15ULL, bench);
+	size_t b = (size_t)(blk - s->blocks);
 	struct cmp_row *row;
+	char bench[256];
 
-	/* Hashed: a fleet's blocks hold hundreds of rows, searched once per sample. */
-	h = cmp_hash(cmp_hash(h, rclass), x->unit);
-	at = cmp_index_find(&p->row_ix, h, cmp_row_eq, &key);
-	if (at != CMP_INDEX_NONE)
-		return &blk->rows[at & 0xffffffffu];
-	if (cmp_grow((void **)&blk->rows, cap, blk->nrows, sizeof(*blk->rows)))
+	if (cmp_grow((void **)&blk->rows, &p->rows_cap[b], blk->nrows, sizeof(*blk->rows))) {
+		free(key);
 		return NULL;
+	}
 	row = &blk->rows[blk->nrows];
+	row->key = key;
+	ident_bench_column(&x->ident, bench, sizeof(bench));
 	row->cells = calloc(s->ncols ? s->ncols : 1, sizeof(*row->cells));
+	row->ident = ident_class_dup(&x->ident, drop);
 	row->bench = strdup(bench);
-	row->rclass = strdup(rclass);
+	row->rclass = row->ident ? strdup(row->ident->name) : NULL;
 	row->unit = strdup(x->unit);
 	row->higher_is_better = x->higher_is_better;
-	if (!row->cells || !row->bench || !row->rclass || !row->unit ||
-	    cmp_index_add(&p->row_ix, h, CMP_ROW_POS(b, blk->nrows)))
+	if (!row->cells || !row->ident || !row->bench || !row->rclass || !row->unit ||
+	    cmp_index_add(&p->row_ix, h, CMP_ROW_POS(b, blk->nrows))) {
+		cmp_row_free(row, 0);	/* its cells are calloc's zeros: nothing in them */
+		memset(row, 0, sizeof(*row));
 		return NULL;
+	}
 	blk->nrows++;
 	return row;
+}
+
+/*
+ * The row of @blk for sample @x: its result class as data, with @drop (the
+ * CMP_BY_PARAM parameter, NULL for the other axes) left out, and its unit.
+ */
+static struct cmp_row *cmp_row_get(struct cmp_set *s, struct cmp_block *blk, const struct cmp_sample *x,
+				   const char *drop)
+{
+	struct cmp_set_priv *p = (struct cmp_set_priv *)s;
+	size_t b = (size_t)(blk - s->blocks), at;
+	char *key = ident_class_key(&x->ident, drop);
+	struct cmp_row_key k = { s, b, key, x->unit };
+	uint64_t h;
+
+	if (!key)
+		return NULL;
+	/* Hashed: a fleet's blocks hold hundreds of rows, searched once per sample. */
+	h = cmp_hash(cmp_hash(CMP_HASH_SEED + b * 0x9e3779b97f4a7c15ULL, key), x->unit);
+	at = cmp_index_find(&p->row_ix, h, cmp_row_eq, &k);
+	if (at != CMP_INDEX_NONE) {
+		free(key);
+		return &blk->rows[at & 0xffffffffu];
+	}
+	return cmp_row_new(s, blk, key, h, x, drop);
 }
 
 static bool cmp_uuid_eq(size_t pos, const void *key)
@@ -382,26 +384,10 @@ static int cmp_cell_add(struct cmp_cell *c, const char *session, double value)
 	return 0;
 }
 
-/*
- * The Benchmark column: "mem/memset" shows as "mem" because the result class
- * ("memset -k 1GB ...") already names the workload; a suite whose last part
- * the class does not repeat ("perf/mem" for "memset ...") shows whole.
- */
-static void cmp_bench_name(const char *suite, const char *rclass, char *buf, size_t len)
-{
-	const char *slash = strrchr(suite, '/');
-	size_t tail = slash ? strlen(slash + 1) : 0;
-
-	if (slash && !strncmp(rclass, slash + 1, tail) && (rclass[tail] == ' ' || !rclass[tail]))
-		snprintf(buf, len, "%.*s", (int)(slash - suite), suite);
-	else
-		snprintf(buf, len, "%s", suite);
-}
-
 int cmp_add(struct cmp_set *s, const struct cmp_opts *o, const struct cmp_sample *x)
 {
-	char value[128], rclass[1200], bench[256], blk_buf[512];
-	const char *col = x->swprofile, *blk_name = x->sut;
+	const char *col = x->swprofile, *blk_name = x->sut, *drop = NULL, *value;
+	char blk_buf[512];
 	struct cmp_block *blk;
 	struct cmp_row *row;
 	ssize_t ci;
@@ -409,23 +395,23 @@ int cmp_add(struct cmp_set *s, const struct cmp_opts *o, const struct cmp_sample
 
 	if (wanted <= 0)
 		return wanted;
-	snprintf(rclass, sizeof(rclass), "%s", x->rclass);
 	if (o->axis == CMP_BY_SUT) {
 		col = x->sut;
 		blk_name = x->swprofile;
 	} else if (o->axis == CMP_BY_PARAM) {
-		cmp_split_param(x, o->param, value, sizeof(value), rclass, sizeof(rclass));
-		col = value;
+		/* the columns are the parameter's values; the row is the class without it */
+		drop = o->param;
+		value = ident_value(&x->ident, o->param);
+		col = value ? value : "(none)";
 		/* Parameter values compare within one kernel: never pool swprofiles into a cell. */
 		snprintf(blk_buf, sizeof(blk_buf), "%s, swprofile %s", x->sut, x->swprofile);
 		blk_name = blk_buf;
 	}
-	cmp_bench_name(x->suite, x->rclass, bench, sizeof(bench));
 	ci = cmp_col_index(s, col, x->session_started);
 	if (ci < 0)
 		return -ENOMEM;
 	blk = cmp_block_get(s, blk_name);
-	row = blk ? cmp_row_get(s, blk, bench, rclass, x) : NULL;
+	row = blk ? cmp_row_get(s, blk, x, drop) : NULL;
 	if (!row)
 		return -ENOMEM;
 	s->samples++;
@@ -801,8 +787,7 @@ int cmp_finish(struct cmp_set *s, const struct cmp_opts *o)
 static const struct cmp_row *cmp_find_row(const struct cmp_block *b, const struct cmp_row *like)
 {
 	for (size_t r = 0; r < b->nrows; r++)
-		if (!strcmp(b->rows[r].bench, like->bench) && !strcmp(b->rows[r].rclass, like->rclass) &&
-		    !strcmp(b->rows[r].unit, like->unit))
+		if (!strcmp(b->rows[r].key, like->key) && !strcmp(b->rows[r].unit, like->unit))
 			return &b->rows[r];
 	return NULL;
 }

@@ -87,7 +87,15 @@ void cmp_floor_of(const struct stats_cell *c, double alpha, double target_pct, s
 
 struct cmp_row {
 	char *bench;		/* the Benchmark column: the suite's collection ("mem") */
-	char *rclass;		/* the result class name without the unit */
+	char *rclass;		/* the result class name without the unit (ident->name) */
+	/*
+	 * The row's result class as data: its benchmark's parameters and the
+	 * metric, what every reader of a row goes by (ident_find(), ident_is(),
+	 * ident->metric).  A row of CMP_BY_PARAM columns spans that
+	 * parameter's values: it is left out (ident_class_dup()).
+	 */
+	struct ident_class *ident;
+	char *key;		/* what decides the row: ident_class_key() */
 	char *unit;
 	bool higher_is_better;
 	struct cmp_cell *cells;	/* one per column */
@@ -127,9 +135,8 @@ struct cmp_set {
 /* One stored sample, as the store yields it. */
 struct cmp_sample {
 	const char *sut, *swprofile, *session, *session_started;
-	const char *suite, *rclass, *unit;
-	const struct ident_param *param;	/* the benchmark's parameters, for CMP_BY_PARAM */
-	size_t nparam;
+	struct ident_class ident;	/* its result class: benchmark, parameters, metric, name */
+	const char *unit;
 	bool higher_is_better;
 	double value;
 };

@@ -7,6 +7,7 @@
 #include "util/boot.h"
 #include "util/clock.h"
 #include "util/log.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -119,8 +120,8 @@ static int run_start(struct harness_run *r, const struct store_run_key *k, unsig
 
 	/* Resuming needs a store with a run in it: opening it read-only creates none. */
 	*first = 0;
-	ret = r->resume ? store_url_open_existing(r->opts.store_url, &st)
-			: store_url_open(r->opts.store_url, &st);
+	ret = r->resume ? store_url_open_existing(r->opts.store_url, wl_identity_parse, &st)
+			: store_url_open(r->opts.store_url, wl_identity_parse, &st);
 	if (ret)
 		return ret;
 	err = run_state_get(r, k, st, &s, &done);
@@ -161,7 +162,7 @@ static int run_state_session(const struct harness_run *r, const struct store_run
 
 	if (keep)
 		return 0;
-	ret = store_url_open(r->opts.store_url, &st);
+	ret = store_url_open(r->opts.store_url, wl_identity_parse, &st);
 	if (!ret)
 		ret = store_exit_code(store_resume_set(st, key, &s));
 	store_close(st);
@@ -171,7 +172,7 @@ static int run_state_session(const struct harness_run *r, const struct store_run
 static int run_state_clear(const struct harness_run *r, const struct store_run_key *key)
 {
 	struct store *st;
-	int ret = store_url_open(r->opts.store_url, &st);
+	int ret = store_url_open(r->opts.store_url, wl_identity_parse, &st);
 
 	if (!ret)
 		ret = store_exit_code(store_resume_clear(st, key));
@@ -251,7 +252,7 @@ static json_t *run_session_done(const struct harness_run *r, const struct store_
 	struct store *st;
 	json_t *done = NULL;
 
-	if (key && !store_url_open(r->opts.store_url, &st)) {
+	if (key && !store_url_open(r->opts.store_url, wl_identity_parse, &st)) {
 		if (store_resume_get(st, key, &s, &done) || s.session != k) {
 			json_decref(done);
 			done = NULL;

@@ -33,7 +33,7 @@ struct run_class {
 /* One value an invocation produced, kept until the invocation is over. */
 struct run_value {
 	size_t ident;		/* its benchmark: index into run_session.idents */
-	char metric[64];	/* "" for the headline, else the class's " :metric" suffix */
+	char metric[64];	/* which value of the benchmark: "" the headline, "cycles", "then-read" */
 	char unit[32];
 	bool higher_is_better;
 	double value;
@@ -42,8 +42,8 @@ struct run_value {
 /* A benchmark an invocation produced values for, and how its result classes are named. */
 struct run_ident {
 	struct bench_identity id;
-	char label[160];	/* bench: the workload ("memset"), before the display; exec: the whole name */
-	bool bench;
+	char label[160];	/* an exec's result class: the plan's name for it */
+	bool bench;		/* its classes are its metrics (ident_class_name()), not named by the plan */
 };
 
 /* The state of one session: the sink's view of where results go. */
@@ -133,18 +133,25 @@ static int run_keep(struct run_session *rs, const char *metric, const char *unit
 }
 
 /*
- * The result class of @v: "memset -k 1GB -f default -s 16GB" for a bench
- * headline, with " :metric" for further metrics, the plan's name for an
- * exec.  @display is the benchmark's as stored: when another spelling of it
- * came first, its classes keep that one's name.
+ * The result class of @v: a bench's is its benchmark and metric, named
+ * "memset -k 1GB -f default -s 16GB" for the headline and with " :metric"
+ * for further metrics (ident_class_name(); @display is the benchmark's as
+ * stored: when another spelling of it came first, its classes keep that
+ * one's name); an exec's is the plan's name for its value, a class named by
+ * itself (metric NULL, unless the name happens to read as its benchmark's:
+ * what an import of it would read, ident_class_metric()).  *@metric points
+ * into @v or @name.
  */
-static void run_class_name(const struct run_ident *ri, const struct run_value *v,
-			   const char *display, char *name, size_t len)
+static void run_class(const struct run_ident *ri, const struct run_value *v, const char *display, char *name,
+		      size_t len, const char **metric)
 {
-	if (!ri->bench)
+	if (ri->bench) {
+		ident_class_name(ri->id.suite, display, v->metric, name, len);
+		*metric = v->metric;
+	} else {
 		snprintf(name, len, "%s", ri->label);
-	else
-		snprintf(name, len, "%s %s%s%s", ri->label, display, v->metric[0] ? " :" : "", v->metric);
+		*metric = ident_class_metric(ri->id.suite, display, name);
+	}
 }
 
 /*
@@ -161,12 +168,13 @@ static int run_flush_once(struct run_session *rs, char *names)
 		const struct run_value *v = &rs->pending[i];
 		const struct run_ident *ri = &rs->idents[v->ident];
 		char *name = names + i * RUN_NAME_LEN;
+		const char *metric;
 
 		if (i == 0 || v->ident != v[-1].ident)
 			ret = store_benchmark_get(rs->st, &ri->id, &bench_id, display, sizeof(display));
-		run_class_name(ri, v, display, name, RUN_NAME_LEN);
+		run_class(ri, v, display, name, RUN_NAME_LEN, &metric);
 		if (!ret)
-			ret = store_resultclass_get(rs->st, bench_id, name, v->unit, v->higher_is_better,
+			ret = store_resultclass_get(rs->st, bench_id, name, metric, v->unit, v->higher_is_better,
 						    &rc_id);
 		if (!ret)
 			ret = store_sample_add(rs->st, rs->session_id, rc_id, rs->iteration, rs->warmup,
@@ -208,8 +216,8 @@ static int run_flush(struct run_session *rs)
 
 /*
  * A bench result: its benchmark is the parsed command line with -f naming
- * the one function (wl_identity()); the headline metric names the class
- * "memset -k 1GB -f default -s 16GB", further metrics add " :metric".
+ * the one function (wl_identity()); each metric is a result class of it
+ * ("" the headline).
  */
 static void run_result(struct wl_sink *s, const struct wl_invocation *inv, const struct wl_result *r)
 {
@@ -517,7 +525,7 @@ static int run_open_ids(const struct harness_opts *o, bool session, struct store
 	sw_text = json_dumps(sw, JSON_SORT_KEYS | JSON_COMPACT);
 	if (!sut_text || !sw_text)
 		goto out;
-	ret = store_url_open(o->store_url, st);
+	ret = store_url_open(o->store_url, wl_identity_parse, st);
 	if (ret)
 		goto out;
 	err = store_sut_get(*st, o->sut ?: sut_name, sut_text, sut_id);

@@ -75,7 +75,8 @@ static int study_extent_lines(const struct result_study *st, const struct result
 		if (!m)
 			return -ENOMEM;
 		if (!i)
-			fprintf(m, "%s extents%s:", e->extent, e->bytes == 4096 ? " (one page, clear_page)" : "");
+			fprintf(m, "%s extents%s%s%s%s:", e->extent, e->page[0] ? " of " : "", e->page,
+				e->page[0] ? " pages" : "", e->bytes == 4096 ? " (one page, clear_page)" : "");
 		else if (picks[i - 1]->row && i < 3)
 			study_fastest(st, i == 1 ? "fastest clear" : "fastest clear-then-read", picks[i - 1], m);
 		else if (picks[i - 1]->row)
@@ -218,7 +219,13 @@ int rpt_study_html(const struct result_study *st, FILE *out)
 		for (size_t e = 0; e < blk->next; e++) {
 			fputs("<h4>", out);
 			rpt_html_escape(blk->ext[e].extent, out);
-			fputs(" extents</h4>\n", out);
+			fputs(" extents", out);
+			if (blk->ext[e].page[0]) {
+				fputs(" of ", out);
+				rpt_html_escape(blk->ext[e].page, out);
+				fputs(" pages", out);
+			}
+			fputs("</h4>\n", out);
 			study_html_table(st, &blk->ext[e], out);
 		}
 	}

@@ -7,6 +7,7 @@
 #include "store/store.h"
 #include "store/url.h"
 #include "util/log.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -37,9 +38,8 @@ struct build {
 
 static struct cmp_sample build_sample(const struct store_row *row)
 {
-	return (struct cmp_sample){ row->sut, row->swprofile, row->session, row->session_started, row->suite,
-				    row->resultclass, row->unit, row->param, row->nparam, row->higher_is_better,
-				    row->value };
+	return (struct cmp_sample){ row->sut, row->swprofile, row->session, row->session_started, row->ident,
+				    row->unit, row->higher_is_better, row->value };
 }
 
 /* The view of @b that takes a sample of @suite: its own auto view, else the residual one (last). */
@@ -69,8 +69,8 @@ static int build_collect(const struct store_row *row, void *arg)
 {
 	struct build *b = arg;
 	struct cmp_sample x = build_sample(row);
-	struct build_view *v = build_view_for(b, row->suite);
-	bool profile = result_profile_class(row->resultclass);
+	struct build_view *v = build_view_for(b, row->ident.suite);
+	bool profile = result_profile_class(&row->ident);
 	unsigned want = b->sel->want;
 	int ret = 0;
 
@@ -180,12 +180,12 @@ static int build_scan(const struct store_row *row, void *arg)
 	const struct cmp_opts *o = ctx[0];
 	json_t *suites = (json_t *)ctx[1], *swp, *sut, *f;
 	struct cmp_sample x = build_sample(row);
-	const struct ident_param *p = ident_find(row->param, row->nparam, "f");
+	const struct ident_param *p = ident_find(row->ident.param, row->ident.nparam, "f");
 
-	if (result_profile_class(row->resultclass) || !cmp_keeps(o, &x))
+	if (result_profile_class(&row->ident) || !cmp_keeps(o, &x))
 		return 0;
-	swp = json_object_get(suites, row->suite);
-	if (!swp && json_object_set_new(suites, row->suite, swp = json_object()))
+	swp = json_object_get(suites, row->ident.suite);
+	if (!swp && json_object_set_new(suites, row->ident.suite, swp = json_object()))
 		return -ENOMEM;
 	sut = json_object_get(swp, row->swprofile);
 	if (!sut && json_object_set_new(swp, row->swprofile, sut = json_object()))
@@ -570,7 +570,7 @@ int result_build(const struct result_select *sel, struct result **out)
 	struct build b = { .sel = sel };
 	struct result *r = calloc(1, sizeof(*r));
 	struct store *st = NULL;
-	int ret = r ? store_url_open_existing(sel->store_url, &st) : EXIT_INTERNAL;
+	int ret = r ? store_url_open_existing(sel->store_url, wl_identity_parse, &st) : EXIT_INTERNAL;
 
 	*out = NULL;
 	if (!ret)

@@ -9,32 +9,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool result_profile_class(const char *rclass)
+bool result_profile_class(const struct ident_class *c)
 {
-	return strstr(rclass, RESULT_PROFILE_MARK) != NULL;
+	return ident_profile_symbol(c->metric) != NULL;
 }
 
 bool result_profile_only(const struct cmp_block *blk)
 {
 	for (size_t r = 0; r < blk->nrows; r++)
-		if (!result_profile_class(blk->rows[r].rclass))
+		if (!result_profile_class(blk->rows[r].ident))
 			return false;
 	return blk->nrows > 0;
 }
 
-/* The benchmark part of a profile class ("mmap -s 1GB" of "mmap -s 1GB :profile:x"), its length. */
-static size_t prof_profile_bench_len(const char *rclass)
-{
-	const char *m = strstr(rclass, RESULT_PROFILE_MARK);
-
-	return m ? (size_t)(m - rclass) : strlen(rclass);
-}
-
 const char *result_profile_symbol(const struct cmp_row *r)
 {
-	size_t len = prof_profile_bench_len(r->rclass);
+	const char *sym = ident_profile_symbol(r->ident->metric);
 
-	return r->rclass[len] ? r->rclass + len + strlen(RESULT_PROFILE_MARK) : "";
+	return sym ? sym : "";
 }
 
 double result_profile_share(const struct cmp_row *r, size_t col)
@@ -66,11 +58,10 @@ static int prof_profile_by_peak(const void *a, const void *b, void *set)
 	return x > y ? -1 : x < y;
 }
 
-/* Whether row @r belongs to profile @p (same Benchmark column and benchmark part). */
+/* Whether row @r belongs to profile @p: a class of the same benchmark. */
 static bool prof_profile_owns(const struct result_profile *p, const struct cmp_row *r)
 {
-	return prof_profile_bench_len(r->rclass) == p->namelen && !strncmp(r->rclass, p->name, p->namelen) &&
-	       !strcmp(r->bench, p->bench);
+	return !strcmp(r->ident->suite, p->ident->suite) && !strcmp(r->ident->key, p->ident->key);
 }
 
 /* The profile of @blk that row @r belongs to, a new one when none of the first @n does; NULL when out of memory. */
@@ -85,7 +76,8 @@ static struct result_profile *prof_profile_for(struct result_profile **list, siz
 	if (!grown)
 		return NULL;
 	*list = grown;
-	grown[*n] = (struct result_profile){ r->bench, r->rclass, prof_profile_bench_len(r->rclass), NULL, NULL, 0 };
+	grown[*n] = (struct result_profile){ r->bench, r->rclass, ident_class_head_len(r->ident), r->ident, NULL,
+					  NULL, 0 };
 	return &grown[(*n)++];
 }
 
@@ -112,7 +104,7 @@ int result_profiles_of(const struct cmp_set *s, size_t b, struct result_profile 
 	size_t np = 0;
 
 	for (size_t i = 0; i < blk->nrows; i++) {
-		if (!result_profile_class(blk->rows[i].rclass))
+		if (!result_profile_class(blk->rows[i].ident))
 			continue;
 		if (!(p = prof_profile_for(&list, &np, &blk->rows[i])) || prof_profile_add(p, &blk->rows[i])) {
 			result_profiles_free(list, np);

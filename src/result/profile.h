@@ -9,13 +9,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* "<benchmark> :profile:<symbol>": how --profile's metrics are stored (wl_profile_metrics). */
-#define RESULT_PROFILE_MARK " :profile:"
 /* Symbols shown per benchmark: the largest by their largest share in any column. */
 #define RESULT_PROFILE_SHOWN 10
 
-/* Whether result class @rclass holds --profile shares. */
-bool result_profile_class(const char *rclass);
+/* Whether result class @c holds --profile shares (its metric is one, IDENT_PROFILE_METRIC). */
+bool result_profile_class(const struct ident_class *c);
 
 /*
  * Whether block @blk holds --profile shares only (show --profile): shares of
@@ -30,8 +28,9 @@ bool result_profile_only(const struct cmp_block *blk);
  */
 struct result_profile {
 	const char *bench;		/* the Benchmark column ("mem") */
-	const char *name;		/* the benchmark part of the result classes: @namelen bytes */
+	const char *name;		/* the benchmark part of the result classes' names: @namelen bytes */
 	size_t namelen;
+	const struct ident_class *ident;	/* the first row's: the profile's benchmark */
 	const struct cmp_row *clearing;	/* NULL: none stored */
 	const struct cmp_row **syms;	/* by their largest share in any column, largest first */
 	size_t nsyms;

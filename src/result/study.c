@@ -15,42 +15,51 @@ bool result_study_wanted(const struct cmp_opts *o)
 }
 
 /*
- * A row of `mem clear`: its extent (the -k value; the page, 4KB, when the
- * command line has none) and which rate it is.  False for other rows.
+ * A row of `mem clear`, by its parameters: its extent (-k; 0, the default,
+ * is one page: the -p value) and page, and which rate it is (--then and the
+ * metric).  False for other rows.
  */
-static bool study_parse(const char *rclass, char *extent, size_t len, enum result_study_rate *rate)
+static bool study_row(const struct ident_class *c, const char **extent, const char **page,
+		      enum result_study_rate *rate)
 {
-	const char *k = strstr(rclass, " -k "), *colon = strstr(rclass, " :");
-	bool then = strstr(rclass, "--then read") != NULL;
+	const char *then = ident_value(c, "then"), *k = ident_value(c, "extent");
 
-	if (strncmp(rclass, "clear ", 6) || (!then && strstr(rclass, "--then ")))
+	*page = ident_value(c, "page");
+	if (!ident_is(c, "mem/clear") || !*page || !k || !c->metric)
 		return false;
-	if (!colon)
-		*rate = then ? RESULT_STUDY_CLEAR_THEN : RESULT_STUDY_CLEAR_ONLY;
-	else if (then && !strcmp(colon + 2, "then-read"))
+	then = then ? then : "none";	/* stored before --then existed: none, its default */
+	*extent = strcmp(k, "0") ? k : *page;
+	if (!strcmp(then, "none") && ident_headline(c))
+		*rate = RESULT_STUDY_CLEAR_ONLY;
+	else if (!strcmp(then, "read") && ident_headline(c))
+		*rate = RESULT_STUDY_CLEAR_THEN;
+	else if (!strcmp(then, "read") && !strcmp(c->metric, "then-read"))
 		*rate = RESULT_STUDY_THEN_READ;
-	else if (then && !strcmp(colon + 2, "combined"))
+	else if (!strcmp(then, "read") && !strcmp(c->metric, "combined"))
 		*rate = RESULT_STUDY_COMBINED;
 	else
 		return false;
-	if (k)
-		snprintf(extent, len, "%.*s", (int)strcspn(k + 4, " "), k + 4);
-	else
-		snprintf(extent, len, "4KB");
 	return true;
 }
 
-/* The entry of @extent in @blk, added (sorted by size) when new; NULL when out of memory. */
-static struct result_study_extent *study_extent(struct result_study_block *blk, const char *extent)
+/*
+ * The entry of @extent of @page pages in @blk, added (sorted by size) when
+ * new; NULL when out of memory.  Two pages are two entries: "-p 2MB" and
+ * "-p 4KB -k 2MB" both clear 2MB extents, one page or 512.
+ */
+static struct result_study_extent *study_extent(struct result_study_block *blk, const char *extent,
+						const char *page)
 {
 	struct result_study_extent *grown, e = { 0 };
 	size_t at;
 
+	page = strcmp(page, "4KB") ? page : "";
 	for (size_t i = 0; i < blk->next; i++)
-		if (!strcmp(blk->ext[i].extent, extent))
+		if (!strcmp(blk->ext[i].extent, extent) && !strcmp(blk->ext[i].page, page))
 			return &blk->ext[i];
 	if (size_parse(extent, &e.bytes))
 		e.bytes = UINT64_MAX;
+	snprintf(e.page, sizeof(e.page), "%s", page);
 	e.extent = strdup(extent);
 	grown = realloc(blk->ext, (blk->next + 1) * sizeof(*grown));
 	if (!e.extent || !grown) {
@@ -168,11 +177,11 @@ static int study_block(struct result_study *st, const struct result_block *vb, s
 		const struct result_row *row = &vb->rows[r];
 		struct result_study_extent *e;
 		enum result_study_rate rate;
-		char extent[64];
+		const char *extent, *page;
 
-		if (!study_parse(row->rclass, extent, sizeof(extent), &rate))
+		if (!study_row(row->src->ident, &extent, &page, &rate))
 			continue;
-		if (!(e = study_extent(blk, extent)))
+		if (!(e = study_extent(blk, extent, page)))
 			return -ENOMEM;
 		e->rows[rate] = row;
 		then |= rate != RESULT_STUDY_CLEAR_ONLY;

@@ -45,7 +45,8 @@ struct result_study_pick {
 };
 
 struct result_study_extent {
-	char *extent;			/* "4KB", as the -k parameter reads */
+	char *extent;			/* "4KB", as the -k parameter reads (the page when it is 0) */
+	char page[32];			/* the page size when not the base 4KB page ("2MB"), else "" */
 	uint64_t bytes;			/* for ordering */
 	const struct result_row *rows[RESULT_STUDY_NRATES];	/* NULL: not measured */
 	struct result_study_pick clear;		/* fastest clear: clear-only row, else the clear-then-read pass's */

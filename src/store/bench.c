@@ -7,36 +7,12 @@
 
 #include "util/log.h"
 
-/* Who turns stored text into an identity; NULL: every benchmark is its text. */
-static store_identity_fn identity_parser;
-
-void store_set_identity_parser(store_identity_fn fn)
+int store_identity(struct store *st, const char *suite, const char *params, struct bench_identity *out)
 {
-	identity_parser = fn;
-}
-
-int store_identity(const char *suite, const char *params, struct bench_identity *out)
-{
-	if (identity_parser)
-		return identity_parser(suite, params ? params : "", out);
+	if (st->parse)
+		return st->parse(suite, params ? params : "", out);
 	ident_raw(out, suite, params);
 	return 0;
-}
-
-void store_rebase_name(const char *suite, const char *from, const char *to, const char *name,
-		       char *out, size_t len)
-{
-	const char *slash = strrchr(suite, '/'), *tail = slash ? slash + 1 : suite;
-	char prefix[1200];
-	size_t n;
-
-	snprintf(prefix, sizeof(prefix), "%s%s%s", tail, *from ? " " : "", from);
-	n = strlen(prefix);
-	if (strncmp(name, prefix, n) || (name[n] && name[n] != ' ')) {
-		snprintf(out, len, "%s", name);	/* not named after its benchmark (an exec): as is */
-		return;
-	}
-	snprintf(out, len, "%s%s%s%s", tail, *to ? " " : "", to, name + n);
 }
 
 /* Write the parameter rows of benchmark @id. */
@@ -116,8 +92,12 @@ int store_benchmark_text(struct store *st, const char *suite, const char *text,
 		 * Where writers do not queue for one lock (a server), another one may
 		 * insert it meanwhile: then this inserts nothing and finds theirs.
 		 */
-		ret = store_int64(st, id, "INSERT INTO benchmark (suite, params, key) VALUES (?1, ?2, ?3)"
-				  " ON CONFLICT DO NOTHING RETURNING id", "ttt", suite, text, key);
+		ret = store_has_metric(st)
+			      ? store_int64(st, id, "INSERT INTO benchmark (suite, params, key, workload)"
+					    " VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING RETURNING id", "tttt",
+					    suite, text, key, ident->workload)
+			      : store_int64(st, id, "INSERT INTO benchmark (suite, params, key) VALUES (?1, ?2, ?3)"
+					    " ON CONFLICT DO NOTHING RETURNING id", "ttt", suite, text, key);
 		if (ret == -ENOENT) {
 			ret = bench_lookup(st, suite, key, id, display);
 		} else if (!ret) {
@@ -237,7 +217,7 @@ static int bench_reparent(struct store *st, const char *suite, int64_t from, con
 	for (size_t i = 0; !ret && i < n; i++) {
 		int64_t other;
 
-		store_rebase_name(suite, dfrom, dto, rcs[i].name, name, sizeof(name));
+		ident_class_rebase(suite, dfrom, dto, rcs[i].name, name, sizeof(name));
 		ret = store_int64(st, &other, "SELECT id FROM resultclass WHERE benchmark_id = ?1 AND name = ?2"
 				  " AND unit = ?3 AND higher_is_better = ?4", "ittb", to, name, rcs[i].unit,
 				  rcs[i].higher);
@@ -307,7 +287,7 @@ int store_bench_each(struct store *st, const char *sql, struct bench_identity *i
 	if (!ret)
 		ret = bench_rows_ok(b, n);
 	for (size_t i = 0; !ret && i < n; i++) {
-		ret = store_identity(b[i].suite, b[i].params, id);
+		ret = store_identity(st, b[i].suite, b[i].params, id);
 		if (!ret)
 			ret = fn(st, &b[i], id);
 	}
@@ -394,4 +374,57 @@ int store_bench_fill_params(struct store *st)
 int store_has_identity(struct store *st)
 {
 	return st->be->has_table(st, "benchmark_param");
+}
+
+/* store_bench_each(): benchmark @b's workload, as its parameters say. */
+static int bench_each_workload(struct store *st, const struct store_bench_row *b, const struct bench_identity *id)
+{
+	return store_exec(st, "UPDATE benchmark SET workload = ?2 WHERE id = ?1", "it", b->id, id->workload);
+}
+
+/* One result class with the text its metric is read from. */
+struct bench_rc_text {
+	int64_t id;
+	char *suite, *display, *name;	/* NULL when out of memory */
+};
+
+static void bench_rc_text_fill(struct store_stmt *stmt, void *row)
+{
+	struct bench_rc_text *p = row;
+
+	p->id = store_col_int64(stmt, 0);
+	p->suite = strdup(store_col_text(stmt, 1));
+	p->display = strdup(store_col_text(stmt, 2));
+	p->name = strdup(store_col_text(stmt, 3));
+}
+
+/*
+ * Schema v8's data step: every benchmark's workload from its parsed
+ * identity, every result class's metric from its name, as the name was
+ * given (ident_class_metric()); nothing else changes, no sample moves.
+ */
+int store_migrate_metric(struct store *st)
+{
+	struct bench_identity *id = malloc(sizeof(*id));
+	struct bench_rc_text *rc = NULL;
+	size_t n = 0;
+	int ret = store_bench_each(st, "SELECT id, suite, params FROM benchmark ORDER BY id", id, bench_each_workload);
+
+	free(id);
+	if (!ret)
+		ret = bench_read(st, "SELECT r.id, b.suite, b.params, r.name FROM resultclass r"
+				 " JOIN benchmark b ON b.id = r.benchmark_id ORDER BY r.id", NULL, 0, sizeof(*rc),
+				 bench_rc_text_fill, (void **)&rc, &n);
+	for (size_t i = 0; !ret && i < n; i++)
+		ret = rc[i].suite && rc[i].display && rc[i].name
+			      ? store_exec(st, "UPDATE resultclass SET metric = ?2 WHERE id = ?1", "it", rc[i].id,
+					   ident_class_metric(rc[i].suite, rc[i].display, rc[i].name))
+			      : -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		free(rc[i].suite);
+		free(rc[i].display);
+		free(rc[i].name);
+	}
+	free(rc);
+	return ret;
 }

@@ -14,6 +14,8 @@ struct store {
 	void *conn;		/* the backend's connection (sqlite3 *, PGconn *) */
 	void *priv;		/* the backend's other state */
 	char *path;		/* what messages call the store: a file path, a URL without password */
+	ident_parse_fn parse;	/* stored text -> identity (store_open()'s); NULL: raw */
+	int64_t version;	/* the schema version it holds (read-only: maybe older than this build's) */
 	int tx_depth;		/* store_tx_begin() nesting: only the outermost BEGIN/COMMIT runs */
 	int tx_failed;		/* an inner level rolled back: the outermost must too */
 	bool replaying;		/* reconnected: writing again what may have been committed */
@@ -135,17 +137,11 @@ int store_uuid_valid(const char *s);
  */
 char *store_json_canonical(const char *in, const char *what);
 
-/* The identity of stored benchmark text (the parser handed in, else ident_raw()).  0 or -E2BIG. */
-int store_identity(const char *suite, const char *params, struct bench_identity *out);
+/* The identity of stored benchmark text (@st's parser, else ident_raw()).  0 or the parser's error. */
+int store_identity(struct store *st, const char *suite, const char *params, struct bench_identity *out);
 
-/*
- * Result class @name of a benchmark of @suite displayed as @from, renamed for
- * display @to ("memset -s 1MB -f x :cycles" -> "memset -f x -s 1MB :cycles"),
- * into @out; a name that does not start with the suite's workload and @from
- * (an exec's) is copied as is.
- */
-void store_rebase_name(const char *suite, const char *from, const char *to, const char *name,
-		       char *out, size_t len);
+/* Whether @st's schema has result classes' metric and benchmarks' workload (STORE_SCHEMA_METRIC). */
+bool store_has_metric(const struct store *st);
 
 /*
  * store_benchmark_get() for a benchmark known as text: @suite and @text
@@ -185,6 +181,9 @@ int store_has_identity(struct store *st);
 /* Schema v3's data step (see bench.c).  0 or a store error. */
 int store_migrate_identity(struct store *st);
 
+/* Schema v8's data step (see bench.c): every benchmark's workload, every result class's metric. */
+int store_migrate_metric(struct store *st);
+
 /*
  * The schema, one migration per version: entry i takes version i to i + 1.
  * @sql is in the portable spelling (SQLite's types; a backend translates
@@ -201,6 +200,8 @@ extern const struct store_migration store_migrations[];
 
 /* The schema version that added the sequential table (renumber with the migration it names). */
 #define STORE_SCHEMA_SEQUENTIAL 5
+/* The schema version that added result classes' metric and benchmarks' workload (store_has_metric()). */
+#define STORE_SCHEMA_METRIC 8
 
 /*
  * Refuse a store to merge that holds a name that is not UTF-8 (written

@@ -34,20 +34,20 @@ struct row_text {
 /* Fill @t from @row: 0, or -ENOMEM (row_text_free() is safe either way). */
 static int row_format(const struct store_row *row, struct row_text *t)
 {
-	size_t suite = strlen(row->suite), params = strlen(row->params);
+	size_t suite = strlen(row->ident.suite), params = strlen(row->ident.display);
 
 	/* "suite params", split again at the first space on import; never cut, whatever its length */
 	t->benchmark = malloc(suite + params + 2);
 	if (!t->benchmark)
 		return -ENOMEM;
-	sprintf(t->benchmark, "%s%s%s", row->suite, params ? " " : "", row->params);
+	sprintf(t->benchmark, "%s%s%s", row->ident.suite, params ? " " : "", row->ident.display);
 	snprintf(t->iteration, sizeof(t->iteration), "%d", row->iteration);
 	snprintf(t->value, sizeof(t->value), "%.17g", row->value);
 	t->field[COL_SUT] = row->sut;
 	t->field[COL_SWPROFILE] = row->swprofile;
 	t->field[COL_SESSION] = row->session;
 	t->field[COL_BENCHMARK] = t->benchmark;
-	t->field[COL_RESULTCLASS] = row->resultclass;
+	t->field[COL_RESULTCLASS] = row->ident.name;
 	t->field[COL_UNIT] = row->unit;
 	t->field[COL_HIGHER] = row->higher_is_better ? "1" : "0";
 	t->field[COL_ITERATION] = t->iteration;
@@ -515,7 +515,7 @@ static int import_named(struct import_ctx *c, int slot, const char *name, int64_
 	return ret ? ret : import_remember(c, slot, name, *id);
 }
 
-int store_xchg_bench_parse(struct store_xchg_bench *b, const char *text)
+int store_xchg_bench_parse(struct store *st, struct store_xchg_bench *b, const char *text)
 {
 	int ret;
 
@@ -536,7 +536,7 @@ int store_xchg_bench_parse(struct store_xchg_bench *b, const char *text)
 	/* into the copy: the caller's text is gone by the next line */
 	b->params = b->text + strlen(b->suite);
 	b->params += *b->params == ' ';
-	ret = store_identity(b->suite, b->params, b->ident);
+	ret = store_identity(st, b->suite, b->params, b->ident);
 	if (ret) {
 		free(b->text);
 		b->text = NULL;
@@ -559,11 +559,13 @@ int store_xchg_rclass(struct store *st, const struct store_xchg_bench *b, const 
 
 	/* Another spelling of a benchmark stored first: its classes are named after that one. */
 	if (!ret && strcmp(display, b->params)) {
-		store_rebase_name(b->suite, b->params, display, name, rcname, sizeof(rcname));
-		ret = store_resultclass_get(st, bench, rcname, unit, higher, id);
-	} else if (!ret) {
-		ret = store_resultclass_get(st, bench, name, unit, higher, id);
+		ident_class_rebase(b->suite, b->params, display, name, rcname, sizeof(rcname));
+		name = rcname;
 	}
+	/* the file says what the class is in its name only: which metric it holds, read from it */
+	if (!ret)
+		ret = store_resultclass_get(st, bench, name, ident_class_metric(b->suite, display, name), unit, higher,
+					    id);
 	free(display);
 	return ret;
 }
@@ -625,7 +627,7 @@ int store_xchg_rclass_cached(struct store *st, json_t **cache, struct store_xchg
 	snprintf(key, sizeof(key), "%s\n%s\n%s\n%d", bench, name, unit, higher);
 	if ((*id = json_integer_value(json_object_get(*cache, key))))
 		return 0;
-	ret = store_xchg_bench_parse(b, bench);
+	ret = store_xchg_bench_parse(st, b, bench);
 	if (!ret)
 		ret = store_xchg_rclass(st, b, name, unit, higher, id);
 	if (!ret && !*cache && !(*cache = json_object()))
@@ -770,7 +772,7 @@ int store_merge(struct store *dst, const char *src_url, struct store_merged *out
 	if (dst->be->merge)
 		ret = dst->be->merge(dst, src_url, out);
 	if (ret == -ENOTSUP) {
-		ret = store_open_readonly(src_url, &src);
+		ret = store_open_readonly(src_url, dst->parse, &src);
 		if (!ret)
 			ret = store_merge_rows(dst, src, out);
 		store_close(src);

@@ -93,7 +93,7 @@ static int merge_benchmarks(struct merge *m)
 		b[n].suite = strdup(store_col_text(stmt, 1));
 		b[n].from = strdup(store_col_text(stmt, 2));
 		n++;
-		ret = b[n - 1].suite && b[n - 1].from ? store_identity(b[n - 1].suite, b[n - 1].from, m->ident)
+		ret = b[n - 1].suite && b[n - 1].from ? store_identity(m->dst, b[n - 1].suite, b[n - 1].from, m->ident)
 						       : -ENOMEM;
 		if (!ret)
 			ret = store_benchmark_text(m->dst, b[n - 1].suite, b[n - 1].from, m->ident, &id,
@@ -105,12 +105,17 @@ static int merge_benchmarks(struct merge *m)
 		ret = store_sql_fail(m->src, rc, "reading the store to merge");
 	store_finalize(stmt);
 	stmt = NULL;
+	/* a source of an older schema has no metric: its names say it (as they would migrating) */
 	if (!ret)
-		ret = store_prepare(m->src, &stmt, "SELECT id, benchmark_id, name, unit, higher_is_better"
-				    " FROM resultclass ORDER BY id", NULL);
+		ret = store_prepare(m->src, &stmt, store_has_metric(m->src)
+				    ? "SELECT id, benchmark_id, name, unit, higher_is_better, metric FROM resultclass"
+				      " ORDER BY id"
+				    : "SELECT id, benchmark_id, name, unit, higher_is_better FROM resultclass ORDER BY id",
+				    NULL);
 	while (!ret && (rc = store_step(stmt)) == STORE_ROW) {
 		int64_t bench = store_col_int64(stmt, 1), id;
 		const struct bench_names *nb = NULL;
+		const char *metric;
 		char name[2048];
 
 		for (size_t i = 0; i < n && !nb; i++)
@@ -121,8 +126,12 @@ static int merge_benchmarks(struct merge *m)
 			ret = -EIO;
 			break;
 		}
-		store_rebase_name(nb->suite, nb->from, nb->to, store_col_text(stmt, 2), name, sizeof(name));
-		ret = store_resultclass_get(m->dst, map_get(&m->bench, bench), name, store_col_text(stmt, 3),
+		ident_class_rebase(nb->suite, nb->from, nb->to, store_col_text(stmt, 2), name, sizeof(name));
+		if (store_col_count(stmt) > 5)
+			metric = store_col_type(stmt, 5) == STORE_COL_NULL ? NULL : store_col_text(stmt, 5);
+		else
+			metric = ident_class_metric(nb->suite, nb->from, store_col_text(stmt, 2));
+		ret = store_resultclass_get(m->dst, map_get(&m->bench, bench), name, metric, store_col_text(stmt, 3),
 					    store_col_int(stmt, 4), &id);
 		if (!ret)
 			ret = map_put(&m->rclass, store_col_int64(stmt, 0), id);

@@ -233,20 +233,28 @@ out:
 	return ret;
 }
 
-int store_resultclass_get(struct store *st, int64_t benchmark_id, const char *name, const char *unit,
-			  bool higher_is_better, int64_t *id)
+int store_resultclass_get(struct store *st, int64_t benchmark_id, const char *name, const char *metric,
+			  const char *unit, bool higher_is_better, int64_t *id)
 {
 	int ret = store_name_check(name, "result class name");
 
 	if (!ret)
 		ret = store_name_check(unit, "result class unit");
+	if (!ret)
+		ret = store_tx_begin(st);
 	if (ret)
 		return ret;
-	return store_get_or_create(st, id, "INSERT INTO resultclass (benchmark_id, name, unit, higher_is_better)"
-			     " VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
-			     "SELECT id FROM resultclass WHERE benchmark_id = ?1 AND name = ?2"
-			     " AND unit = ?3 AND higher_is_better = ?4", "ittb", benchmark_id, name, unit,
-			     (int)higher_is_better);
+	/* the name decides which class it is; the metric is what readers read of it */
+	ret = store_exec(st, "INSERT INTO resultclass (benchmark_id, name, unit, higher_is_better, metric)"
+			 " VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING", "ittbt", benchmark_id, name, unit,
+			 (int)higher_is_better, metric);
+	if (!ret)
+		ret = store_int64(st, id, "SELECT id FROM resultclass WHERE benchmark_id = ?1 AND name = ?2"
+				  " AND unit = ?3 AND higher_is_better = ?4", "ittb", benchmark_id, name, unit,
+				  (int)higher_is_better);
+	if (ret == -ENOENT)
+		ret = -EIO;	/* inserted or there: gone meanwhile means a broken store */
+	return store_tx_end(st, ret);
 }
 
 /* A random (version 4) UUID from getrandom(). */

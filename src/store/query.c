@@ -12,10 +12,11 @@
  * Every sample with what it is grouped by.  The ORDER BY uses natural keys
  * only (never row ids), so two stores holding the same samples walk them in
  * the same order: that is what makes export -> import -> export identical.
+ * The metric is column 14 where the schema has one (STORE_SCHEMA_METRIC): "NULL" otherwise.
  */
 static const char query_sql[] =
 	"SELECT u.name, p.name, se.uuid, se.started, b.suite, b.params, r.name, r.unit,"
-	"       r.higher_is_better, s.iteration, s.warmup, s.value, s.time, b.id"
+	"       r.higher_is_better, s.iteration, s.warmup, s.value, s.time, b.id, %s"
 	" FROM sample s"
 	" JOIN session se ON se.id = s.session_id"
 	" JOIN sut u ON u.id = se.sut_id"
@@ -41,9 +42,9 @@ static void row_from_stmt(struct store_stmt *stmt, struct store_row *row)
 	row->swprofile = col_text(stmt, 1);
 	row->session = col_text(stmt, 2);
 	row->session_started = col_text(stmt, 3);
-	row->suite = col_text(stmt, 4);
-	row->params = col_text(stmt, 5);
-	row->resultclass = col_text(stmt, 6);
+	row->ident.suite = col_text(stmt, 4);
+	row->ident.display = col_text(stmt, 5);
+	row->ident.name = col_text(stmt, 6);
 	row->unit = col_text(stmt, 7);
 	row->higher_is_better = store_col_int(stmt, 8);
 	row->iteration = store_col_int(stmt, 9);
@@ -53,9 +54,10 @@ static void row_from_stmt(struct store_stmt *stmt, struct store_row *row)
 }
 
 /*
- * Every benchmark's parameters, read in one query before the walk: a fleet's
- * samples change benchmark every few rows, and a query per change (prepared
- * each time) was half of an export.  Benchmarks are few; samples are many.
+ * Every benchmark's identity (parameters, key, workload), read in one go
+ * before the walk: a fleet's samples change benchmark every few rows, and a
+ * query per change (prepared each time) was half of an export.  Benchmarks
+ * are few; samples are many.
  */
 struct query_params {
 	struct ident_param *p;	/* grouped by benchmark, in benchmark id order */
@@ -63,6 +65,7 @@ struct query_params {
 	struct query_bench {
 		int64_t id;
 		size_t first, n;	/* its parameters: p[first .. first + n) */
+		char *key, *workload;
 	} *b;
 	size_t nb, bcap;
 };
@@ -82,71 +85,170 @@ static int query_grow(void **arr, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-/* Append the parameter row of @stmt (benchmark_id, name, alias, value, shown) to @qp. */
-static int query_params_add(struct query_params *qp, struct store_stmt *stmt)
+/* Benchmark @id with @key and @workload appended to @qp (parameters follow).  0 or -ENOMEM. */
+static int query_bench_add(struct query_params *qp, int64_t id, const char *key, const char *workload)
 {
-	int64_t id = store_col_int64(stmt, 0);
-	struct query_bench *b = qp->nb ? &qp->b[qp->nb - 1] : NULL;
-	struct ident_param *q;
+	struct query_bench *b;
 
-	if (!b || b->id != id) {
-		if (query_grow((void **)&qp->b, &qp->bcap, qp->nb, sizeof(*qp->b)))
-			return -ENOMEM;
-		b = &qp->b[qp->nb++];
-		*b = (struct query_bench){ id, qp->np, 0 };
+	if (query_grow((void **)&qp->b, &qp->bcap, qp->nb, sizeof(*qp->b)))
+		return -ENOMEM;
+	b = &qp->b[qp->nb++];
+	*b = (struct query_bench){ id, qp->np, 0, strdup(key), strdup(workload) };
+	return b->key && b->workload ? 0 : -ENOMEM;
+}
+
+/* The benchmark of @qp with id @id, or NULL. */
+static struct query_bench *query_bench_of(const struct query_params *qp, int64_t id)
+{
+	size_t lo = 0, hi = qp->nb;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (qp->b[mid].id < id)
+			lo = mid + 1;
+		else if (qp->b[mid].id > id)
+			hi = mid;
+		else
+			return &qp->b[mid];
 	}
+	return NULL;
+}
+
+/* Append parameter @src to the last benchmark of @qp (@b).  0 or -ENOMEM. */
+static int query_param_add(struct query_params *qp, struct query_bench *b, const struct ident_param *src)
+{
 	if (b->n == IDENT_MAX_PARAMS)
 		return 0;
 	if (query_grow((void **)&qp->p, &qp->cap, qp->np, sizeof(*qp->p)))
 		return -ENOMEM;
-	q = &qp->p[qp->np++];
+	qp->p[qp->np++] = *src;
 	b->n++;
-	snprintf(q->name, sizeof(q->name), "%s", col_text(stmt, 1));
-	snprintf(q->alias, sizeof(q->alias), "%s", col_text(stmt, 2));
-	snprintf(q->value, sizeof(q->value), "%s", col_text(stmt, 3));
-	snprintf(q->shown, sizeof(q->shown), "%s", col_text(stmt, 4));
 	return 0;
+}
+
+/* Append the parameter row of @stmt (benchmark_id, name, alias, value, shown) to its benchmark in @qp. */
+static int query_params_add(struct query_params *qp, struct store_stmt *stmt)
+{
+	struct query_bench *b = query_bench_of(qp, store_col_int64(stmt, 0));
+	struct ident_param q;
+
+	if (!b)
+		return 0;	/* an orphan row */
+	if (!b->n)
+		b->first = qp->np;
+	else if (b->first + b->n != qp->np)
+		return 0;	/* rows come by benchmark id: a benchmark's are one run */
+	snprintf(q.name, sizeof(q.name), "%s", col_text(stmt, 1));
+	snprintf(q.alias, sizeof(q.alias), "%s", col_text(stmt, 2));
+	snprintf(q.value, sizeof(q.value), "%s", col_text(stmt, 3));
+	snprintf(q.shown, sizeof(q.shown), "%s", col_text(stmt, 4));
+	return query_param_add(qp, b, &q);
+}
+
+/*
+ * Read every row of @sql into @qp with @fn (0 or -ENOMEM), @what naming
+ * it in messages.  0 or a logged error.
+ */
+static int query_each(struct store *st, const char *sql, struct query_params *qp, const char *what,
+		      int (*fn)(struct store *st, struct query_params *qp, struct store_stmt *stmt))
+{
+	struct store_stmt *stmt;
+	int ret = store_prepare(st, &stmt, sql, NULL);
+	int rc = STORE_DONE;
+
+	while (!ret && (rc = store_step(stmt)) == STORE_ROW)
+		ret = fn(st, qp, stmt);
+	if (!ret && rc < 0)
+		ret = store_sql_fail(st, rc, what);
+	store_finalize(stmt);
+	if (ret == -ENOMEM)
+		log_err("out of memory reading %s of store %s", what, st->path);
+	return ret;
+}
+
+/* query_each(): a benchmark of a store whose schema keeps its identity (STORE_SCHEMA_METRIC): key and workload as stored. */
+static int query_bench_stored(struct store *st, struct query_params *qp, struct store_stmt *stmt)
+{
+	(void)st;
+	return query_bench_add(qp, store_col_int64(stmt, 0), col_text(stmt, 1), col_text(stmt, 2));
+}
+
+/*
+ * query_each(): a benchmark of an older schema read as it is (id, suite,
+ * params[, key]): its identity as a migration would give it, the key as
+ * stored when there is one (v3, v4), and its parameters from the parser
+ * when the schema has none (v1, v2).
+ */
+static int query_bench_parsed(struct store *st, struct query_params *qp, struct store_stmt *stmt)
+{
+	struct bench_identity *id = malloc(sizeof(*id));
+	const char *text = col_text(stmt, 2);
+	bool stored = store_col_count(stmt) > 3;
+	int ret = id ? store_identity(st, col_text(stmt, 1), text, id) : -ENOMEM;
+
+	if (!ret)
+		ret = query_bench_add(qp, store_col_int64(stmt, 0), stored ? col_text(stmt, 3) : store_bench_key(id, text),
+				      id->workload);
+	for (size_t i = 0; !ret && !stored && i < id->nparams; i++)
+		ret = query_param_add(qp, &qp->b[qp->nb - 1], &id->params[i]);
+	free(id);
+	return ret == -E2BIG ? 0 : ret;
+}
+
+static int query_params_row(struct store *st, struct query_params *qp, struct store_stmt *stmt)
+{
+	(void)st;
+	return query_params_add(qp, stmt);
 }
 
 static int query_params_load(struct store *st, struct query_params *qp)
 {
-	struct store_stmt *stmt;
-	int ret = store_prepare(st, &stmt, "SELECT benchmark_id, name, alias, value, shown FROM benchmark_param"
-				" ORDER BY benchmark_id, pos", NULL);
-	int rc;
+	int keys = store_has_identity(st);
+	int ret = keys < 0 ? keys : 0;
 
-	if (ret)
-		return ret;
-	while (!ret && (rc = store_step(stmt)) == STORE_ROW)
-		ret = query_params_add(qp, stmt);
-	if (!ret && rc < 0)
-		ret = store_sql_fail(st, rc, "reading benchmark parameters");
-	store_finalize(stmt);
-	if (ret == -ENOMEM)
-		log_err("out of memory reading benchmark parameters of store %s", st->path);
+	if (!ret && store_has_metric(st))
+		ret = query_each(st, "SELECT id, key, workload FROM benchmark ORDER BY id", qp, "benchmarks",
+				 query_bench_stored);
+	else if (!ret)
+		ret = query_each(st, keys ? "SELECT id, suite, params, key FROM benchmark ORDER BY id"
+				      : "SELECT id, suite, params FROM benchmark ORDER BY id", qp, "benchmarks",
+				 query_bench_parsed);
+	if (!ret && keys)
+		ret = query_each(st, "SELECT benchmark_id, name, alias, value, shown FROM benchmark_param"
+				 " ORDER BY benchmark_id, pos", qp, "benchmark parameters", query_params_row);
 	return ret;
 }
 
-/* Point @row at benchmark @id's parameters in @qp (none when it has none). */
-static void query_params_of(const struct query_params *qp, int64_t id, struct store_row *row)
+static void query_params_free(struct query_params *qp)
 {
-	size_t lo = 0, hi = qp->nb;
-
-	row->param = NULL;
-	row->nparam = 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (qp->b[mid].id < id) {
-			lo = mid + 1;
-		} else if (qp->b[mid].id > id) {
-			hi = mid;
-		} else {
-			row->param = &qp->p[qp->b[mid].first];
-			row->nparam = qp->b[mid].n;
-			return;
-		}
+	for (size_t i = 0; i < qp->nb; i++) {
+		free(qp->b[i].key);
+		free(qp->b[i].workload);
 	}
+	free(qp->b);
+	free(qp->p);
+}
+
+/*
+ * Point @row's identity at benchmark @id's in @qp (a raw one when the walk
+ * met a benchmark the load did not: its text), and give it its metric: the
+ * stored one, or for an older schema the one its name says.
+ */
+static void query_ident_of(const struct query_params *qp, int64_t id, struct store_stmt *stmt, bool stored,
+			   struct store_row *row)
+{
+	const struct query_bench *b = query_bench_of(qp, id);
+	struct ident_class *c = &row->ident;
+
+	c->key = b ? b->key : c->display;
+	c->workload = b ? b->workload : "";
+	c->param = b && b->n ? &qp->p[b->first] : NULL;
+	c->nparam = b ? b->n : 0;
+	if (stored)
+		c->metric = store_col_type(stmt, 14) == STORE_COL_NULL ? NULL : col_text(stmt, 14);
+	else
+		c->metric = ident_class_metric(c->suite, c->display, c->name);
 }
 
 int store_query(struct store *st, const struct store_filter *f,
@@ -155,29 +257,28 @@ int store_query(struct store *st, const struct store_filter *f,
 	static const struct store_filter stats_default;
 	struct query_params qp = { 0 };
 	struct store_stmt *stmt = NULL;
-	int ret = 0, rc;
+	bool stored = store_has_metric(st);
+	char sql[sizeof(query_sql) + 16];
+	int ret, rc;
 
 	if (!f)
 		f = &stats_default;
-	/* A store read without migrating may predate parameters: its benchmarks have none. */
-	ret = store_has_identity(st);
-	if (ret > 0)
-		ret = query_params_load(st, &qp);
+	snprintf(sql, sizeof(sql), query_sql, stored ? "r.metric" : "NULL");
+	ret = query_params_load(st, &qp);
 	if (!ret)
-		ret = store_prepare(st, &stmt, query_sql, "tttttb", f->sut, f->swprofile, f->suite, f->params,
+		ret = store_prepare(st, &stmt, sql, "tttttb", f->sut, f->swprofile, f->suite, f->params,
 				    f->resultclass, (int)f->include_warmup);
 	while (!ret && (rc = store_step(stmt)) == STORE_ROW) {
 		struct store_row row;
 
 		row_from_stmt(stmt, &row);
-		query_params_of(&qp, store_col_int64(stmt, 13), &row);
+		query_ident_of(&qp, store_col_int64(stmt, 13), stmt, stored, &row);
 		ret = fn(&row, arg);
 	}
 	if (!ret && stmt && rc < 0)
 		ret = store_sql_fail(st, rc, "reading samples");
 	store_finalize(stmt);
-	free(qp.p);
-	free(qp.b);
+	query_params_free(&qp);
 	return ret;
 }
 
@@ -282,18 +383,20 @@ int store_list_swprofiles(struct store *st, json_t **out)
 int store_list_benchmarks(struct store *st, json_t **out)
 {
 	int keys = store_has_identity(st);
-	char sql[512];
+	bool metric = store_has_metric(st);
+	char sql[640];
 
 	*out = NULL;
 	if (keys < 0)
 		return keys;	/* said once: the query would only fail again */
 	/* without keys (a store read without migrating) each spelling is its own key */
-	snprintf(sql, sizeof(sql), "SELECT b.suite AS suite, b.params AS params, %s AS key,"
-		 " r.name AS resultclass, r.unit AS unit, r.higher_is_better AS higher_is_better,"
+	snprintf(sql, sizeof(sql), "SELECT b.suite AS suite, b.params AS params, %s AS key,%s"
+		 " r.name AS resultclass,%s r.unit AS unit, r.higher_is_better AS higher_is_better,"
 		 " (SELECT count(*) FROM sample WHERE resultclass_id = r.id) AS samples"
 		 " FROM benchmark b JOIN resultclass r ON r.benchmark_id = b.id"
 		 " ORDER BY b.suite, b.params, r.name, r.unit, r.higher_is_better",
-		 keys ? "b.key" : "b.params");
+		 keys ? "b.key" : "b.params", metric ? " b.workload AS workload," : "",
+		 metric ? " r.metric AS metric," : "");
 	return list_json(st, sql, out);
 }
 

@@ -74,18 +74,22 @@ int store_default_url(char *buf, size_t len);
  * older schema.  Refuses an unknown URL scheme (-EINVAL), a file that is not
  * SQLite or an SQLite database of another application (-EINVAL), a store
  * from a newer clearpath (-EPROTO) and a corrupt one (-EIO, with SQLite's
- * quick_check verdict in the message).  On success *@out is the store and 0
- * is returned; on failure *@out is NULL.
+ * quick_check verdict in the message).  @parse turns stored benchmark text
+ * into identities wherever the store has only text (migrating, importing,
+ * merging, reading an older schema): wl_identity_parse(); NULL makes every
+ * benchmark its text (ident_raw()).  On success *@out is the store and 0 is
+ * returned; on failure *@out is NULL.
  */
-int store_open(const char *url, struct store **out);
+int store_open(const char *url, ident_parse_fn parse, struct store **out);
 
 /*
  * Open the existing store at @url for reading only: nothing is created,
  * migrated or written, so it works on another user's store or a read-only
- * mount.  An older schema is read as it is.  Refuses what store_open()
- * refuses, and an empty database (-EINVAL).
+ * mount.  An older schema is read as it is (@parse gives its benchmarks the
+ * identity a migration would).  Refuses what store_open() refuses, and an
+ * empty database (-EINVAL).
  */
-int store_open_readonly(const char *url, struct store **out);
+int store_open_readonly(const char *url, ident_parse_fn parse, struct store **out);
 
 /* Close @st (NULL is fine).  Committed data is already durable; nothing is lost. */
 void store_close(struct store *st);
@@ -152,21 +156,16 @@ int store_benchmark_get(struct store *st, const struct bench_identity *ident, in
 			char *display, size_t len);
 
 /*
- * How the store turns a benchmark's stored text (suite, params) into an
- * identity when it only has text: importing, merging, migrating an older
- * store.  The workloads own that knowledge (wl_identity_parse()), the
- * program hands it in; without one every benchmark is its text.
+ * Get or create the result class of @benchmark_id holding its value
+ * @metric ("" the headline, "cycles"; NULL: a class named by itself, as an
+ * exec's), named @name for people (ident_class_name(), and
+ * ident_class_metric(@name) gives @metric back: names are what
+ * imports read), measured in @unit (e.g. "bytes/sec") where
+ * @higher_is_better gives the direction.  Sets *@id.  Returns 0, -EINVAL
+ * for an empty name or unit, or a store error.
  */
-typedef int (*store_identity_fn)(const char *suite, const char *params, struct bench_identity *out);
-void store_set_identity_parser(store_identity_fn fn);
-
-/*
- * Get or create the result class of @benchmark_id named @name measured in
- * @unit (e.g. "bytes/sec") where @higher_is_better gives the direction.
- * Sets *@id.  Returns 0, -EINVAL for an empty name or unit, or a store error.
- */
-int store_resultclass_get(struct store *st, int64_t benchmark_id, const char *name, const char *unit,
-			  bool higher_is_better, int64_t *id);
+int store_resultclass_get(struct store *st, int64_t benchmark_id, const char *name, const char *metric,
+			  const char *unit, bool higher_is_better, int64_t *id);
 
 /*
  * Session UUIDs are stored lower-case, as clearpath makes them and RFC 9562
@@ -325,11 +324,11 @@ struct store_row {
 	const char *swprofile;
 	const char *session;		/* UUID: the unit of replication for stats */
 	const char *session_started;
-	const char *suite;
-	const char *params;		/* the display: "-k 1GB -f default -s 16GB" */
-	const struct ident_param *param;	/* the structured parameters, nparam of them */
-	size_t nparam;
-	const char *resultclass;
+	/*
+	 * The result class: suite, display ("-k 1GB -f default -s 16GB"),
+	 * parameters, metric and name ("memset -k 1GB -f default -s 16GB")
+	 */
+	struct ident_class ident;
 	const char *unit;
 	bool higher_is_better;
 	int iteration;
@@ -362,7 +361,9 @@ int store_query(struct store *st, const struct store_filter *f,
  * Listings for the CLI, as a new JSON array of objects (caller json_decref()s
  * it) in *@out.  Keys:
  *   suts, swprofiles: name, fingerprint (object), sessions
- *   benchmarks:       suite, params, key, resultclass, unit, higher_is_better, samples
+ *   benchmarks:       suite, params, key, workload, resultclass, metric (null: a class
+ *                     named by itself), unit, higher_is_better, samples (an older
+ *                     schema read as it is: no workload, no metric)
  *   sessions:         uuid, sut, swprofile, boot_id, started, ended, complete,
  *                     environment (object), samples, errors
  * Returns 0 or a store error (*@out NULL).

@@ -74,12 +74,12 @@ static int store_url_resolve(const char *url, char *buf, size_t len)
 	return 0;
 }
 
-int store_url_open(const char *url, struct store **out)
+int store_url_open(const char *url, ident_parse_fn parse, struct store **out)
 {
-	return store_url_open_new(url, out, NULL);
+	return store_url_open_new(url, parse, out, NULL);
 }
 
-int store_url_open_new(const char *url, struct store **out, bool *created)
+int store_url_open_new(const char *url, ident_parse_fn parse, struct store **out, bool *created)
 {
 	const char *env = getenv("CLEARPATH_STORE");
 	char buf[PATH_MAX + 16];
@@ -100,7 +100,7 @@ int store_url_open_new(const char *url, struct store **out, bool *created)
 		*created = access(path, F_OK) != 0;
 		free(path);
 	}
-	return store_exit_code(store_open(buf, out));
+	return store_exit_code(store_open(buf, parse, out));
 }
 
 int store_url_file(const char *url, char *buf, size_t len)
@@ -119,7 +119,7 @@ int store_url_file(const char *url, char *buf, size_t len)
 	return 0;
 }
 
-int store_url_open_existing(const char *url, struct store **out)
+int store_url_open_existing(const char *url, ident_parse_fn parse, struct store **out)
 {
 	char path[PATH_MAX + 16];
 	int ret = store_url_resolve(url, path, sizeof(path));
@@ -128,7 +128,7 @@ int store_url_open_existing(const char *url, struct store **out)
 	if (ret)
 		return ret;
 	if (store_url_is_postgresql(path))
-		return store_exit_code(store_open_readonly(path, out));
+		return store_exit_code(store_open_readonly(path, parse, out));
 	ret = store_url_file(url, path, sizeof(path));
 	if (ret)
 		return ret;
@@ -137,7 +137,7 @@ int store_url_open_existing(const char *url, struct store **out)
 		log_hint("'clearpath run -- mem memset ...' creates one; --store or $CLEARPATH_STORE pick another");
 		return EXIT_USAGE;
 	}
-	return store_exit_code(store_open_readonly(path, out));
+	return store_exit_code(store_open_readonly(path, parse, out));
 }
 
 /* The end of a libpq keyword value at @p: a quoted one ends after its closing quote (or at the end). */

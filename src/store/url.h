@@ -5,19 +5,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/identity.h"
+
 struct store;
 
 /*
  * Open the store at @url (NULL: the default location), creating it when
- * missing.  Returns 0, or an exit code after log_err().
+ * missing, with @parse for its stored benchmark text (store_open();
+ * wl_identity_parse()).  Returns 0, or an exit code after log_err().
  */
-int store_url_open(const char *url, struct store **out);
+int store_url_open(const char *url, ident_parse_fn parse, struct store **out);
 
 /*
  * store_url_open(), and *@created (may be NULL) says whether the store file
  * did not exist before, so a failing command can store_discard() it.
  */
-int store_url_open_new(const char *url, struct store **out, bool *created);
+int store_url_open_new(const char *url, ident_parse_fn parse, struct store **out, bool *created);
 
 /*
  * Open the store at @url (NULL: the default) for reading only: a store that
@@ -26,7 +29,7 @@ int store_url_open_new(const char *url, struct store **out, bool *created);
  * user's store or a read-only mount can be read.  Returns 0, or an exit code
  * after log_err().
  */
-int store_url_open_existing(const char *url, struct store **out);
+int store_url_open_existing(const char *url, ident_parse_fn parse, struct store **out);
 
 /*
  * The file behind @url (NULL: the default store), e.g. for files kept next

@@ -439,7 +439,7 @@ static int xw_error(struct xw_in *in)
 	int it, ret = xw_owner(in, &s);
 
 	if (!ret)
-		ret = store_xchg_bench_parse(&in->bench, f[XW_BENCHMARK]);
+		ret = store_xchg_bench_parse(in->st, &in->bench, f[XW_BENCHMARK]);
 	if (!ret)
 		ret = store_xchg_bench_id(in->st, &in->bench, &bench, NULL);
 	if (ret)

@@ -56,8 +56,8 @@ struct store_xchg_bench {
 	const char *params;		/* the rest of text */
 };
 
-/* Make @b describe benchmark text @text.  0, -ENOMEM or the identity parser's error. */
-int store_xchg_bench_parse(struct store_xchg_bench *b, const char *text);
+/* Make @b describe benchmark text @text, parsed with @st's parser.  0, -ENOMEM or the parser's error. */
+int store_xchg_bench_parse(struct store *st, struct store_xchg_bench *b, const char *text);
 
 /*
  * The id of @b's benchmark, created when missing; *@display (may be NULL)

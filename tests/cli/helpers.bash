@@ -125,3 +125,11 @@ boot_tool_standins() {
 		chmod +x "$1/$tool"
 	done
 }
+
+# The views of store $1 the v4 migration tests compare, into $2.show, .profile, .param and .answer.
+v4_views() {
+	"$CP" show --store "$1" --format grid >"$2.show"
+	"$CP" show --store "$1" --profile --format grid >"$2.profile"
+	"$CP" show --store "$1" --columns param:f --benchmark mem/clear --format grid >"$2.param"
+	"$CP" report --store "$1" --answer >"$2.answer"
+}

@@ -317,6 +317,36 @@ EOF
 	[[ "${lines[2]}" == *"; not distinguishable from x86-64-sto"* ]] || { echo "$output"; return 1; }
 }
 
+@test "report --answer on mem clear -p 2MB --then read without -k names 2MB extents, apart from 4KB pages' 2MB" {
+	# the extent is the page when -k is not given: read from the words, no -k once meant 4KB
+	python3 - "$D/pages.csv" <<'EOF'
+import sys
+h = "sut,swprofile,session,benchmark,resultclass,unit,higher_is_better,iteration,warmup,value,session_started,sample_time"
+rows = [h]
+rates = {"-p 2MB": {"default": (10e9, 40e9, 8e9), "x86-64-movnti": (30e9, 20e9, 12e9)},
+         "-k 2MB": {"default": (12e9, 41e9, 9e9), "x86-64-movnti": (25e9, 21e9, 11e9)}}
+for opt, fns in rates.items():
+    for f, (clear, then, comb) in fns.items():
+        bench = f"{opt} -f {f} -s 1GB --then read"
+        for s in (1, 2):
+            for m, v in (("", clear), (" :then-read", then), (" :combined", comb)):
+                for i in range(2):
+                    rows.append(f"box,6.1,57ad0000-0000-4000-8000-00000000000{s},mem/clear {bench},clear {bench}{m},"
+                                f"bytes/sec,1,{i},0,{v * (1 + 0.01 * i + 0.002 * s)},2026-09-0{s}T08:00:00.000000Z,"
+                                f"2026-09-0{s}T08:00:0{i}.000000Z")
+open(sys.argv[1], "w").write("\n".join(rows) + "\n")
+EOF
+	"$CP" import --store "$D/pages.db" "$D/pages.csv" >/dev/null
+	run --separate-stderr "$CP" report --store "$D/pages.db" --answer
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	echo "$output"
+	[ "${lines[1]}" = "  2MB extents:" ]
+	[[ "${lines[2]}" == *'fastest clear (row "clear -k 2MB -s 1GB --then read"): x86-64-movnti at '*", (-) +108.33% vs default"* ]]
+	[ "${lines[5]}" = "  2MB extents of 2MB pages:" ]
+	[[ "${lines[6]}" == *'fastest clear (row "clear -p 2MB -s 1GB --then read"): x86-64-movnti at '*", (-) +200.00% vs default"* ]]
+	[[ "$output" != *"4KB extents"* ]]
+}
+
 @test "report --answer without study data says so; --benchmark leaving mem clear out has no study" {
 	run --separate-stderr "$CP" report --store "$S/seed.db" --answer
 	[ "$status" -eq 0 ]

@@ -209,8 +209,14 @@ assert all(r["params"] == "-f default -s 1MB -l 2" for r in d), d'
 assert len(h) == 1 and h[0]["samples"] == 17, d
 assert h[0]["resultclass"] == "memset -f default -s 1MB -l 2", d
 c = [r for r in d if " :" in r["resultclass"]]
-assert len(c) == 4 and all(r["resultclass"].startswith("memset -f default -s 1MB -l 2 :") for r in c), d'
-	[ "$(sql "$D/old.db" "PRAGMA user_version")" -ge 2 ]
+assert len(c) == 4 and all(r["resultclass"].startswith("memset -f default -s 1MB -l 2 :") for r in c), d
+# each class is its benchmark plus a metric, read from its name once
+assert h[0]["metric"] == "" and h[0]["workload"] == "mem/memset", h
+assert all(r["metric"] == r["resultclass"].split(" :")[1] and r["workload"] == "mem/memset" for r in c), c'
+	[ "$(sql "$D/old.db" "PRAGMA user_version")" -ge 8 ]
+	# benchmarks only error rows name have theirs too; what does not parse has none
+	run sql "$D/old.db" "SELECT params, workload FROM benchmark WHERE id IN (SELECT benchmark_id FROM error) ORDER BY suite"
+	[ "${lines[*]}" = "-s 1MB --bogus| -p 1GB -f all -s 1GB|mem/mmap" ]
 	[ "$(sql "$D/old.db" "SELECT count(*), sum(value) FROM sample")" = "$before" ]
 	[ "$(sql "$D/old.db" "SELECT count(*) FROM error")" = "$errors" ]
 	# the plan session ran two spellings: their iterations follow each other now
@@ -227,6 +233,37 @@ assert len(c) == 4 and all(r["resultclass"].startswith("memset -f default -s 1MB
 assert len(h) == 1 and h[0]["samples"] == 18, d'
 	run "$CP" show --store "$D/old.db" --format csv
 	[ "$status" -eq 0 ]
+}
+
+@test "a store d2c8860 wrote (schema v4) migrates: every sample kept, metrics and workloads as data, its export as it was" {
+	V4=$FIX/store-v4
+	cp "$V4/results.db" "$D/v4.db"
+	[ "$(sql "$D/v4.db" "PRAGMA user_version")" -eq 4 ]
+	before=$(sql "$D/v4.db" "SELECT count(*), sum(value) FROM sample")
+	errors=$(sql "$D/v4.db" "SELECT count(*) FROM error")
+	# importing its own export migrates it (the store is written) and adds nothing
+	run --separate-stderr "$CP" import --store "$D/v4.db" "$V4/export.csv"
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	[ "$(sql "$D/v4.db" "PRAGMA user_version")" -ge 8 ]
+	[ "$(sql "$D/v4.db" "SELECT count(*), sum(value) FROM sample")" = "$before" ]
+	[ "$(sql "$D/v4.db" "SELECT count(*) FROM error")" = "$errors" ]
+	# the names that release wrote, this one writes byte for byte
+	"$CP" export --store "$D/v4.db" "$D/export.csv"
+	cmp "$V4/export.csv" "$D/export.csv"
+	# and every view of it is the one a store that never needed migrating gives (sessions whole:
+	# their environments say how profiles were sampled)
+	"$CP" export --whole --store "$D/v4.db" "$D/whole.csv"
+	"$CP" import --store "$D/fresh.db" "$D/whole.csv" >/dev/null
+	v4_views "$D/v4.db" "$D/v4"
+	v4_views "$D/fresh.db" "$D/fresh"
+	for v in show profile param answer; do diff "$D/fresh.$v" "$D/v4.$v"; done
+	# each class's metric and each benchmark's workload, read from the names once
+	run sql "$D/v4.db" "SELECT DISTINCT b.workload || '|' || coalesce(r.metric, 'NULL') FROM resultclass r
+		JOIN benchmark b ON b.id = r.benchmark_id WHERE r.name LIKE 'memset -f default -s 1MB%' OR r.name LIKE 'rate%'
+		OR r.name LIKE 'clear -k 4KB -f default%' OR r.name LIKE 'mmap -f demand -s 64MB -l 2 :profile:clear_page%' ORDER BY 1"
+	[ "${lines[*]}" = "mem/clear| mem/clear|combined mem/clear|then-read mem/memset| mem/memset|context-switches mem/memset|cpu-migrations mem/memset|page-faults mem/memset|task-clock mem/mmap|profile:clear_page_erms |NULL" ]
+	# the exec's value, named by its plan, under each of its two commands
+	[ "$(sql "$D/v4.db" "SELECT count(*) FROM resultclass WHERE metric IS NULL AND name = 'rate of echo'")" -eq 2 ]
 }
 
 @test "run: --max-failures N consecutive failures stop the session with a clear message" {
@@ -541,7 +578,7 @@ with open(sys.argv[1], "r+b") as f:
 	run "$CP" list benchmarks
 	[ "${lines[3]}" = "| mem/memset | memset -f default -s 4MB -l 2 | bytes/sec | yes              |       3 |" ]
 	run "$CP" list benchmarks --format json
-	json_check 'assert d == [{"suite": "mem/memset", "params": "-f default -s 4MB -l 2", "key": "chunk=0 page=4KB function=default size=4MB nr_loops=2 cycles=false", "resultclass": "memset -f default -s 4MB -l 2", "unit": "bytes/sec", "higher_is_better": True, "samples": 3}], d'
+	json_check 'assert d == [{"suite": "mem/memset", "params": "-f default -s 4MB -l 2", "key": "chunk=0 page=4KB function=default size=4MB nr_loops=2 cycles=false", "workload": "mem/memset", "resultclass": "memset -f default -s 4MB -l 2", "metric": "", "unit": "bytes/sec", "higher_is_better": True, "samples": 3}], d'
 	run "$CP" list sessions
 	[[ "${lines[3]}" =~ ^\|\ [0-9a-f-]{36}\ \|\ box\ +\|\ base\ +\|\ .*\|\ yes\ +\|\ +3\ \|\ +0\ \|$ ]]
 	run "$CP" list sessions --format json

@@ -7,6 +7,7 @@
 
 #include "store/db.h"
 #include "store/store.h"
+#include "workloads/workload.h"
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
@@ -102,7 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		char path[PATH_MAX];
 
 		fuzz_path("import.db", path, sizeof(path));
-		if (store_open(path, &st))
+		if (store_open(path, wl_identity_parse, &st))
 			abort();
 	}
 	if (!len)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "store/store.h"
+#include "workloads/workload.h"
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
@@ -45,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	f = fopen(path, "w");
 	if (!f || fwrite(data, 1, len, f) != len || fclose(f))
 		abort();
-	if (!store_open(path, &st)) {
+	if (!store_open(path, wl_identity_parse, &st)) {
 		read_all(st);
 		store_close(st);
 	}

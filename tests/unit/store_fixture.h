@@ -20,6 +20,7 @@
 #include <sqlite3.h>
 
 #include "store/store.h"
+#include "workloads/workload.h"
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
@@ -82,12 +83,14 @@ static const char *capture_end(struct capture *c)
 	return c->text;
 }
 
-/* Get or create the benchmark that is the text @params of @suite (no parsing: store tests). */
+/* Get or create the benchmark that is the text @params of @suite, parsed as clearpath parses it. */
 static inline int fixture_benchmark(struct store *st, const char *suite, const char *params, int64_t *id)
 {
 	static struct bench_identity ident;
 
-	ident_raw(&ident, suite, params);
+	/* the real parser, as clearpath's: what does not parse is raw */
+	if (wl_identity_parse(suite, params, &ident))
+		ident_raw(&ident, suite, params);
 	return store_benchmark_get(st, &ident, id, NULL, 0);
 }
 
@@ -105,7 +108,7 @@ static int fixture_objects(struct store *st, const char *sut, const char *swp, s
 	if (!ret)
 		ret = fixture_benchmark(st, "mem/mmap", "-p 1GB -f demand -s 32GB -l 5", &ids->benchmark);
 	if (!ret)
-		ret = store_resultclass_get(st, ids->benchmark, "mmap -p 1GB -f demand -s 32GB -l 5",
+		ret = store_resultclass_get(st, ids->benchmark, "mmap -p 1GB -f demand -s 32GB -l 5", "",
 					    "bytes/sec", true, &ids->resultclass);
 	return ret;
 }
@@ -177,7 +180,7 @@ struct fixture_store {
 	char *dir;
 	int n;
 	char *name[FIXTURE_STORES];	/* as the test calls them */
-	char *url[FIXTURE_STORES];	/* what store_open() takes */
+	char *url[FIXTURE_STORES];	/* what store_open(, wl_identity_parse) takes */
 	char *db[FIXTURE_STORES];	/* the database created for it (PostgreSQL), dropped after the test */
 };
 
@@ -358,7 +361,7 @@ static inline struct store *fixture_open(void **state, const char *name)
 {
 	struct store *st;
 
-	assert_int_equal(store_open(fixture_url(state, name), &st), 0);
+	assert_int_equal(store_open(fixture_url(state, name), wl_identity_parse, &st), 0);
 	return st;
 }
 

@@ -9,8 +9,8 @@
 #include <cmocka.h>
 
 #include "compare/compare.h"
+#include "ident_fixture.h"
 #include "util/log.h"
-#include "workloads/workload.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -31,20 +31,15 @@ static struct cmp_opts opts(enum cmp_axis axis)
 }
 
 /*
- * One sample; the unit is bytes/sec, higher is better.  Its parameters are
- * what the store would hold for @rclass: the identity of its words after the
- * workload name.
+ * One sample; the unit is bytes/sec, higher is better.  Its result class is
+ * what the store would hold for @rclass (fixture_class()).
  */
 static void add(struct cmp_set *s, const struct cmp_opts *o, const char *sut, const char *swp,
 		const char *session, const char *started, const char *suite, const char *rclass, double v)
 {
-	static struct bench_identity id;
-	const char *params = strchr(rclass, ' ');
-	struct cmp_sample x = { sut, swp, session, started, suite, rclass, "bytes/sec", NULL, 0, true, v };
+	static struct fixture_class fc;
+	struct cmp_sample x = { sut, swp, session, started, *fixture_class(&fc, suite, rclass), "bytes/sec", true, v };
 
-	assert_int_equal(wl_identity_parse(suite, params ? params + 1 : "", &id), 0);
-	x.param = id.params;
-	x.nparam = id.nparams;
 	assert_int_equal(cmp_add(s, o, &x), 0);
 }
 

@@ -9,14 +9,16 @@
 #include <cmocka.h>
 
 #include "compare/compare.h"
+#include "ident_fixture.h"
 #include "report/header.h"
 
 #define MMAP4K "mmap -p 4KB -f demand -s 32GB -l 5"
 
 static void add(struct cmp_set *s, const struct cmp_opts *o, const char *swp, const char *uuid, double v)
 {
-	struct cmp_sample x = { "box", swp, uuid, "2026-01-01T00:00:00Z", "perf/mem", MMAP4K, "bytes/sec",
-				NULL, 0, true, v };
+	struct fixture_class fc;
+	struct cmp_sample x = { "box", swp, uuid, "2026-01-01T00:00:00Z", *fixture_class(&fc, "perf/mem", MMAP4K),
+				"bytes/sec", true, v };
 
 	assert_int_equal(cmp_add(s, o, &x), 0);
 }

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "compare/compare.h"
+#include "ident_fixture.h"
 #include "report/profile.h"
 
 #define BENCH "mmap -p 4KB -f demand -s 64MB"
@@ -25,9 +26,12 @@ static void add(struct cmp_set *s, const struct cmp_opts *o, const char *swp, co
 		double v)
 {
 	char rclass[128];
-	struct cmp_sample x = { "box", swp, uuid, "2026-01-01T00:00:00Z", "mem/mmap", rclass, "%", NULL, 0, false, v };
+	struct fixture_class fc;
+	struct cmp_sample x;
 
 	snprintf(rclass, sizeof(rclass), "%s :profile:%s", BENCH, sym);
+	x = (struct cmp_sample){ "box", swp, uuid, "2026-01-01T00:00:00Z", *fixture_class(&fc, "mem/mmap", rclass), "%",
+				 false, v };
 	assert_int_equal(cmp_add(s, o, &x), 0);
 }
 

@@ -21,22 +21,22 @@ static void test_open_creates_its_directory_only(void **state)
 
 	/* the store's own directory is created, but not a missing parent (a typo makes no tree) */
 	fixture_path(path, sizeof(path), fixture_dir(state), "a/b/results.db");
-	assert_int_equal(store_open(path, &st), -ENOENT);
+	assert_int_equal(store_open(path, wl_identity_parse, &st), -ENOENT);
 	assert_null(st);
 	fixture_path(path, sizeof(path), fixture_dir(state), "a/results.db");
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, wl_identity_parse, &st), 0);
 	store_close(st);
 	assert_int_equal(fixture_sqlite_raw(path, "PRAGMA user_version"), store_schema_version());
 	assert_int_equal(fixture_sqlite_raw(path, "PRAGMA application_id"), 0x436c5061);
 
 	/* discarded (a failing command's new store): the directory made for it goes too, one that was there stays */
 	fixture_path(path, sizeof(path), fixture_dir(state), "c/results.db");
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, wl_identity_parse, &st), 0);
 	store_discard(st);
 	fixture_path(path, sizeof(path), fixture_dir(state), "c");
 	assert_int_equal(access(path, F_OK), -1);
 	fixture_path(path, sizeof(path), fixture_dir(state), "a/other.db");
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, wl_identity_parse, &st), 0);
 	store_discard(st);
 	assert_int_equal(access(path, F_OK), -1);
 	fixture_path(path, sizeof(path), fixture_dir(state), "a/results.db");
@@ -50,14 +50,14 @@ static void test_url_forms(void **state)
 
 	fixture_path(path, sizeof(path), fixture_dir(state), "url.db");
 	snprintf(url, sizeof(url), "sqlite://%s", path);
-	assert_int_equal(store_open(url, &st), 0);
+	assert_int_equal(store_open(url, wl_identity_parse, &st), 0);
 	store_close(st);
 	assert_int_equal(access(path, F_OK), 0);
 
-	assert_int_equal(store_open("mysql://db.example/results", &st), -EINVAL);
+	assert_int_equal(store_open("mysql://db.example/results", wl_identity_parse, &st), -EINVAL);
 	assert_null(st);
-	assert_int_equal(store_open("sqlite://relative.db", &st), -EINVAL);
-	assert_int_equal(store_open("", &st), -EINVAL);
+	assert_int_equal(store_open("sqlite://relative.db", wl_identity_parse, &st), -EINVAL);
+	assert_int_equal(store_open("", wl_identity_parse, &st), -EINVAL);
 }
 
 /* A password never reaches a message, whatever form the URL takes; nothing else changes. */
@@ -119,9 +119,9 @@ static void test_pg_malformed_url(void **state)
 
 		capture_begin(&cap);
 #ifdef CLEARPATH_HAVE_LIBPQ
-		assert_int_equal(store_open(cases[i][0], &st), -EINVAL);
+		assert_int_equal(store_open(cases[i][0], wl_identity_parse, &st), -EINVAL);
 #else
-		assert_int_equal(store_open(cases[i][0], &st), -ENOTSUP);
+		assert_int_equal(store_open(cases[i][0], wl_identity_parse, &st), -ENOTSUP);
 #endif
 		said = capture_end(&cap);
 		assert_null(st);
@@ -169,7 +169,7 @@ static void test_unwritable_directory(void **state)
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/sub/results.db", file);
 	capture_begin(&cap);
-	assert_int_equal(store_open(path, &st), -ENOTDIR);
+	assert_int_equal(store_open(path, wl_identity_parse, &st), -ENOTDIR);
 	assert_non_null(strstr(capture_end(&cap), "cannot create store directory"));
 }
 
@@ -183,7 +183,7 @@ static void test_empty_file_is_initialised(void **state)
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fclose(f);
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, wl_identity_parse, &st), 0);
 	store_close(st);
 	assert_int_equal(fixture_sqlite_raw(path, "PRAGMA user_version"), store_schema_version());
 }
@@ -197,7 +197,7 @@ static void test_refuses_other_sqlite_db(void **state)
 	fixture_path(path, sizeof(path), fixture_dir(state), "other.db");
 	fixture_sqlite_raw(path, "CREATE TABLE photos (id INTEGER PRIMARY KEY, blob BLOB)");
 	capture_begin(&cap);
-	assert_int_equal(store_open(path, &st), -EINVAL);
+	assert_int_equal(store_open(path, wl_identity_parse, &st), -EINVAL);
 	assert_non_null(strstr(capture_end(&cap), "another application"));
 	assert_null(st);
 	/* refused before touching it: still one table, still not WAL, no version stamp */
@@ -220,7 +220,7 @@ static void test_refuses_non_sqlite_file(void **state)
 		fputs("these are my notes, not a database\n", f);
 	fclose(f);
 	capture_begin(&cap);
-	assert_int_equal(store_open(path, &st), -EINVAL);
+	assert_int_equal(store_open(path, wl_identity_parse, &st), -EINVAL);
 	assert_non_null(strstr(capture_end(&cap), "not an SQLite database"));
 }
 
@@ -256,10 +256,10 @@ static void test_refuses_newer_schema(void **state)
 	fixture_raw(state, "future.db", fixture_pg(state) ? "UPDATE clearpath_schema SET version = 99" :
 		    "PRAGMA user_version = 99");
 	capture_begin(&cap);
-	assert_int_equal(store_open(fixture_url(state, "future.db"), &st), -EPROTO);
+	assert_int_equal(store_open(fixture_url(state, "future.db"), wl_identity_parse, &st), -EPROTO);
 	assert_non_null(strstr(capture_end(&cap), "upgrade clearpath"));
 	assert_null(st);
-	assert_int_equal(store_open_readonly(fixture_url(state, "future.db"), &st), -EPROTO);
+	assert_int_equal(store_open_readonly(fixture_url(state, "future.db"), wl_identity_parse, &st), -EPROTO);
 	assert_int_equal(raw_version(state, "future.db"), 99);
 }
 
@@ -298,7 +298,7 @@ static void test_refuses_tables_at_version_0(void **state)
 	tables = fixture_raw(state, "zero.db", count);
 	for (int readonly = 0; readonly < 2; readonly++) {
 		capture_begin(&cap);
-		assert_int_equal((readonly ? store_open_readonly : store_open)(fixture_url(state, "zero.db"), &st),
+		assert_int_equal((readonly ? store_open_readonly : store_open)(fixture_url(state, "zero.db"), wl_identity_parse, &st),
 				 -EINVAL);
 		said = capture_end(&cap);
 		assert_null(st);
@@ -478,7 +478,7 @@ static void test_incomplete_session_stays(void **state)
 	int64_t sess;
 	json_t *list, *row;
 
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, wl_identity_parse, &st), 0);
 	assert_int_equal(fixture_objects(st, "m7g", "6.9.0", &ids), 0);
 	assert_int_equal(fixture_session(st, &ids, 2, 10.0, NULL), 0);
 	s.sut_id = ids.sut;
@@ -487,7 +487,7 @@ static void test_incomplete_session_stays(void **state)
 	assert_int_equal(store_sample_add(st, sess, ids.resultclass, 0, false, 42.0), 0);
 	store_close(st);	/* interrupted: never ended */
 
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, wl_identity_parse, &st), 0);
 	assert_int_equal(store_list_sessions(st, &list), 0);
 	assert_int_equal(json_array_size(list), 2);
 	row = json_array_get(list, 1);
@@ -514,7 +514,7 @@ static void test_resume_state(void **state)
 	struct store_resume r = { .seed = 0xfedcba9876543210ULL, .session = 1, .scale = 4 }, got;
 	json_t *done;
 
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, wl_identity_parse, &st), 0);
 	assert_int_equal(store_resume_get(st, &k, &got, &done), -ENOENT);
 	assert_null(done);
 	assert_int_equal(store_resume_done(st, &k, "memset -s 1MB"), -ENOENT);
@@ -525,7 +525,7 @@ static void test_resume_state(void **state)
 	store_close(st);
 
 	/* another process reads it: a seed above INT64_MAX survives SQLite's signed integers */
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, wl_identity_parse, &st), 0);
 	assert_int_equal(store_resume_get(st, &k, &got, &done), 0);
 	assert_true(got.seed == r.seed);
 	assert_int_equal(got.session, 1);
@@ -630,7 +630,7 @@ static void test_migrates_v1_store(void **state)
 	fixture_path(path, sizeof(path), fixture_dir(state), "v1.db");
 	assert_int_equal(copy_file("tests/fixtures/store-v1/results.db", path), 0);
 	assert_int_equal(fixture_sqlite_raw(path, "PRAGMA user_version"), 1);
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, wl_identity_parse, &st), 0);
 	assert_int_equal(store_resume_set(st, &(struct store_run_key){ "p", "box", "base", "host" }, &r), 0);
 	store_close(st);
 	assert_int_equal(fixture_sqlite_raw(path, "PRAGMA user_version"), store_schema_version());
@@ -670,7 +670,7 @@ static int writer(const char *path, int n)
 	struct fixture_ids ids;
 	struct store_session s = { 0 };
 	int64_t sess;
-	int ret = store_open(path, &st);
+	int ret = store_open(path, wl_identity_parse, &st);
 
 	if (ret)
 		return 1;
@@ -708,7 +708,7 @@ static void test_concurrent_writers(void **state)
 		assert_true(WIFEXITED(status));
 		assert_int_equal(WEXITSTATUS(status), 0);
 	}
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, wl_identity_parse, &st), 0);
 	assert_int_equal(fixture_count(st, false), WRITERS * PER_WRITER);
 	assert_int_equal(store_check(st), 0);
 	assert_int_equal(store_list_suts(st, &list), 0);
@@ -728,7 +728,7 @@ static void endless_writer(const char *path, int fd)
 	struct store_session s = { 0 };
 	int64_t sess;
 
-	if (store_open(path, &st) || fixture_objects(st, "m7g", "6.9.0", &ids))
+	if (store_open(path, wl_identity_parse, &st) || fixture_objects(st, "m7g", "6.9.0", &ids))
 		_exit(1);
 	s.sut_id = ids.sut;
 	s.swprofile_id = ids.swprofile;
@@ -766,7 +766,7 @@ static void test_kill9_keeps_committed_samples(void **state)
 		got = n;
 	close(fds[0]);
 
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, wl_identity_parse, &st), 0);
 	assert_int_equal(store_check(st), 0);
 	n = fixture_count(st, false);
 	/* every reported sample is there; at most one more was committed but not yet reported */
@@ -819,7 +819,7 @@ static int open_without_room(const char *path)
 	if (pid == 0) {
 		signal(SIGXFSZ, SIG_IGN);	/* the write fails with EFBIG instead of killing */
 		setrlimit(RLIMIT_FSIZE, &none);
-		_exit(store_open(path, &st) ? 0 : 1);
+		_exit(store_open(path, wl_identity_parse, &st) ? 0 : 1);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
@@ -864,7 +864,7 @@ static void test_check_reports_corruption(void **state)
 	FILE *f;
 
 	fixture_path(path, sizeof(path), fixture_dir(state), "corrupt.db");
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, wl_identity_parse, &st), 0);
 	assert_int_equal(fixture_objects(st, "m7g", "6.9.0", &ids), 0);
 	for (int i = 0; i < 20; i++)
 		assert_int_equal(fixture_session(st, &ids, 20, i, NULL), 0);
@@ -879,7 +879,7 @@ static void test_check_reports_corruption(void **state)
 		fwrite(junk, 1, sizeof(junk), f);
 	fclose(f);
 
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, wl_identity_parse, &st), 0);
 	assert_int_equal(store_check(st), -EIO);
 	store_close(st);
 }
@@ -976,15 +976,15 @@ static void test_pg_foreign_and_empty_database(void **state)
 
 	fixture_raw(state, "photos", "CREATE TABLE photos (id BIGINT PRIMARY KEY, data BYTEA)");
 	capture_begin(&cap);
-	assert_int_equal(store_open(fixture_url(state, "photos"), &st), -EMEDIUMTYPE);
+	assert_int_equal(store_open(fixture_url(state, "photos"), wl_identity_parse, &st), -EMEDIUMTYPE);
 	assert_non_null(strstr(capture_end(&cap), "not a clearpath store"));
 	assert_null(st);
-	assert_int_equal(store_open_readonly(fixture_url(state, "photos"), &st), -EMEDIUMTYPE);
+	assert_int_equal(store_open_readonly(fixture_url(state, "photos"), wl_identity_parse, &st), -EMEDIUMTYPE);
 	assert_int_equal(fixture_raw(state, "photos", "SELECT count(*) FROM pg_catalog.pg_tables"
 				     " WHERE schemaname = 'public'"), 1);
 
 	capture_begin(&cap);
-	assert_int_equal(store_open_readonly(fixture_url(state, "empty"), &st), -EINVAL);
+	assert_int_equal(store_open_readonly(fixture_url(state, "empty"), wl_identity_parse, &st), -EINVAL);
 	assert_non_null(strstr(capture_end(&cap), "holds no clearpath store yet"));
 	assert_int_equal(fixture_raw(state, "empty", "SELECT count(*) FROM pg_catalog.pg_tables"
 				     " WHERE schemaname = 'public'"), 0);
@@ -1011,7 +1011,7 @@ static void expect_open_fails(const char *url, int err, const char *text)
 	struct store *st;
 
 	capture_begin(&cap);
-	assert_int_equal(store_open(url, &st), err);
+	assert_int_equal(store_open(url, wl_identity_parse, &st), err);
 	assert_non_null(strstr(capture_end(&cap), text));
 	assert_null(st);
 }
@@ -1125,7 +1125,7 @@ static void test_pg_lost_connection_bulk_paths(void **state)
 	struct store_merged added = { -1, 0, 0 };
 
 	fixture_path(path, sizeof(path), fixture_dir(state), "src.db");
-	assert_int_equal(store_open(path, &src), 0);
+	assert_int_equal(store_open(path, wl_identity_parse, &src), 0);
 	assert_int_equal(fixture_objects(src, "m7g", "6.9.0", &ids), 0);
 	assert_int_equal(fixture_session(src, &ids, 3, 1.0, NULL), 0);
 	text = fixture_export(src, STORE_CSV);
@@ -1182,7 +1182,7 @@ static void test_pg_reader_never_writes(void **state)
 	assert_int_equal(fixture_objects(st, "m7g", "6.9.0", &ids), 0);
 	assert_int_equal(fixture_session(st, &ids, 2, 1.0, NULL), 0);
 	store_close(st);
-	assert_int_equal(store_open_readonly(fixture_url(state, "ro"), &ro), 0);
+	assert_int_equal(store_open_readonly(fixture_url(state, "ro"), wl_identity_parse, &ro), 0);
 	assert_int_equal(fixture_count(ro, true), 3);
 	assert_int_equal(store_sut_get(ro, "another", NULL, &id), -EROFS);
 	store_close(ro);
@@ -1207,7 +1207,7 @@ static void test_pg_role_without_privilege(void **state)
 	fixture_raw(state, "lab", sql);
 	snprintf(userinfo, sizeof(userinfo), "%s:r", role);
 	u = fixture_pg_url_as(fixture_db(state, "lab"), userinfo);
-	assert_int_equal(store_open(u, &rd), 0);
+	assert_int_equal(store_open(u, wl_identity_parse, &rd), 0);
 	capture_begin(&cap);
 	assert_int_equal(store_sut_get(rd, "another", NULL, &id), -EACCES);
 	assert_non_null(strstr(capture_end(&cap), "privilege"));

@@ -128,7 +128,7 @@ static void populate(struct store *st)
 	assert_int_equal(fixture_session(st, &a, 3, 63932542232.12, NULL), 0);
 	assert_int_equal(fixture_session(st, &b, 3, 0.1 + 0.2, NULL), 0);
 	assert_int_equal(fixture_benchmark(st, "mem/memset", "", &bench), 0);
-	assert_int_equal(store_resultclass_get(st, bench, "line1\nline2", "ns", false, &rc), 0);
+	assert_int_equal(store_resultclass_get(st, bench, "line1\nline2", NULL, "ns", false, &rc), 0);
 	s.sut_id = a.sut;
 	s.swprofile_id = a.swprofile;
 	assert_int_equal(store_session_begin(st, &s, &sess), 0);

@@ -82,6 +82,147 @@ static void assert_counts(struct store *st, int64_t sessions, int64_t samples, i
 	assert_int_equal(c.environments, envs);
 }
 
+/* Listing @list of @a and @b, as JSON text: the same, in the same order. */
+static void assert_same_listing(struct store *a, struct store *b, int (*list)(struct store *, json_t **))
+{
+	json_t *ja, *jb;
+	char *ta, *tb;
+
+	assert_int_equal(list(a, &ja), 0);
+	assert_int_equal(list(b, &jb), 0);
+	ta = json_dumps(ja, JSON_COMPACT);
+	tb = json_dumps(jb, JSON_COMPACT);
+	assert_string_equal(ta, tb);
+	free(ta);
+	free(tb);
+	json_decref(ja);
+	json_decref(jb);
+}
+
+/* Every listing of @a and @b: the same, in the same order. */
+static void assert_same_listings(struct store *a, struct store *b)
+{
+	int (*const list[])(struct store *, json_t **) = {
+		store_list_suts, store_list_swprofiles, store_list_benchmarks, store_list_sessions,
+	};
+
+	for (size_t i = 0; i < sizeof(list) / sizeof(list[0]); i++)
+		assert_same_listing(a, b, list[i]);
+}
+
+/*
+ * Result classes as clearpath's runner writes them: benchmarks from the
+ * real parser, each class its benchmark plus a metric (named with
+ * ident_class_name()), an imported name whose display holds the workload,
+ * and an exec's value named by its plan (no metric).
+ */
+static void populate_identities(struct store *st)
+{
+	static const struct {
+		const char *suite, *spelling, *metrics[4];
+	} b[] = {
+		{ "mem/memset", "-s 1MB -f default", { "", "cycles", NULL } },
+		{ "mem/clear", "-p 2MB -f default -s 4MB --then read", { "", "then-read", "combined", NULL } },
+		{ "mem/mmap", "--size 4MB -f demand", { "", "profile:clear_page_erms", NULL } },
+		{ "perf/mem", "mmap -p 4KB -f demand -s 32GB -l 5", { "", NULL } },
+	};
+	static struct bench_identity id;
+	struct store_session s = { 0 };
+	char display[1024], name[1200];
+	int64_t sess, bench, rc;
+
+	/* no benchmark beyond these: a class without samples would not travel by export */
+	assert_int_equal(store_sut_get(st, "box", "{\"arch\":\"x86_64\"}", &s.sut_id), 0);
+	assert_int_equal(store_swprofile_get(st, "6.9", "{}", 0, &s.swprofile_id), 0);
+	assert_int_equal(store_session_begin(st, &s, &sess), 0);
+	for (size_t i = 0; i < sizeof(b) / sizeof(b[0]); i++) {
+		assert_int_equal(wl_identity_parse(b[i].suite, b[i].spelling, &id), 0);
+		assert_true(id.nparams > 0);
+		assert_int_equal(store_benchmark_get(st, &id, &bench, display, sizeof(display)), 0);
+		for (size_t m = 0; b[i].metrics[m]; m++) {
+			/* the display-holding import names its class by the display alone */
+			if (!strcmp(b[i].suite, "perf/mem"))
+				snprintf(name, sizeof(name), "%s", display);
+			else
+				assert_int_equal(ident_class_name(b[i].suite, display, b[i].metrics[m], name, sizeof(name)), 0);
+			assert_int_equal(store_resultclass_get(st, bench, name, b[i].metrics[m], "bytes/sec", true, &rc), 0);
+			assert_int_equal(store_sample_add(st, sess, rc, 0, false, 1e9 + (double)(i * 10 + m)), 0);
+		}
+	}
+	ident_raw(&id, "exec/rate-of-echo", "echo rate 7");
+	assert_int_equal(store_benchmark_get(st, &id, &bench, NULL, 0), 0);
+	assert_int_equal(store_resultclass_get(st, bench, "rate of echo", NULL, "GB/sec", true, &rc), 0);
+	assert_int_equal(store_sample_add(st, sess, rc, 0, false, 7), 0);
+	assert_int_equal(store_session_end(st, sess), 0);
+}
+
+/* store_query(): one line per result class with its identity as data, appended to the open stream. */
+static int identity_line(const struct store_row *row, void *arg)
+{
+	const struct ident_class *c = &row->ident;
+
+	fprintf(arg, "%s|%s|%s|%s|%s|%s|", c->suite, c->workload, c->display, c->key, c->name,
+		c->metric ? c->metric : "(none)");
+	for (size_t i = 0; i < c->nparam; i++)
+		fprintf(arg, "%s/%s=%s[%s] ", c->param[i].name, c->param[i].alias, c->param[i].value, c->param[i].shown);
+	fprintf(arg, "%s\n", row->unit);
+	return 0;
+}
+
+/* Every class of @st with its identity, in the query's order (one line per sample: the classes repeat). */
+static char *identities_of(struct store *st)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(store_query(st, NULL, identity_line, f), 0);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The structured identity survives every way between stores: the sample
+ * CSV, the whole form in CSV and JSON, and merge: parameters, workload,
+ * metric (none for the exec's) and names as the source has them.
+ */
+static void test_identity_round_trips(void **state)
+{
+	struct store *src = fixture_open(state, "src.db"), *dst;
+	char *want, *got, *text;
+	struct store_merged added;
+
+	populate_identities(src);
+	want = identities_of(src);
+	assert_non_null(strstr(want, "mem/clear|mem/clear|-p 2MB -f default -s 4MB --then read|"));
+	assert_non_null(strstr(want, "clear -p 2MB -f default -s 4MB --then read :then-read|then-read|"));
+	assert_non_null(strstr(want, "perf/mem|mem/mmap|mmap -p 4KB -f demand -s 32GB -l 5|"));
+	assert_non_null(strstr(want, "mmap -f demand -s 4MB :profile:clear_page_erms|profile:clear_page_erms|"));
+	assert_non_null(strstr(want, "exec/rate-of-echo||echo rate 7|echo rate 7|rate of echo|(none)|GB/sec"));
+	for (int way = 0; way < 4; way++) {
+		static const char *const names[] = { "csv.db", "whole-csv.db", "whole-json.db", "merge.db" };
+
+		dst = fixture_open(state, names[way]);
+		if (way == 3) {
+			assert_int_equal(store_merge(dst, fixture_url(state, "src.db"), &added), 0);
+			assert_int_equal(added.added, 1);
+		} else {
+			text = way ? whole_text(src, way == 1 ? STORE_CSV : STORE_JSON, NULL, 0) : fixture_export(src, STORE_CSV);
+			assert_int_equal(import_text(dst, text, NULL), 0);
+			free(text);
+		}
+		got = identities_of(dst);
+		assert_string_equal(want, got);
+		free(got);
+		/* workloads, keys and metrics: the sample CSV carries no fingerprints, so only these */
+		assert_same_listing(src, dst, store_list_benchmarks);
+		store_close(dst);
+	}
+	free(want);
+	store_close(src);
+}
+
 /* export -> import -> export gives the same bytes in either format; importing again adds nothing. */
 static void test_whole_round_trip_and_again(void **state)
 {
@@ -463,7 +604,7 @@ static struct store *open_file(void **state, const char *name, char *path, size_
 	struct store *st;
 
 	fixture_path(path, len, fixture_dir(state), name);
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, wl_identity_parse, &st), 0);
 	return st;
 }
 
@@ -515,27 +656,37 @@ static void test_across_backends(void **state)
 	store_close(pg);
 }
 
-/* Every listing of @a and @b, as JSON text: the same, in the same order. */
-static void assert_same_listings(struct store *a, struct store *b)
+/* The structured identity from SQLite to PostgreSQL and back, by merge and by the whole form. */
+static void test_identity_across_backends(void **state)
 {
-	int (*const list[])(struct store *, json_t **) = {
-		store_list_suts, store_list_swprofiles, store_list_benchmarks, store_list_sessions,
-	};
+	char a_path[512], b_path[512];
+	struct store *a = open_file(state, "a.db", a_path, sizeof(a_path)), *pg = fixture_open(state, "pg"), *b;
+	char *want, *got, *text;
+	struct store_merged added;
 
-	for (size_t i = 0; i < sizeof(list) / sizeof(list[0]); i++) {
-		json_t *ja, *jb;
-		char *ta, *tb;
-
-		assert_int_equal(list[i](a, &ja), 0);
-		assert_int_equal(list[i](b, &jb), 0);
-		ta = json_dumps(ja, JSON_COMPACT);
-		tb = json_dumps(jb, JSON_COMPACT);
-		assert_string_equal(ta, tb);
-		free(ta);
-		free(tb);
-		json_decref(ja);
-		json_decref(jb);
-	}
+	populate_identities(a);
+	want = identities_of(a);
+	assert_int_equal(store_merge(pg, a_path, &added), 0);
+	got = identities_of(pg);
+	assert_string_equal(want, got);
+	free(got);
+	b = open_file(state, "b.db", b_path, sizeof(b_path));
+	assert_int_equal(store_merge(b, fixture_url(state, "pg"), &added), 0);
+	got = identities_of(b);
+	assert_string_equal(want, got);
+	free(got);
+	store_close(b);
+	b = fixture_open(state, "pg2");
+	text = whole_text(a, STORE_JSON, NULL, 0);
+	assert_int_equal(import_text(b, text, NULL), 0);
+	got = identities_of(b);
+	assert_string_equal(want, got);
+	free(got);
+	free(text);
+	free(want);
+	store_close(a);
+	store_close(b);
+	store_close(pg);
 }
 
 /*
@@ -558,12 +709,12 @@ static void test_natural_collation_database(void **state)
 
 		assert_int_equal(fixture_objects(a, suts[i], swps[i % 4], &ids), 0);
 		assert_int_equal(fixture_benchmark(a, i % 2 ? "mem/Memset" : "mem/memset", suts[i], &bench), 0);
-		assert_int_equal(store_resultclass_get(a, bench, classes[i % 3], "ns", false, &ids.resultclass), 0);
+		assert_int_equal(store_resultclass_get(a, bench, classes[i % 3], NULL, "ns", false, &ids.resultclass), 0);
 		assert_int_equal(fixture_session(a, &ids, 2, (double)i, NULL), 0);
 	}
 	pg = NULL;
 	assert_int_equal(store_open(fixture_url_created(state, "icu", "TEMPLATE template0 LOCALE_PROVIDER icu"
-							 " ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'"), &pg), 0);
+							 " ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'"), wl_identity_parse, &pg), 0);
 	assert_int_equal(fixture_raw(state, "icu", "SELECT ('a' < 'B')::int"), 1);	/* the collation is natural */
 	assert_int_equal(store_merge(pg, a_path, &added), 0);
 	assert_int_equal(added.added, 5);
@@ -584,11 +735,13 @@ int main(void)
 		cmocka_unit_test(test_whole_many_samples),
 		cmocka_unit_test(test_edge_values_round_trip),
 		cmocka_unit_test(test_negative_zero_is_zero),
+		cmocka_unit_test(test_identity_round_trips),
 	};
 	/* PostgreSQL with SQLite files beside it */
 	const struct CMUnitTest across[] = {
 		cmocka_unit_test(test_across_backends),
 		cmocka_unit_test(test_natural_collation_database),
+		cmocka_unit_test(test_identity_across_backends),
 	};
 	int failed = FIXTURE_RUN("whole", every, FIXTURE_SQLITE);
 

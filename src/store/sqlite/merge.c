@@ -8,7 +8,7 @@
 
 #include "util/log.h"
 
-/* SQL cp_rebase(suite, from, to, name): store_rebase_name() for merge statements. */
+/* SQL cp_rebase(suite, from, to, name): ident_class_rebase() for merge statements. */
 static void sql_rebase(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	const char *a[4];
@@ -21,14 +21,34 @@ static void sql_rebase(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_null(ctx);
 		return;
 	}
-	store_rebase_name(a[0], a[1], a[2], a[3], out, sizeof(out));
+	ident_class_rebase(a[0], a[1], a[2], a[3], out, sizeof(out));
 	sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
+}
+
+/* SQL cp_metric(suite, display, name): ident_class_metric(), for a source older than metrics. */
+static void sql_metric(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *a[3], *m;
+
+	(void)argc;
+	for (int i = 0; i < 3; i++)
+		a[i] = (const char *)sqlite3_value_text(argv[i]);
+	m = a[0] && a[1] && a[2] ? ident_class_metric(a[0], a[1], a[2]) : NULL;
+	if (m)
+		sqlite3_result_text(ctx, m, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_result_null(ctx);
 }
 
 int store_sqlite_functions(sqlite3 *db)
 {
-	return sqlite3_create_function(db, "cp_rebase", 4, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
-				       sql_rebase, NULL, NULL);
+	int rc = sqlite3_create_function(db, "cp_rebase", 4, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+					 sql_rebase, NULL, NULL);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function(db, "cp_metric", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+					     sql_metric, NULL, NULL);
+	return rc;
 }
 
 /*
@@ -47,12 +67,15 @@ static const char *const merge_sql[] = {
 	" WHERE true ON CONFLICT (name) DO UPDATE SET fingerprint = excluded.fingerprint"
 	" WHERE swprofile.fingerprint = '{}'",
 	/* Benchmarks by key (temp.src_bench): another spelling main holds already is the same one. */
-	"INSERT INTO main.benchmark (suite, params, key) SELECT suite, params, key FROM temp.src_bench"
-	" WHERE true ON CONFLICT DO NOTHING",
-	/* ... and its result classes are named after main's spelling */
-	"INSERT INTO main.resultclass (benchmark_id, name, unit, higher_is_better)"
-	" SELECT mb.id, cp_rebase(b.suite, b.params, mb.params, r.name), r.unit, r.higher_is_better"
-	" FROM src.resultclass r JOIN temp.src_bench b ON b.id = r.benchmark_id"
+	"INSERT INTO main.benchmark (suite, params, key, workload) SELECT suite, params, key, workload"
+	" FROM temp.src_bench WHERE true ON CONFLICT DO NOTHING",
+	/*
+	 * ... and its result classes are named after main's spelling, with
+	 * their metric (temp.src_rc: the source's, or what its names say)
+	 */
+	"INSERT INTO main.resultclass (benchmark_id, name, unit, higher_is_better, metric)"
+	" SELECT mb.id, cp_rebase(b.suite, b.params, mb.params, r.name), r.unit, r.higher_is_better, r.metric"
+	" FROM temp.src_rc r JOIN temp.src_bench b ON b.id = r.benchmark_id"
 	" JOIN main.benchmark mb ON mb.suite = b.suite AND mb.key = b.key"
 	" WHERE true ON CONFLICT DO NOTHING",
 	"INSERT INTO main.session (uuid, boot_id, sut_id, swprofile_id, started, ended, complete,"
@@ -76,34 +99,42 @@ static const char *const merge_sql[] = {
 	" JOIN main.benchmark mb ON mb.suite = b.suite AND mb.key = b.key",
 };
 
-/* store_bench_each(): the source's benchmark @b with its key, into temp.src_bench. */
+/* store_bench_each(): the source's benchmark @b with its key and workload, into temp.src_bench. */
 static int src_key(struct store *st, const struct store_bench_row *b, const struct bench_identity *id)
 {
 	const char *key = store_bench_key(id, b->params);
 
 	if (strlen(key) > STORE_NAME_MAX)
 		return store_name_check(key, "benchmark key (every parameter, defaults filled in) to merge");
-	return store_exec(st, "INSERT INTO temp.src_bench (id, suite, params, key) VALUES (?1, ?2, ?3, ?4)",
-			  "ittt", b->id, b->suite, b->params, key);
+	return store_exec(st, "INSERT INTO temp.src_bench (id, suite, params, key, workload)"
+			  " VALUES (?1, ?2, ?3, ?4, ?5)", "itttt", b->id, b->suite, b->params, key, id->workload);
 }
 
 /*
- * temp.src_bench: every benchmark of the attached "src" with its key,
- * computed here because a source opened read-only may predate keys.
+ * temp.src_bench: every benchmark of the attached "src" with its key and
+ * workload, computed here because a source opened read-only may predate
+ * them; temp.src_rc: its result classes with their metric, the stored one
+ * or, for a source older than metrics (@metric false), what its names say.
  */
-static int src_keys(struct store *st)
+static int src_keys(struct store *st, bool metric)
 {
 	struct bench_identity *id = malloc(sizeof(*id));
 	int ret = id ? store_exec(st, "CREATE TEMP TABLE src_bench (id INTEGER PRIMARY KEY, suite TEXT NOT NULL,"
-				  " params TEXT NOT NULL, key TEXT NOT NULL)", NULL) : -ENOMEM;
+				  " params TEXT NOT NULL, key TEXT NOT NULL, workload TEXT NOT NULL)", NULL) : -ENOMEM;
 
 	if (!ret)
 		ret = store_bench_each(st, "SELECT id, suite, params FROM src.benchmark ORDER BY id", id, src_key);
+	if (!ret)
+		ret = store_exec(st, metric ? "CREATE TEMP TABLE src_rc AS SELECT id, benchmark_id, name, unit,"
+				 " higher_is_better, metric FROM src.resultclass"
+				 : "CREATE TEMP TABLE src_rc AS SELECT r.id, r.benchmark_id, r.name, r.unit,"
+				 " r.higher_is_better, cp_metric(b.suite, b.params, r.name) AS metric"
+				 " FROM src.resultclass r JOIN src.benchmark b ON b.id = r.benchmark_id", NULL);
 	free(id);
 	return ret;
 }
 
-static int merge_attached(struct store *dst, struct store_merged *out)
+static int merge_attached(struct store *dst, bool metric, struct store_merged *out)
 {
 	int64_t n = 0;
 	int ret = store_tx_begin(dst);
@@ -112,7 +143,7 @@ static int merge_attached(struct store *dst, struct store_merged *out)
 		return ret;
 	ret = store_merge_check_names(dst, "src.");
 	if (!ret)
-		ret = src_keys(dst);
+		ret = src_keys(dst, metric);
 	for (size_t i = 0; !ret && i < sizeof(merge_sql) / sizeof(merge_sql[0]); i++)
 		ret = store_exec(dst, merge_sql[i], NULL);
 	if (!ret)
@@ -123,6 +154,8 @@ static int merge_attached(struct store *dst, struct store_merged *out)
 		ret = store_exec(dst, "DROP TABLE temp.merge_new", NULL);
 	if (!ret)
 		ret = store_exec(dst, "DROP TABLE temp.src_bench", NULL);
+	if (!ret)
+		ret = store_exec(dst, "DROP TABLE temp.src_rc", NULL);
 	ret = store_tx_end(dst, ret);
 	if (!ret && out)
 		*out = (struct store_merged){ .added = (int)n };
@@ -133,6 +166,7 @@ int store_sqlite_merge(struct store *dst, const char *src_url, struct store_merg
 {
 	struct store *src;
 	int64_t both = 0;
+	bool metric;
 	int ret;
 
 	if (!store_backend_sqlite.claims(src_url))
@@ -142,9 +176,10 @@ int store_sqlite_merge(struct store *dst, const char *src_url, struct store_merg
 	 * source that is another user's or on a read-only mount can be merged,
 	 * and it is attached the same way.
 	 */
-	ret = store_open_readonly(src_url, &src);
+	ret = store_open_readonly(src_url, dst->parse, &src);
 	if (ret)
 		return ret;
+	metric = store_has_metric(src);
 	ret = store_exec(dst, "ATTACH DATABASE ?1 AS src", "t", (const char *)src->priv);
 	store_close(src);
 	if (ret)
@@ -153,7 +188,7 @@ int store_sqlite_merge(struct store *dst, const char *src_url, struct store_merg
 	ret = store_int64(dst, &both, "SELECT count(*) FROM src.session WHERE uuid IN (SELECT uuid FROM main.session)",
 			  NULL);
 	if (!ret)
-		ret = both ? -ENOTSUP : merge_attached(dst, out);
+		ret = both ? -ENOTSUP : merge_attached(dst, metric, out);
 	store_exec(dst, "DETACH DATABASE src", NULL);
 	return ret;
 }

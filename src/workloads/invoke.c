@@ -240,8 +240,12 @@ static int inv_profile_opt(struct wl_parsed *p, int c, const char *arg)
 	return ret;
 }
 
-/* Parse @argv (argv[0] is the workload name) into @p's params, functions, counters and profile. */
-static int inv_parse(struct wl_parsed *p, int argc, char **argv)
+/*
+ * Parse @argv (argv[0] is the workload name) into @p's params, functions,
+ * counters and profile.  --help prints the usage when @usage (a command
+ * line typed), not for stored text, and returns -1.
+ */
+static int inv_parse(struct wl_parsed *p, int argc, char **argv, bool usage)
 {
 	const struct workload *wl = p->wl;
 	struct option lo[INV_MAX_OPTS + 7];
@@ -274,7 +278,8 @@ static int inv_parse(struct wl_parsed *p, int argc, char **argv)
 			continue;
 		}
 		if (c == INV_OPT_HELP || c == 'h') {
-			inv_usage(wl);
+			if (usage)
+				inv_usage(wl);
 			return -1;
 		}
 		if (c == '?' || c == ':') {
@@ -446,7 +451,8 @@ static int inv_run(const struct wl_parsed *p, struct wl_sink *sink)
 	return 0;
 }
 
-int wl_parse(int argc, char **argv, struct wl_parsed *out)
+/* wl_parse(), printing the usage for --help only when @usage. */
+static int inv_parse_command(int argc, char **argv, struct wl_parsed *out, bool usage)
 {
 	int ret;
 
@@ -476,9 +482,9 @@ int wl_parse(int argc, char **argv, struct wl_parsed *out)
 	out->profile_cfg = (struct profile_config){ PROFILE_CPU_CLOCK, PROFILE_DEFAULT_HZ };
 	ret = inv_defaults(out->wl, out->params);
 	if (!ret)
-		ret = inv_parse(out, argc - 1, argv + 1);
+		ret = inv_parse(out, argc - 1, argv + 1, usage);
 	if (ret < 0) {
-		out->help = true;	/* --help was printed */
+		out->help = true;	/* --help was asked (and printed when @usage) */
 		ret = 0;
 	} else if (!ret && strcmp(out->functions, "help") && strcmp(out->functions, "h")) {
 		ret = out->wl->check(out->params);
@@ -486,6 +492,11 @@ int wl_parse(int argc, char **argv, struct wl_parsed *out)
 	if (ret)
 		wl_parsed_free(out);
 	return ret;
+}
+
+int wl_parse(int argc, char **argv, struct wl_parsed *out)
+{
+	return inv_parse_command(argc, argv, out, true);
 }
 
 void wl_parsed_free(struct wl_parsed *p)
@@ -617,7 +628,8 @@ int wl_identity_parse(const char *suite, const char *params, struct bench_identi
 	w[first] = (char *)wl->collection;
 	w[first + 1] = (char *)wl->name;
 	quiet = log_set_quiet(true);
-	ret = wl_parse(n + 2 - first, w + first, &p);
+	/* stored text asking for --help names no benchmark: raw, and nothing printed */
+	ret = inv_parse_command(n + 2 - first, w + first, &p, false);
 	log_set_quiet(quiet);
 	if (ret)
 		return 0;	/* what does not parse stays raw */

@@ -31,6 +31,16 @@ one_row_store() {
 	refused 2 "<stdin>: line 1, column 1 (sut): header says ''"
 }
 
+@test "import: stored text asking for --help is a raw benchmark, and no workload's usage is printed" {
+	# the identity parser once printed 'usage: clearpath bench mem memset ...' into import's output
+	printf '%s\n%s\n' "$HEADER" "${ROW/mem\/memset -s 4MB,memset/mem/memset --help,memset --help}" >"$D/help.csv"
+	run --separate-stderr "$CP" import --store "$D/h.db" "$D/help.csv"
+	[ "$status" -eq 0 ]
+	[ "$output" = "imported 1 sample in 1 new session from $D/help.csv" ]
+	[ -z "$stderr" ]
+	[ "$(sql "$D/h.db" "SELECT key || '|' || workload FROM benchmark")" = "--help|" ]
+}
+
 @test "open: a negative schema version is refused as not a clearpath store" {
 	one_row_store "$D/neg.db"
 	sql "$D/neg.db" "PRAGMA user_version = -5"

@@ -128,9 +128,13 @@ static int advance_boot(struct campaign *c, struct campaign_executor *ex, struct
 		return ret;
 	printf("%s: boot %d of %zu: %s (%s)\n", ex->target, b->pos + 1, total, sw->name, campaign_method_of(sw)->name);
 	fflush(stdout);
+	ex->resumable = false;
 	if ((ret = ex->ops->boot(ex, c->plan, sw, &before)))
-		return advance_failed(c, b, ret, "the boot method failed");
+		return ex->resumable ? ret : advance_failed(c, b, ret, "the boot method failed");
 	ret = ex->ops->wait(ex, sw, &before, detached);
+	/* a boot the executor will take again (a lab's job tried as often as allowed) keeps the campaign running */
+	if (ret && ex->resumable)
+		return ret;
 	if (ret)
 		return advance_failed(c, b, ret, "the target did not come back from the boot");
 	return 0;

@@ -76,6 +76,7 @@ struct campaign_start {
 	size_t ntargets;
 	const char *ssh_config;	/* remote mode: ssh -F FILE (absolute), recorded for 'continue'; or NULL */
 	unsigned boot_timeout;	/* remote mode: seconds a host may take to come back, recorded; 0: default */
+	const json_t *settings;	/* the executor's own settings (a LAVA lab's URL, device type...), recorded; or NULL */
 };
 
 /*

@@ -84,6 +84,12 @@ struct campaign_executor {
 	const struct campaign_executor_kind *kind;
 	const char *target;	/* the boots' target: CAMPAIGN_LOCAL_TARGET, or the host as given */
 	bool dry_run;		/* print what would be done; change nothing */
+	/*
+	 * Set by boot() or wait() when their failure leaves the boot to be
+	 * taken again by 'campaign continue' (a LAVA job tried as often as
+	 * allowed, the lab unreachable): the campaign goes on running.
+	 */
+	bool resumable;
 	void *priv;		/* the executor's own state */
 };
 
@@ -110,6 +116,7 @@ struct campaign_executor_kind {
 
 #define CAMPAIGN_EXECUTORS(X)			\
 	X(campaign_executor_local)		\
+	X(campaign_executor_lava)		\
 	X(campaign_executor_ssh)
 
 #define CAMPAIGN_EXECUTOR_DECLARE(k) extern const struct campaign_executor_kind k;

@@ -89,6 +89,7 @@ struct campaign_method {
 	X(campaign_method_kexec)		\
 	X(campaign_method_grub)			\
 	X(campaign_method_command)		\
+	X(campaign_method_lava)			\
 	X(campaign_method_fake)
 
 #define CAMPAIGN_METHOD_DECLARE(m) extern const struct campaign_method m;

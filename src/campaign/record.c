@@ -64,6 +64,10 @@ json_t *campaign_spec(const struct campaign_start *s, const struct plan *p, cons
 		json_object_set_new(spec, "ssh_config", json_string(s->ssh_config));
 	if (spec && s->boot_timeout)
 		json_object_set_new(spec, "boot_timeout", json_integer(s->boot_timeout));
+	if (spec && s->settings && json_object_update(spec, (json_t *)s->settings)) {
+		json_decref(spec);
+		spec = NULL;
+	}
 	free(order);
 	return spec;
 }

@@ -1,4 +1,5 @@
 /* cmd_campaign: `clearpath campaign start|status|continue|abort|fake-boot`: kernels compared across boots. */
+#define _GNU_SOURCE	/* asprintf */
 #include "campaign/campaign.h"
 #include "campaign/method.h"
 #include "campaign/executor.h"
@@ -13,16 +14,21 @@
 #include "util/log.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 enum { CA_BOOTS = 256, CA_STORE, CA_YES, CA_DRY_RUN, CA_SEED, CA_RELEASE, CA_CMDLINE, CA_HOST, CA_SSH_CONFIG,
-       CA_BOOT_TIMEOUT, CA_FORMAT, CA_HELP };
+       CA_BOOT_TIMEOUT, CA_FORMAT, CA_LAVA, CA_DEVICE_TYPE, CA_TAGS, CA_LAVA_DEVICES, CA_LAVA_TOKEN_FILE,
+       CA_LAVA_IDENTITY, CA_LAVA_RETRIES, CA_LAVA_QUEUE_TIMEOUT, CA_LAVA_CLEARPATH, CA_HELP };
 
 #define CA_MAX_HOSTS 64
+#define CA_MAX_TYPES 16
+#define CA_MAX_LANES 32
 
 static const struct option ca_options[] = {
 	{ "boots", required_argument, NULL, CA_BOOTS },
@@ -36,6 +42,15 @@ static const struct option ca_options[] = {
 	{ "ssh-config", required_argument, NULL, CA_SSH_CONFIG },
 	{ "boot-timeout", required_argument, NULL, CA_BOOT_TIMEOUT },
 	{ "format", required_argument, NULL, CA_FORMAT },
+	{ "lava", required_argument, NULL, CA_LAVA },
+	{ "device-type", required_argument, NULL, CA_DEVICE_TYPE },
+	{ "tags", required_argument, NULL, CA_TAGS },
+	{ "lava-devices", required_argument, NULL, CA_LAVA_DEVICES },
+	{ "lava-token-file", required_argument, NULL, CA_LAVA_TOKEN_FILE },
+	{ "lava-identity", required_argument, NULL, CA_LAVA_IDENTITY },
+	{ "lava-retries", required_argument, NULL, CA_LAVA_RETRIES },
+	{ "lava-queue-timeout", required_argument, NULL, CA_LAVA_QUEUE_TIMEOUT },
+	{ "lava-clearpath", required_argument, NULL, CA_LAVA_CLEARPATH },
 	{ "help", no_argument, NULL, CA_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -52,6 +67,12 @@ struct ca_cli {
 	unsigned boot_timeout;
 	bool json;	/* status --format json */
 	bool format_given;
+	/* a LAVA lab */
+	const char *lava, *tags, *token_file, *identity, *lava_clearpath;
+	const char *types[CA_MAX_TYPES];
+	size_t ntypes;
+	unsigned lanes, queue_minutes;
+	int retries;		/* -1: not given */
 };
 
 static void ca_usage(FILE *out)
@@ -59,8 +80,12 @@ static void ca_usage(FILE *out)
 	fprintf(out,
 		"usage: clearpath campaign start PLAN --boots N [--store URL] [--yes] [--dry-run] [--seed N]\n"
 		"                [--host [USER@]HOST[:PORT]]... [--ssh-config FILE] [--boot-timeout S]\n"
+		"                [--lava URL --device-type T... [--tags A,B] [--lava-devices N]\n"
+		"                 [--lava-token-file FILE | --lava-identity ID] [--lava-retries N]\n"
+		"                 [--lava-queue-timeout MIN] [--lava-clearpath URL]]\n"
 		"       clearpath campaign status [ID] [--store URL] [--format text|json]\n"
 		"       clearpath campaign continue [ID] [--store URL] [--ssh-config FILE] [--boot-timeout S]\n"
+		"                [--lava-token-file FILE | --lava-identity ID]\n"
 		"       clearpath campaign abort [ID] [--store URL]\n"
 		"       clearpath campaign fake-boot --release R [--cmdline C]\n\n"
 		"Boots each swprofile the plan names (its `swprofiles`) N times, in an interleaved\n"
@@ -89,6 +114,25 @@ static void ca_usage(FILE *out)
 		"    --boot-timeout S  remote mode: seconds a host may take to come back from a boot\n"
 		"                      before that boot is an error (default %d), recorded\n"
 		"    --format text|json  status: the table, or one JSON object with the same facts\n"
+		"    --lava URL        LAVA mode: each boot is one job on this LAVA server (the plan's\n"
+		"                      swprofiles boot with method lava: what the job deploys); its\n"
+		"                      session comes back in the job's log, checked, and is imported\n"
+		"    --device-type T   LAVA mode: the device type the jobs ask for (repeatable: one\n"
+		"                      SUT class each)\n"
+		"    --tags A,B        LAVA mode: device tags every job asks for\n"
+		"    --lava-devices N  LAVA mode: devices of each type measuring at once, each with\n"
+		"                      its own interleaved order (default 1)\n"
+		"    --lava-token-file FILE  LAVA mode: the API token, alone in a file only you can\n"
+		"                      read (default: lavacli's identity for the server); recorded\n"
+		"                      as a path, never the token\n"
+		"    --lava-identity ID  LAVA mode: this identity of lavacli's identities file\n"
+		"    --lava-retries N  LAVA mode: tries after the first when a job ends Incomplete,\n"
+		"                      Canceled or without a whole session (default 2); then the\n"
+		"                      boot waits for 'continue'\n"
+		"    --lava-queue-timeout MIN  LAVA mode: minutes a job may wait for a device before\n"
+		"                      LAVA cancels it (default 60)\n"
+		"    --lava-clearpath URL  LAVA mode: a static clearpath the device fetches (default:\n"
+		"                      the one on the rootfs's PATH)\n"
 		"Unit directory: $%s (default %s).\n",
 		CAMPAIGN_MAX_BOOTS, CAMPAIGN_BOOT_TIMEOUT_DEFAULT, CAMPAIGN_UNIT_DIR_ENV, CAMPAIGN_UNIT_DIR);
 }
@@ -130,6 +174,39 @@ static int ca_option(int c, const char *arg, void *ctx)
 		return 0;
 	case CA_SSH_CONFIG: o->ssh_config = arg; return 0;
 	case CA_BOOT_TIMEOUT: return cli_number(arg, "boot-timeout", 1, &o->boot_timeout);
+	case CA_LAVA: o->lava = arg; return 0;
+	case CA_DEVICE_TYPE:
+		if (o->ntypes == CA_MAX_TYPES) {
+			log_err("at most %d --device-type", CA_MAX_TYPES);
+			return EXIT_USAGE;
+		}
+		if (!*arg || strpbrk(arg, "/ ")) {
+			log_err("--device-type takes a LAVA device type name such as qemu, not '%s'", arg);
+			return EXIT_USAGE;
+		}
+		o->types[o->ntypes++] = arg;
+		return 0;
+	case CA_TAGS: o->tags = arg; return 0;
+	case CA_LAVA_DEVICES:
+		if (cli_number(arg, "lava-devices", 1, &o->lanes))
+			return EXIT_USAGE;
+		if (o->lanes > CA_MAX_LANES) {
+			log_err("--lava-devices takes 1 to %d, not %u", CA_MAX_LANES, o->lanes);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case CA_LAVA_TOKEN_FILE: o->token_file = arg; return 0;
+	case CA_LAVA_IDENTITY: o->identity = arg; return 0;
+	case CA_LAVA_RETRIES: {
+		unsigned n;
+
+		if (cli_number(arg, "lava-retries", 0, &n))
+			return EXIT_USAGE;
+		o->retries = (int)(n > 100 ? 100 : n);
+		return 0;
+	}
+	case CA_LAVA_QUEUE_TIMEOUT: return cli_number(arg, "lava-queue-timeout", 1, &o->queue_minutes);
+	case CA_LAVA_CLEARPATH: o->lava_clearpath = arg; return 0;
 	case CA_FORMAT:
 		o->format_given = true;
 		o->json = !strcmp(arg, "json");
@@ -186,10 +263,95 @@ static int ca_override(struct campaign *c, const struct ca_cli *o)
 		err |= json_object_set_new(c->spec, "ssh_config", json_string(o->ssh_config));
 	if (o->boot_timeout)
 		err |= json_object_set_new(c->spec, "boot_timeout", json_integer(o->boot_timeout));
+	/* a LAVA token's source, for this run only */
+	if (o->token_file || o->identity) {
+		char path[PATH_MAX];
+
+		json_object_del(c->spec, "lava_token_file");
+		json_object_del(c->spec, "lava_identity");
+		if (o->token_file && !realpath(o->token_file, path)) {
+			log_err("cannot read the token file %s: %s", o->token_file, strerror(errno));
+			return EXIT_USAGE;
+		}
+		if (o->token_file)
+			err |= json_object_set_new(c->spec, "lava_token_file", json_string(path));
+		if (o->identity)
+			err |= json_object_set_new(c->spec, "lava_identity", json_string(o->identity));
+	}
 	if (!err)
 		return 0;
 	log_err("out of memory");
 	return EXIT_INTERNAL;
+}
+
+/*
+ * LAVA mode's targets, one per lane of each device type ("lava:TYPE/N", each
+ * with its own order), into *@targets (free each and it), and the settings its
+ * executor reads back (campaign/executor_lava.c) into *@settings.
+ */
+static int ca_lava(const struct ca_cli *o, bool dry_run, char ***targets, size_t *n, json_t **settings)
+{
+	unsigned lanes = o->lanes ? o->lanes : 1;
+	char token_file[PATH_MAX], key[17] = "dryrun";
+	unsigned char rnd[4];
+	json_t *s, *tags;
+	int err = 0;
+
+	*targets = NULL;
+	*n = 0;
+	*settings = NULL;
+	if (!o->ntypes) {
+		log_err("--lava needs the device type its jobs ask for: --device-type TYPE (lavacli device-types list)");
+		return EXIT_USAGE;
+	}
+	if (o->token_file && o->identity) {
+		log_err("--lava-token-file and --lava-identity name two sources of one token: give one");
+		return EXIT_USAGE;
+	}
+	/* recorded for 'continue', which may run from another directory */
+	if (o->token_file && !realpath(o->token_file, token_file)) {
+		log_err("cannot read the token file %s: %s", o->token_file, strerror(errno));
+		return EXIT_USAGE;
+	}
+	/* names this campaign's jobs on the server, so a later controller finds them again */
+	if (!dry_run && getrandom(rnd, sizeof(rnd), 0) == (ssize_t)sizeof(rnd))
+		snprintf(key, sizeof(key), "%02x%02x%02x%02x", rnd[0], rnd[1], rnd[2], rnd[3]);
+	else if (!dry_run) {
+		log_err("cannot draw the campaign's key: %s", strerror(errno));
+		return EXIT_INTERNAL;
+	}
+	s = json_pack("{s:s, s:s, s:[], s:i, s:i}", "lava_url", o->lava, "lava_key", key, "lava_tags", "lava_retries",
+		      o->retries < 0 ? 2 : o->retries, "lava_queue_minutes", o->queue_minutes ? (int)o->queue_minutes : 60);
+	tags = s ? json_object_get(s, "lava_tags") : NULL;
+	for (const char *t = o->tags; s && t && *t;) {
+		size_t k = strcspn(t, ",");
+
+		if (k)
+			err |= json_array_append_new(tags, json_stringn(t, k));
+		t += k + (t[k] == ',');
+	}
+	if (s && o->tags)
+		err |= json_object_set_new(s, "lava_tags_text", json_string(o->tags));
+	if (s && o->token_file)
+		err |= json_object_set_new(s, "lava_token_file", json_string(token_file));
+	if (s && o->identity)
+		err |= json_object_set_new(s, "lava_identity", json_string(o->identity));
+	if (s && o->lava_clearpath)
+		err |= json_object_set_new(s, "lava_clearpath", json_string(o->lava_clearpath));
+	if (s && !err && (*targets = calloc(o->ntypes * lanes, sizeof(**targets))))
+		for (size_t i = 0; i < o->ntypes && !err; i++)
+			for (unsigned k = 1; k <= lanes && !err; k++)
+				if (asprintf(&(*targets)[(*n)++], "lava:%s/%u", o->types[i], k) < 0) {
+					(*targets)[--*n] = NULL;
+					err = 1;
+				}
+	if (!s || err || !*targets) {
+		json_decref(s);
+		log_err("out of memory");
+		return EXIT_INTERNAL;
+	}
+	*settings = s;
+	return 0;
 }
 
 /* Advance every target, then tidy up: the table comes at the end. */
@@ -261,7 +423,10 @@ static int ca_dry_run(const struct campaign_start *s, struct plan *p, const char
 
 static int ca_start(int argc, char **argv)
 {
-	struct ca_cli o = { 0 };
+	struct ca_cli o = { .retries = -1 };
+	char **lava_targets = NULL;
+	size_t nlava = 0;
+	json_t *settings = NULL;
 	const char *targets[] = { CAMPAIGN_LOCAL_TARGET };
 	struct campaign_start s = { .targets = targets, .ntargets = 1 };
 	struct campaign c;
@@ -292,6 +457,22 @@ static int ca_start(int argc, char **argv)
 		log_err("--ssh-config and --boot-timeout are for campaigns on other hosts (--host)");
 		return EXIT_USAGE;
 	}
+	if (o.lava && o.nhosts) {
+		log_err("--lava and --host name two kinds of target: a campaign runs on one");
+		return EXIT_USAGE;
+	}
+	if (!o.lava && (o.ntypes || o.tags || o.lanes || o.token_file || o.identity || o.retries >= 0 ||
+			o.queue_minutes || o.lava_clearpath)) {
+		log_err("--device-type, --tags and the --lava-* options are for campaigns on a LAVA lab (--lava URL)");
+		return EXIT_USAGE;
+	}
+	if (o.lava) {
+		if ((ret = ca_lava(&o, o.dry_run, &lava_targets, &nlava, &settings)))
+			return ret;
+		s.targets = (const char *const *)lava_targets;
+		s.ntargets = nlava;
+		s.settings = settings;
+	}
 	s.seed = o.have_seed ? o.seed : clock_now_ns() ^ (uint64_t)getpid();
 	o.seed = s.seed;
 	ret = campaign_store_url(o.store, o.dry_run, url, sizeof(url)) ?: campaign_plan_load(s.plan_file, &p) ?:
@@ -314,6 +495,10 @@ static int ca_start(int argc, char **argv)
 	campaign_free(&c);
 out:
 	plan_free(p);
+	for (size_t i = 0; i < nlava; i++)
+		free(lava_targets[i]);
+	free(lava_targets);
+	json_decref(settings);
 	return ret;
 }
 

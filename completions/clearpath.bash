@@ -84,9 +84,11 @@ _clearpath_value()
 	--hugepages) _clearpath_add '2MB: 1GB:'; compopt -o nospace 2>/dev/null ;;
 	--for) _clearpath_files '*.yaml' ;;
 	--host) ! declare -F _known_hosts_real >/dev/null || _known_hosts_real -a -- "$cur" ;;
+	--lava-token-file) _clearpath_files '*' ;;
 	--warmups | --repeats | --sessions | --session | --swprofile | --sut | --max-failures | --seed | \
 	--base | --benchmark | --min-effect | --alpha | --fdr | --needs-memory | --boots | --release | --cmdline | --width | \
-	--boot-timeout | \
+	--boot-timeout | --lava | --device-type | --tags | --lava-devices | --lava-identity | --lava-retries | \
+	--lava-queue-timeout | --lava-clearpath | \
 	-s | --size | -l | --nr_loops | -k | --chunk | --extent | -r | --randomize | -t | --threads) ;;
 	*) return 1 ;;
 	esac

@@ -32,7 +32,14 @@ struct dry {
 /* The facts of the boot the target runs now, read for real; "unknown" ones when it cannot be asked. */
 static void dry_first_facts(struct dry *d, const char *target)
 {
-	if (!d->inner.ops->facts(&d->inner, &d->now)) {
+	int err = d->inner.ops->facts(&d->inner, &d->now);
+
+	if (!err && !d->now.release[0]) {
+		/* a target that boots afresh for each boot (a LAVA job): nothing runs there before */
+		printf("%s: each boot starts afresh there: nothing to read before the first\n", target);
+		return;
+	}
+	if (!err) {
 		printf("%s: runs kernel %s, boot id %.8s, cmdline '%s' (read; nothing is changed there)\n", target,
 		       d->now.release, d->now.boot_id, d->now.cmdline);
 		return;

@@ -231,6 +231,16 @@ static void lx_note(struct lx *x, struct store_campaign_boot *b, const char *fmt
 	store_close(st);
 }
 
+/* lx_note() @why, unless a controller before this one noted the same job's end ("job ID " in the message). */
+static void lx_note_once(struct lx *x, struct store_campaign_boot *b, const char *why)
+{
+	char tag[48];
+
+	snprintf(tag, sizeof(tag), "job %ld ", x->job.id);
+	if (!strstr(b->message, tag))
+		lx_note(x, b, "%s", why);
+}
+
 /* The job of try @try_ of @b as YAML (malloc'd), or NULL after log_err(). */
 static char *lx_job_yaml(struct lx *x, const struct store_campaign_boot *b, int try_)
 {
@@ -259,8 +269,10 @@ static char *lx_job_yaml(struct lx *x, const struct store_campaign_boot *b, int 
 		log_err("out of memory");
 		return NULL;
 	}
-	memcpy(ctxv, p->context.v, p->context.n * sizeof(*ctxv));
-	memcpy(promptv, p->prompts.v, p->prompts.n * sizeof(*promptv));
+	if (p->context.n)
+		memcpy(ctxv, p->context.v, p->context.n * sizeof(*ctxv));
+	if (p->prompts.n)
+		memcpy(promptv, p->prompts.v, p->prompts.n * sizeof(*promptv));
 	s.context = ctxv;
 	s.frame_tag = tag;
 	s.swprofile = b->swprofile;
@@ -336,6 +348,9 @@ static int lx_find(struct lx *x, struct store_campaign_boot *b)
 			return ret;
 		lx_reset(x, b, try_);
 		x->job = j;
+		printf("%s: boot %d (%s): following LAVA job %ld (try %d), submitted before\n", x->target, b->pos + 1,
+		       b->swprofile, j.id, try_);
+		fflush(stdout);
 	}
 }
 
@@ -465,7 +480,7 @@ static int lx_run(struct lx *x, struct store_campaign_boot *b)
 			return 0;
 		}
 		log_warn("%s: boot %d (%s): %s", x->target, b->pos + 1, b->swprofile, why);
-		lx_note(x, b, "%s", why);
+		lx_note_once(x, b, why);
 		if (x->tries_here > (int)x->retries) {
 			log_err("%s: boot %d (%s): no session after %d tries here; the boot waits for 'clearpath campaign continue'",
 				x->target, b->pos + 1, b->swprofile, x->tries_here);
@@ -483,11 +498,9 @@ static int lx_facts(struct campaign_executor *ex, struct campaign_facts *f)
 	int ret;
 
 	memset(f, 0, sizeof(*f));
-	/* before a boot a LAVA device runs nothing of ours: each job boots afresh */
-	if (x->dry_run || !b || !strcmp(b->status, STORE_BOOT_PENDING)) {
-		snprintf(f->release, sizeof(f->release), "none yet (each LAVA job boots afresh)");
+	/* before a boot a LAVA device runs nothing of ours: each job boots afresh (all facts empty) */
+	if (x->dry_run || !b || !strcmp(b->status, STORE_BOOT_PENDING))
 		return 0;
-	}
 	if ((ret = lx_run(x, b)))
 		return ret;
 	snprintf(f->boot_id, sizeof(f->boot_id), "%s", x->frame.boot_id);
@@ -538,11 +551,8 @@ static int lx_boot(struct campaign_executor *ex, const struct plan *p, const str
 		ex->resumable = ret == EXIT_RESOURCE;
 		return ret;
 	}
-	if (x->job.id) {
-		printf("%s: boot %d (%s): following LAVA job %ld (try %d), submitted before\n", x->target, b->pos + 1,
-		       b->swprofile, x->job.id, x->try_);
+	if (x->job.id)
 		return 0;
-	}
 	ret = lx_submit(x, b, 1);
 	ex->resumable = ret == EXIT_RESOURCE;
 	return ret;

@@ -120,6 +120,10 @@ static int api_job(const json_t *j, struct lava_job *out)
 	snprintf(out->device, sizeof(out->device), "%s", api_str(j, "actual_device"));
 	snprintf(out->name, sizeof(out->name), "%s", api_str(j, "description"));
 	snprintf(out->failure, sizeof(out->failure), "%s", api_str(j, "failure_comment"));
+	/* a traceback, often: one line for a message */
+	for (char *c = out->failure; *c; c++)
+		if (*c == '\n' || *c == '\r' || *c == '\t')
+			*c = ' ';
 	return 0;
 }
 

@@ -4,20 +4,26 @@
 # (build/lava-cache unless CLEARPATH_LAVA_CACHE says otherwise), TIMES the file the suites
 # append their measured times to ("what seconds"), printed by `make check-lava` at the end.
 
-LAVA_TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+LAVA_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 LAVA_CACHE=${CLEARPATH_LAVA_CACHE:-$LAVA_TOP/build/lava-cache}
 TIMES=${CLEARPATH_LAVA_TIMES:-$LAVA_TOP/build/lava-times}
 # The two kernels the suites boot: Debian's generic and cloud flavours, two releases.
 LAVA_FLAVOURS="amd64 cloud-amd64"
 
-# Record how long "$2..." took, as "$1 SECONDS" in $TIMES (and on bats' fd 3).
+# Record "$1 $2" in $TIMES (and on bats' fd 3, where there is one).
+measured() {
+	echo "$1 $2" >>"$TIMES"
+	{ echo "# $1 $2" >&3; } 2>/dev/null || true
+}
+
+# Record how long "$2..." took, as "$1 SECONDS".
 timed() {
 	local what=$1 t0 rc
 	shift
 	t0=$(date +%s)
 	"$@"
 	rc=$?
-	echo "$what $(($(date +%s) - t0))" | tee -a "$TIMES" >&3
+	measured "$what" "$(($(date +%s) - t0))"
 	return $rc
 }
 

@@ -1,18 +1,11 @@
 #!/usr/bin/env bats
-# lava.bats: a real LAVA instance (tests/lava/lab) boots two Debian kernels under QEMU with clearpath's initramfs.
+# lava.bats: the real LAVA lab of setup_suite.bash boots two Debian kernels under QEMU with clearpath's initramfs, by a hand-written job.
 
 load ../cli/helpers
 load helpers
 
-setup_file() {
+setup() {
 	cd "$LAVA_TOP"
-	timed kernels+initramfs lava_kernels
-	timed lab-start lab_start 2
-	export RELEASE_1 RELEASE_2 KERNEL_1 KERNEL_2 INITRD_1 INITRD_2
-}
-
-teardown_file() {
-	lab_stop
 }
 
 # The hand-written job of tests/lava/jobs/bench.yaml for kernel $1 (1 or 2), into $2.
@@ -48,9 +41,9 @@ validate(yaml.safe_load(open(sys.argv[1])), strict=True)' "$BATS_TEST_TMPDIR/job
 		id=${ids[$((n - 1))]}
 		health=$(job_wait "$id" 900)
 		[ "$health" = Complete ] || { lavacli -i lab jobs logs "$id" | tail -40; false; }
-		echo "job-$n-queued-running $(job_times "$id")" | tee -a "$TIMES" >&3
+		measured "job-$n-queued-running" "$(job_times "$id")"
 	done
-	echo "two-jobs-wall $(($(date +%s) - t0))" | tee -a "$TIMES" >&3
+	measured two-jobs-wall "$(($(date +%s) - t0))"
 
 	local boot1 boot2
 	for n in 1 2; do

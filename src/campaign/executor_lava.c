@@ -18,6 +18,7 @@
 #include "store/store.h"
 #include "store/url.h"
 #include "util/log.h"
+#include "workloads/workload.h"
 
 /*
  * The shape of it
@@ -225,7 +226,7 @@ static void lx_note(struct lx *x, struct store_campaign_boot *b, const char *fmt
 	if (n < sizeof(b->message))
 		vsnprintf(b->message + n, sizeof(b->message) - n, fmt, ap);
 	va_end(ap);
-	if (x->dry_run || store_url_open(x->c->store_url, &st))
+	if (x->dry_run || store_url_open(x->c->store_url, wl_identity_parse, &st))
 		return;
 	store_campaign_boot_set(st, x->c->row.id, b);
 	store_close(st);
@@ -616,7 +617,7 @@ static int lx_import(struct lx *x, const struct store_campaign_boot *b, const ch
 		log_err("cannot write %s: %s", in, strerror(-err));
 		goto out;
 	}
-	if ((ret = store_url_open(db, &scratch)))
+	if ((ret = store_url_open(db, wl_identity_parse, &scratch)))
 		goto out;
 	if (!(f = fopen(in, "r"))) {
 		ret = EXIT_INTERNAL;
@@ -643,7 +644,7 @@ static int lx_import(struct lx *x, const struct store_campaign_boot *b, const ch
 		log_err("cannot write %s", out);
 		goto out;
 	}
-	if ((ret = store_url_open(dst_url, &dst)))
+	if ((ret = store_url_open(dst_url, wl_identity_parse, &dst)))
 		goto out;
 	ret = store_exit_code(store_import(dst, f, "the session of the LAVA job", NULL));
 	if (!ret)

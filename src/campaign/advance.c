@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "harness/session.h"
 #include "store/url.h"
@@ -55,7 +56,7 @@ static int advance_save(struct campaign *c, struct store_campaign_boot *b)
 
 	if (c->dry_run)
 		return 0;
-	if (!(ret = store_url_open(c->store_url, wl_identity_parse, &st)))
+	if (!(ret = campaign_store_open(c->store_url, &st)))
 		ret = store_exit_code(store_campaign_boot_set(st, c->row.id, b));
 	store_close(st);
 	return ret;
@@ -67,7 +68,7 @@ static int advance_finish(struct campaign *c, const char *status, const char *me
 	struct store *st;
 	int ret = 0, err = 0;
 
-	if (!c->dry_run && !(ret = store_url_open(c->store_url, wl_identity_parse, &st)))
+	if (!c->dry_run && !(ret = campaign_store_open(c->store_url, &st)))
 		err = store_campaign_finish(st, c->row.id, status, message);
 	if (!c->dry_run)
 		store_close(st);
@@ -112,31 +113,71 @@ const struct store_campaign_boot *campaign_next_boot(const struct campaign *c, c
 	return next;
 }
 
+/* Now, as the store writes times. */
+static void advance_now(char buf[STORE_TIME_LEN + 1])
+{
+	struct timespec ts;
+	struct tm tm;
+	char frac[24];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(buf, 20, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(frac, sizeof(frac), "%06ld", ts.tv_nsec / 1000);
+	snprintf(buf + 19, STORE_TIME_LEN + 1 - 19, ".%.6sZ", frac);
+}
+
+/* @b is pending again: its boot did not happen (stopped, or the target never went down). */
+static int advance_pending(struct campaign *c, struct store_campaign_boot *b)
+{
+	snprintf(b->status, sizeof(b->status), "%s", STORE_BOOT_PENDING);
+	b->boot_before[0] = b->started[0] = '\0';
+	return advance_save(c, b);
+}
+
 /* pending -> booting: remember the boot id it leaves, run the boot method, wait for the target. */
 static int advance_boot(struct campaign *c, struct campaign_executor *ex, struct store_campaign_boot *b,
-			const struct plan_swprofile *sw, size_t total, bool *detached)
+			const struct plan_swprofile *sw, bool *detached)
 {
 	struct campaign_facts before;
+	enum campaign_wait how = CAMPAIGN_BACK;
 	int ret = ex->ops->facts(ex, &before);
 
 	if (ret)
 		return ret;
 	snprintf(b->boot_before, sizeof(b->boot_before), "%s", before.boot_id);
-	b->boot_id[0] = b->release[0] = b->session[0] = b->message[0] = '\0';
+	b->boot_id[0] = b->release[0] = b->session[0] = b->message[0] = b->finished[0] = b->started[0] = '\0';
+	/* a dry run's boots take no time worth telling */
+	if (!c->dry_run)
+		advance_now(b->started);
 	snprintf(b->status, sizeof(b->status), "%s", STORE_BOOT_BOOTING);
 	if ((ret = advance_save(c, b)))
 		return ret;
-	printf("%s: boot %d of %zu: %s (%s)\n", ex->target, b->pos + 1, total, sw->name, campaign_method_of(sw)->name);
-	fflush(stdout);
+	campaign_print_progress(c, ex->target, b, campaign_method_of(sw)->name);
 	ex->resumable = false;
-	if ((ret = ex->ops->boot(ex, c->plan, sw, &before)))
-		return ex->resumable ? ret : advance_failed(c, b, ret, "the boot method failed");
-	ret = ex->ops->wait(ex, sw, &before, detached);
+	ret = ex->ops->boot(ex, c->plan, sw, &before);
+	/* a stop signal during the boot command stopped the boot, not the campaign: it is taken again */
+	if (ret && harness_stop_signal()) {
+		advance_pending(c, b);
+		return ret;
+	}
+	if (ret && !ex->resumable)
+		return advance_failed(c, b, ret, "the boot method failed");
+	if (!ret)
+		ret = ex->ops->wait(ex, sw, &before, &how);
 	/* a boot the executor will take again (a lab's job tried as often as allowed) keeps the campaign running */
 	if (ret && ex->resumable)
 		return ret;
 	if (ret)
 		return advance_failed(c, b, ret, "the target did not come back from the boot");
+	if (how == CAMPAIGN_NOT_BOOTED) {
+		log_err("%s: boot %d (%s): %s still runs the boot it left; the boot is pending again", ex->target,
+			b->pos + 1, b->swprofile, ex->target);
+		log_hint("'clearpath campaign continue' boots it again; check that its boot method reboots %s", ex->target);
+		advance_pending(c, b);
+		return EXIT_RESOURCE;
+	}
+	*detached = how == CAMPAIGN_DETACHED;
 	return 0;
 }
 
@@ -177,11 +218,14 @@ static int advance_check(struct campaign *c, struct campaign_executor *ex, struc
 	if (ret)
 		return ret;
 	if (b->boot_before[0] && !strcmp(f.boot_id, b->boot_before)) {
-		/* not an error of the boot: the reboot may still be on its way */
-		log_err("%s: boot %d (%s) was started, but %s still runs the boot it left (boot id %.8s)",
-			ex->target, b->pos + 1, b->swprofile, ex->target, f.boot_id);
-		log_hint("'clearpath campaign continue' runs by itself after the reboot; 'clearpath campaign abort' ends the campaign");
-		return EXIT_RESOURCE;
+		/*
+		 * The controller that started it is gone (this one holds the
+		 * campaign) and the target never went down: a boot command killed
+		 * or stopped midway.  Not an error of the boot: it is taken again.
+		 */
+		log_warn("%s: boot %d (%s) was started, but %s still runs the boot it left (boot id %.8s): booting it again",
+			 ex->target, b->pos + 1, b->swprofile, ex->target, f.boot_id);
+		return advance_pending(c, b);
 	}
 	snprintf(b->boot_id, sizeof(b->boot_id), "%s", f.boot_id);
 	snprintf(b->release, sizeof(b->release), "%s", f.release);
@@ -208,7 +252,7 @@ static int advance_find_session(struct campaign *c, struct store_campaign_boot *
 	*found = ADVANCE_NONE;
 	if (c->dry_run)
 		return 0;
-	if ((ret = store_url_open(c->store_url, wl_identity_parse, &st)))
+	if ((ret = campaign_store_open(c->store_url, &st)))
 		return ret;
 	err = store_campaign_session_of_boot(st, b->boot_id, b->swprofile, b->session, &interrupted);
 	store_close(st);
@@ -265,6 +309,9 @@ static int advance_measure(struct campaign *c, struct campaign_executor *ex, str
 	if (found == ADVANCE_NONE && (ret = advance_session(c, ex, b)))
 		return ret;
 	snprintf(b->status, sizeof(b->status), "%s", STORE_BOOT_DONE);
+	if (!c->dry_run)
+		advance_now(b->finished);
+	b->held[0] = '\0';
 	return advance_save(c, b);
 }
 
@@ -282,7 +329,17 @@ int campaign_advance(struct campaign *c, struct campaign_executor *ex, bool *det
 	while (!ret && !*detached && !harness_stop_signal() &&
 	       (b = (struct store_campaign_boot *)campaign_next_boot(c, ex->target, &total))) {
 		const struct plan_swprofile *sw = plan_swprofile_find(c->plan, b->swprofile);
+		char status[16];
 
+		/* before each step: still this controller's, still running (an abort stops it here) */
+		if ((ret = campaign_holding(c, status, sizeof(status))))
+			return ret;
+		if (!strcmp(status, STORE_CAMPAIGN_ABORTED) || !strcmp(status, STORE_CAMPAIGN_DONE)) {
+			snprintf(c->row.status, sizeof(c->row.status), "%s", status);
+			log_err("campaign %lld was %s while it ran: stopped before boot %d of %zu of %s", (long long)c->row.id,
+				status, b->pos + 1, total, ex->target);
+			return EXIT_USAGE;
+		}
 		if (!sw) {
 			log_err("campaign %lld: boot %d names swprofile '%s', which its plan lacks", (long long)c->row.id,
 				b->pos + 1, b->swprofile);
@@ -293,7 +350,7 @@ int campaign_advance(struct campaign *c, struct campaign_executor *ex, bool *det
 			return EXIT_RESOURCE;
 		}
 		if (!strcmp(b->status, STORE_BOOT_PENDING))
-			ret = advance_boot(c, ex, b, sw, total, detached);
+			ret = advance_boot(c, ex, b, sw, detached);
 		else if (!strcmp(b->status, STORE_BOOT_BOOTING))
 			ret = advance_check(c, ex, b, sw);
 		else

@@ -65,6 +65,7 @@ struct campaign {
 	const char *plan_path;	/* row.plan */
 	char *store_url;	/* the store it lives in, as given to campaign_load() */
 	bool dry_run;		/* made in memory by the dry run: no store is read or written */
+	char holder[512];	/* this controller's token while it holds the campaign (campaign_hold()), "" */
 };
 
 /* What `campaign start` was asked for. */
@@ -182,6 +183,25 @@ void campaign_print_status(const struct campaign *c);
  */
 json_t *campaign_status_json(const struct campaign *c);
 
+/*
+ * The seconds campaign @c still needs: each target's boots not done times
+ * the mean seconds of the boots done so far (from a boot's start to its
+ * session stored; *@per_boot, over all targets), the longest target's when
+ * they run in parallel, else their sum.  NAN when no boot is done yet.
+ */
+double campaign_eta(const struct campaign *c, double *per_boot);
+
+/* @s seconds as people read a duration ("4m 10s", "2h 5m") into @buf.  Returns @buf. */
+char *campaign_duration(double s, char *buf, size_t len);
+
+/*
+ * The progress line of @target's boot @b (its method @method): boot N of M,
+ * boots done and left, the mean time per boot so far and the ETA (the same
+ * figures as status), to stdout.
+ */
+void campaign_print_progress(const struct campaign *c, const char *target, const struct store_campaign_boot *b,
+			     const char *method);
+
 /* Whether every boot of @c is done. */
 bool campaign_all_done(const struct campaign *c);
 
@@ -209,6 +229,39 @@ int campaign_session_argv(const char *clearpath, const char *swprofile, const ch
  * character is refused.  0 with @buf set, or an exit code after log_err().
  */
 int campaign_store_url(const char *url, bool dry_run, char *buf, size_t len);
+
+/*
+ * Open the store at @url that a campaign lives in: it must still be there
+ * (a file store deleted or moved while the campaign runs is not made again,
+ * empty).  0, or an exit code after log_err() (EXIT_RESOURCE: gone, busy,
+ * unreachable).
+ */
+struct store;
+int campaign_store_open(const char *url, struct store **st);
+
+/*
+ * Take campaign @c for this controller (c->holder): free, held by a
+ * controller that no longer runs (it died, or this machine booted since),
+ * or by one on another machine that has not said so for a day.  0, or
+ * EXIT_RESOURCE after log_err() naming the controller that holds it.
+ */
+int campaign_hold(struct campaign *c);
+
+/*
+ * At each step: say this controller still holds @c, and read its status
+ * (another controller or command may have aborted it) into @status.  0, or
+ * EXIT_RESOURCE after log_err() when another controller took it over.
+ */
+int campaign_holding(struct campaign *c, char *status, size_t len);
+
+/* Let @c go (nothing when it is not held by this controller). */
+void campaign_unhold(struct campaign *c);
+
+/* Whether a controller that still runs holds @c: then "pid N on HOST since T" into @who (may be NULL). */
+bool campaign_controller(const struct campaign *c, char *who, size_t len);
+
+/* The seed of @c's order (its spec's, a decimal string or, as older campaigns kept it, a number). */
+uint64_t campaign_seed(const struct campaign *c);
 
 /* The path of the running binary into @buf.  0 or EXIT_INTERNAL after log_err(). */
 int campaign_self_path(char *buf, size_t len);

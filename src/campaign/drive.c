@@ -25,13 +25,21 @@ const struct campaign_executor_kind *campaign_executor_for_target(const char *ta
 	return NULL;
 }
 
-const struct campaign_executor_kind *campaign_executor_of(const struct campaign *c)
+const struct campaign_executor_kind *campaign_executor_named(const char *mode)
 {
-	const char *mode = json_string_value(json_object_get(c->spec, "mode"));
-
 	for (size_t i = 0; mode && i < NKINDS; i++)
 		if (!strcmp(kinds[i]->name, mode))
 			return kinds[i];
+	return NULL;
+}
+
+const struct campaign_executor_kind *campaign_executor_of(const struct campaign *c)
+{
+	const char *mode = json_string_value(json_object_get(c->spec, "mode"));
+	const struct campaign_executor_kind *k = campaign_executor_named(mode);
+
+	if (k)
+		return k;
 	log_err("campaign %lld runs in %s mode, which this clearpath does not know", (long long)c->row.id,
 		mode ? mode : "no");
 	return NULL;
@@ -154,6 +162,9 @@ int campaign_drive(struct campaign *c, bool *detached)
 	*detached = false;
 	if (!k)
 		return EXIT_USAGE;
+	/* one controller at a time: a second 'continue' (the unit's and the user's) waits its turn */
+	if ((ret = campaign_hold(c)))
+		return ret;
 	if (k->process_per_target) {
 		ret = drive_parallel(c, k, targets);
 		if ((err = drive_reload(c)))
@@ -169,6 +180,9 @@ int campaign_drive(struct campaign *c, bool *detached)
 			if (!ret && !*detached)
 				ret = drive_target(c, k, json_string_value(v), detached);
 	}
+	/* a reboot that takes this controller down keeps the hold: the next boot's one takes it over */
+	if (!*detached)
+		campaign_unhold(c);
 	if (!*detached && strcmp(c->row.status, STORE_CAMPAIGN_RUNNING) && k->end && (err = k->end(c)))
 		ret = ret ? ret : err;
 	return ret;

@@ -40,6 +40,13 @@
 
 struct campaign_executor;
 
+/* How the wait for a boot ended. */
+enum campaign_wait {
+	CAMPAIGN_BACK,		/* the target runs a new boot: check it */
+	CAMPAIGN_DETACHED,	/* this process will not live to see it: the reboot takes this machine down */
+	CAMPAIGN_NOT_BOOTED,	/* the time is up and the target still runs the boot it left: boot it again */
+};
+
 /*
  * The operations on one target.  Each returns 0 or an exit code (enum
  * exit_code) after log_err() naming the target, unless said otherwise.
@@ -59,13 +66,12 @@ struct campaign_executor_ops {
 	int (*boot)(struct campaign_executor *ex, const struct plan *p, const struct plan_swprofile *sw,
 		    const struct campaign_facts *before);
 	/*
-	 * After boot(): wait until the target runs a boot other than @before
-	 * (bounded; a target that does not return is an error for that boot),
-	 * or set *@detached when this process will not live to see it (the
-	 * reboot takes this machine down).
+	 * After boot(): wait until the target runs a boot other than @before,
+	 * bounded, and say how it went in *@how.  A target that cannot be
+	 * reached when the time is up is an error for that boot (an exit code).
 	 */
 	int (*wait)(struct campaign_executor *ex, const struct plan_swprofile *sw, const struct campaign_facts *before,
-		    bool *detached);
+		    enum campaign_wait *how);
 	/*
 	 * Run one session of @c's plan as boot @b's swprofile, whose samples
 	 * must end up in @c's store (c->store_url) under the boot id @b was
@@ -125,6 +131,9 @@ CAMPAIGN_EXECUTORS(CAMPAIGN_EXECUTOR_DECLARE)
 
 /* The kind that claims @target (the first row that does), or NULL. */
 const struct campaign_executor_kind *campaign_executor_for_target(const char *target);
+
+/* The kind named @mode (a spec's "mode"), or NULL (not logged). */
+const struct campaign_executor_kind *campaign_executor_named(const char *mode);
 
 /* The kind of campaign @c (its spec's mode), or NULL after log_err(). */
 const struct campaign_executor_kind *campaign_executor_of(const struct campaign *c);

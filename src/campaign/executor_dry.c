@@ -4,6 +4,7 @@
 #include "campaign/method.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,11 +144,11 @@ static int dry_boot(struct campaign_executor *ex, const struct plan *p, const st
 }
 
 static int dry_wait(struct campaign_executor *ex, const struct plan_swprofile *sw, const struct campaign_facts *before,
-		    bool *detached)
+		    enum campaign_wait *how)
 {
 	struct dry *d = ex->priv;
 
-	return d->inner.ops->wait(&d->inner, sw, before, detached);
+	return d->inner.ops->wait(&d->inner, sw, before, how);
 }
 
 static int dry_session(struct campaign_executor *ex, const struct campaign *c, const struct store_campaign_boot *b,
@@ -173,9 +174,8 @@ static void dry_header(const struct campaign *c)
 	json_t *order = json_object_get(c->spec, "order"), *v;
 	size_t i, n = json_array_size(campaign_targets(c));
 
-	printf("campaign (dry run): plan %s, %lld boots per swprofile, seed %llu, store %s\n", c->plan_path,
-	       (long long)json_integer_value(json_object_get(c->spec, "boots")),
-	       (unsigned long long)json_integer_value(json_object_get(c->spec, "seed")), c->store_url);
+	printf("campaign (dry run): plan %s, %lld boots per swprofile, seed %" PRIu64 ", store %s\n", c->plan_path,
+	       (long long)json_integer_value(json_object_get(c->spec, "boots")), campaign_seed(c), c->store_url);
 	printf("order%s:", n > 1 ? " (on every target)" : "");
 	json_array_foreach(order, i, v)
 		printf(" %s", json_string_value(v));

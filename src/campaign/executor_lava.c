@@ -560,7 +560,7 @@ static int lx_boot(struct campaign_executor *ex, const struct plan *p, const str
 }
 
 static int lx_wait(struct campaign_executor *ex, const struct plan_swprofile *sw, const struct campaign_facts *before,
-		   bool *detached)
+		   enum campaign_wait *how)
 {
 	struct lx *x = ex->priv;
 	struct store_campaign_boot *b = lx_current(x);
@@ -568,7 +568,7 @@ static int lx_wait(struct campaign_executor *ex, const struct plan_swprofile *sw
 	int ret;
 
 	(void)sw, (void)before;
-	*detached = false;
+	*how = CAMPAIGN_BACK;
 	if (x->dry_run)
 		return 0;
 	if (!b) {

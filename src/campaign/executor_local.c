@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "harness/session.h"
 #include "util/boot.h"
@@ -19,6 +21,7 @@
 
 struct local {
 	char self[PATH_MAX];	/* this binary: the clearpath of boots and sessions */
+	unsigned boot_timeout;	/* seconds the machine may take to go down after its boot method */
 };
 
 static int local_facts(struct campaign_executor *ex, struct campaign_facts *f)
@@ -63,17 +66,23 @@ static int local_sysctl_set(struct campaign_executor *ex, const char *key, const
 	return ex->dry_run ? 0 : sysfs_write_line(path, value);
 }
 
-/* Run @cmd with /bin/sh -c as the boot method says.  0, or EXIT_RESOURCE after saying how it failed. */
+/*
+ * Run @cmd with /bin/sh -c as the boot method says, in a child the stop
+ * signals reach.  0, or EXIT_RESOURCE after saying how it failed (a stop
+ * signal the controller got is harness_stop_signal()'s to tell).
+ */
 static int local_run(const char *cmd)
 {
-	int status;
+	int status, ret = harness_spawn_shell(cmd, &status);
 
-	fflush(NULL);
-	status = system(cmd);
-	if (status != -1 && WIFEXITED(status) && !WEXITSTATUS(status))
+	if (ret)
+		return ret;
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
 		return 0;
-	log_err("'%s' failed (%s %d)", cmd, status != -1 && WIFEXITED(status) ? "exit" : "status",
-		status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : status);
+	if (WIFEXITED(status))
+		log_err("'%s' failed (exit %d)", cmd, WEXITSTATUS(status));
+	else
+		log_err("'%s' was stopped by signal %d (%s)", cmd, WTERMSIG(status), strsignal(WTERMSIG(status)));
 	return EXIT_RESOURCE;
 }
 
@@ -93,14 +102,30 @@ static int local_boot(struct campaign_executor *ex, const struct plan *p, const 
 	return ret;
 }
 
+/* Seconds on the monotonic clock. */
+static double local_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * A real boot takes this process down with the machine; until it does, the
+ * boot id is watched: a simulated reboot (a command boot that fakes one)
+ * shows a new one at once, and a machine that never went down within the
+ * boot timeout has its boot pending again.
+ */
 static int local_wait(struct campaign_executor *ex, const struct plan_swprofile *sw,
-		      const struct campaign_facts *before, bool *detached)
+		      const struct campaign_facts *before, enum campaign_wait *how)
 {
 	struct local *l = ex->priv;
+	struct campaign_facts now;
+	double deadline = local_now() + l->boot_timeout;
 	char *self = sh_quote(l->self);
 
-	(void)before;
-	/* a simulated boot is over already; a real one takes this process down with the machine */
+	*how = CAMPAIGN_BACK;
 	if (!campaign_method_of(sw)->reboots) {
 		free(self);
 		return 0;
@@ -109,7 +134,16 @@ static int local_wait(struct campaign_executor *ex, const struct plan_swprofile 
 	       CAMPAIGN_UNIT_NAME, self ? self : l->self);
 	fflush(stdout);
 	free(self);
-	*detached = !ex->dry_run;
+	if (ex->dry_run)
+		return 0;
+	while (!harness_stop_signal() && local_now() < deadline) {
+		if (!boot_id(now.boot_id, sizeof(now.boot_id)) && strcmp(now.boot_id, before->boot_id)) {
+			*how = CAMPAIGN_DETACHED;
+			return 0;
+		}
+		usleep(200 * 1000);
+	}
+	*how = CAMPAIGN_NOT_BOOTED;
 	return 0;
 }
 
@@ -176,10 +210,12 @@ static int local_check(const struct plan *p, const json_t *spec, const char *tar
 static int local_open(struct campaign_executor *ex, const struct campaign *c, const char *target)
 {
 	struct local *l = calloc(1, sizeof(*l));
+	json_int_t timeout = json_integer_value(json_object_get(c->spec, "boot_timeout"));
 	int ret = l ? campaign_self_path(l->self, sizeof(l->self)) : EXIT_INTERNAL;
 
-	(void)c;
 	(void)target;
+	if (l)
+		l->boot_timeout = timeout > 0 ? (unsigned)timeout : CAMPAIGN_BOOT_TIMEOUT_DEFAULT;
 	if (!l)
 		log_err("out of memory");
 	if (ret) {

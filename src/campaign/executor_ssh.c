@@ -299,7 +299,7 @@ static int rx_bring_back(struct rx *x, const struct campaign *c, const char *rem
 		ret = EXIT_INTERNAL;
 	}
 	if (!ret)
-		ret = store_url_open(c->store_url, wl_identity_parse, &dst);
+		ret = campaign_store_open(c->store_url, &dst);
 	if (!ret) {
 		ret = store_exit_code(store_import(dst, in, local, NULL));
 		store_close(dst);
@@ -435,7 +435,7 @@ static time_t rx_now(void)
 }
 
 static int rx_wait(struct campaign_executor *ex, const struct plan_swprofile *sw, const struct campaign_facts *before,
-		   bool *detached)
+		   enum campaign_wait *how)
 {
 	struct rx *x = ex->priv;
 	struct campaign_facts f;
@@ -443,7 +443,7 @@ static int rx_wait(struct campaign_executor *ex, const struct plan_swprofile *sw
 	char why[512] = "";
 	int ret;
 
-	(void)detached;
+	*how = CAMPAIGN_BACK;
 	if (x->dry_run) {
 		if (campaign_method_of(sw)->reboots)
 			printf("%s: wait until it answers with a new boot id, at most %u seconds; a %s emptied by the "
@@ -462,6 +462,11 @@ static int rx_wait(struct campaign_executor *ex, const struct plan_swprofile *sw
 		if (rx_now() >= deadline)
 			break;
 		sleep(RX_POLL_SECONDS);
+	}
+	/* it answers, with the boot it left: the boot never happened, and is taken again */
+	if (!ret) {
+		*how = CAMPAIGN_NOT_BOOTED;
+		return 0;
 	}
 	log_err("%s: did not come back from the boot within %u seconds (%s)", x->h.dest, x->boot_timeout,
 		ret ? "unreachable" : "still the boot it left");

@@ -4,6 +4,7 @@
 #include "campaign/method.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,8 +129,10 @@ static int record_insert(struct store *st, const struct campaign_start *s, const
 	}
 	spec_text = spec ? json_dumps(spec, JSON_SORT_KEYS | JSON_COMPACT) : NULL;
 	boots = spec_text ? record_boots(spec, &n) : NULL;
-	if (boots)
-		ret = store_exit_code(store_campaign_create(st, plan_abs, spec_text, boots, n, id));
+	if (boots && (ret = store_campaign_create(st, plan_abs, spec_text, boots, n, id)) == -EEXIST)
+		ret = EXIT_USAGE;
+	else if (boots)
+		ret = store_exit_code(ret);
 	else
 		log_err("cannot record the campaign: out of memory");
 out:
@@ -149,14 +152,14 @@ int campaign_create(const char *store_url, const struct campaign_start *s, const
 	if (ret)
 		return ret;
 	err = store_campaign_running(st, &running);
+	if (err == -ENOENT && (ret = record_insert(st, s, p, id)) == EXIT_USAGE)
+		err = store_campaign_running(st, &running);	/* another start got in first */
 	if (!err) {
 		log_err("campaign %lld is still running in this store", (long long)running);
 		log_hint("'clearpath campaign continue' goes on with it, 'clearpath campaign abort' ends it");
 		ret = EXIT_USAGE;
 	} else if (err != -ENOENT) {
 		ret = store_exit_code(err);
-	} else {
-		ret = record_insert(st, s, p, id);
 	}
 	store_close(st);
 	return ret;
@@ -252,6 +255,15 @@ void campaign_free(struct campaign *c)
 		plan_free(c->plan);
 	free(c->store_url);
 	memset(c, 0, sizeof(*c));
+}
+
+uint64_t campaign_seed(const struct campaign *c)
+{
+	const json_t *v = json_object_get(c->spec, "seed");
+
+	if (json_is_string(v))
+		return strtoull(json_string_value(v), NULL, 10);
+	return (uint64_t)json_integer_value(v);
 }
 
 json_t *campaign_targets(const struct campaign *c)

@@ -1,6 +1,8 @@
 /* status: a campaign's state for people (the table) and for programs (JSON), from the same facts. */
 #include "campaign/campaign.h"
 
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,24 +61,49 @@ static void status_print_next(const struct campaign *c)
 	}
 }
 
+/* While it runs: who advances it, how long a boot takes so far, when it will be done. */
+static void status_print_progress(const struct campaign *c, bool held)
+{
+	char who[512], per[32], left[32];
+	double mean, eta = campaign_eta(c, &mean);
+
+	if (!status_running(c))
+		return;
+	if (held && campaign_controller(c, who, sizeof(who)))
+		printf("advanced by %s\n", who);
+	else
+		printf("no controller advances it now: 'clearpath campaign continue' goes on where it stopped\n");
+	if (isfinite(mean) && isfinite(eta))
+		printf("%s per boot so far, about %s to go\n", campaign_duration(mean, per, sizeof(per)),
+		       campaign_duration(eta, left, sizeof(left)));
+}
+
+/* A boot's status as the table shows it: one in the middle of its session with nothing running it is stopped. */
+static const char *status_shown(const struct store_campaign_boot *b, bool held)
+{
+	return !held && !strcmp(b->status, STORE_BOOT_MEASURING) ? "stopped" : b->status;
+}
+
 void campaign_print_status(const struct campaign *c)
 {
+	bool held = status_running(c) && campaign_controller(c, NULL, 0);
 	size_t done, sessions;
 
 	status_counts(c, &done, &sessions);
 	printf("campaign %lld: %s, %zu of %zu boots done\n", (long long)c->row.id, c->row.status, done, c->nboots);
-	printf("plan %s, %lld boots per swprofile, seed %lld, started %s\n", c->row.plan,
-	       (long long)json_integer_value(json_object_get(c->spec, "boots")),
-	       (long long)json_integer_value(json_object_get(c->spec, "seed")), c->row.created);
+	printf("plan %s, %lld boots per swprofile, seed %" PRIu64 ", started %s\n", c->row.plan,
+	       (long long)json_integer_value(json_object_get(c->spec, "boots")), campaign_seed(c), c->row.created);
 	if (c->row.message)
 		printf("%s\n", c->row.message);
+	status_print_progress(c, held);
 	status_print_next(c);
 	printf("\n%-12s %4s  %-16s %-10s %-8s %-24s %s\n", "target", "boot", "swprofile", "status", "boot id",
 	       "release", "session");
 	for (size_t i = 0; i < c->nboots; i++) {
 		const struct store_campaign_boot *b = &c->boots[i];
 
-		printf("%-12s %4d  %-16s %-10s %-8.8s %-24s %.8s\n", b->target, b->pos + 1, b->swprofile, b->status,
+		printf("%-12s %4d  %-16s %-10s %-8.8s %-24s %.8s\n", b->target, b->pos + 1, b->swprofile,
+		       status_shown(b, held),
 		       b->boot_id[0] ? b->boot_id : "-", b->release[0] ? b->release : "-",
 		       b->session[0] ? b->session : "-");
 		if (b->message[0])
@@ -151,20 +178,38 @@ static int status_lists(const struct campaign *c, json_t *o)
 	       json_object_set_new(o, "errors", errors);
 }
 
+/* A number of seconds, or null when not known (no boot done yet). */
+static json_t *status_seconds(double s)
+{
+	return isfinite(s) ? json_real(round(s * 10) / 10) : json_null();
+}
+
+/* The controller that advances it now ("pid N on HOST since T"), or null. */
+static json_t *status_controller(const struct campaign *c)
+{
+	char who[512];
+
+	return status_running(c) && campaign_controller(c, who, sizeof(who)) ? json_string(who) : json_null();
+}
+
 json_t *campaign_status_json(const struct campaign *c)
 {
+	char seed[32];
 	size_t done, sessions;
+	double mean, eta = campaign_eta(c, &mean);
 	json_t *o;
 
 	status_counts(c, &done, &sessions);
-	o = json_pack("{s:I, s:s, s:O?, s:s, s:o, s:O?, s:O?, s:O?, s:s, s:s, s:I, s:I, s:I, s:o}",
+	snprintf(seed, sizeof(seed), "%" PRIu64, campaign_seed(c));
+	o = json_pack("{s:I, s:s, s:O?, s:s, s:o, s:O?, s:O?, s:s, s:s, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o}",
 		      "id", (json_int_t)c->row.id, "plan", c->row.plan, "plan_name",
 		      json_object_get(c->spec, "plan_name"), "state", c->row.status, "message",
 		      status_str(c->row.message), "mode", json_object_get(c->spec, "mode"),
-		      "boots_per_swprofile", json_object_get(c->spec, "boots"), "seed",
-		      json_object_get(c->spec, "seed"), "created", c->row.created, "updated", c->row.updated,
-		      "boots_done", (json_int_t)done, "boots_total", (json_int_t)c->nboots, "sessions",
-		      (json_int_t)sessions, "swprofiles", status_swprofiles(c));
+		      "boots_per_swprofile", json_object_get(c->spec, "boots"), "seed", seed, "created", c->row.created,
+		      "updated", c->row.updated, "boots_done", (json_int_t)done, "boots_total", (json_int_t)c->nboots,
+		      "sessions", (json_int_t)sessions, "swprofiles", status_swprofiles(c), "seconds_per_boot",
+		      status_seconds(mean), "eta_seconds", status_seconds(status_running(c) ? eta : 0),
+		      "controller", status_controller(c));
 	if (o && status_lists(c, o)) {
 		json_decref(o);
 		return NULL;

@@ -13,6 +13,7 @@
 #include "store/url.h"
 #include "util/log.h"
 #include "util/text.h"
+#include "workloads/workload.h"
 
 /* The store @url as given, a file store made an absolute path. */
 static int su_resolve(const char *url, char *buf, size_t len)
@@ -98,4 +99,17 @@ int campaign_store_url(const char *url, bool dry_run, char *buf, size_t len)
 			ret = EXIT_USAGE;
 		}
 	return ret;
+}
+
+int campaign_store_open(const char *url, struct store **st)
+{
+	char file[PATH_MAX];
+
+	*st = NULL;
+	if (!store_url_is_server(url) && !store_url_file(url, file, sizeof(file)) && access(file, F_OK)) {
+		log_err("the campaign's store %s is gone (%s): it is not made again, empty", file, strerror(errno));
+		log_hint("put it back where it was, then 'clearpath campaign continue'");
+		return EXIT_RESOURCE;
+	}
+	return store_url_open(url, wl_identity_parse, st);
 }

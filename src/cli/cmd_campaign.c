@@ -111,8 +111,10 @@ static void ca_usage(FILE *out)
 		"                      (repeatable: hosts run in parallel); clearpath is copied there,\n"
 		"                      each session's samples come back into the store whole\n"
 		"    --ssh-config FILE remote mode: ssh's configuration file (ssh -F), recorded\n"
-		"    --boot-timeout S  remote mode: seconds a host may take to come back from a boot\n"
-		"                      before that boot is an error (default %d), recorded\n"
+		"    --boot-timeout S  seconds a target may take to go down and come back from a boot\n"
+		"                      (default %d), recorded: a host that does not answer then is\n"
+		"                      that boot's error, one that still runs the boot it left (as\n"
+		"                      this machine, if it never went down) has the boot pending again\n"
 		"    --format text|json  status: the table, or one JSON object with the same facts\n"
 		"    --lava URL        LAVA mode: each boot is one job on this LAVA server (the plan's\n"
 		"                      swprofiles boot with method lava: what the job deploys); its\n"
@@ -368,6 +370,12 @@ static int ca_drive(struct campaign *c, const struct ca_cli *o)
 	harness_stop_die();
 	if (ret || detached)
 		return ret;
+	/* never "done" unless every boot is */
+	if (strcmp(c->row.status, STORE_CAMPAIGN_DONE) || !campaign_all_done(c)) {
+		log_err("campaign %lld is %s with %zu boots, not all done", (long long)c->row.id, c->row.status,
+			c->nboots);
+		return EXIT_INTERNAL;
+	}
 	printf("campaign %lld done: %zu boots, one session each\n\n", (long long)c->row.id, c->nboots);
 	return ca_show(c);
 }
@@ -453,8 +461,8 @@ static int ca_start(int argc, char **argv)
 		s.ssh_config = o.ssh_config ? ssh_config : NULL;
 		s.targets = o.hosts;
 		s.ntargets = o.nhosts;
-	} else if (o.ssh_config || o.boot_timeout) {
-		log_err("--ssh-config and --boot-timeout are for campaigns on other hosts (--host)");
+	} else if (o.ssh_config) {
+		log_err("--ssh-config is for campaigns on other hosts (--host)");
 		return EXIT_USAGE;
 	}
 	if (o.lava && o.nhosts) {

@@ -39,6 +39,14 @@ int harness_run_key(const struct harness_run *r, struct harness_run_key *buf, st
 int harness_spawn(char **argv, unsigned session_no);
 
 /*
+ * Run @cmd with /bin/sh -c as a child that the stop signals reach (passed
+ * down as to a session, not ignored as system() does), and wait for it:
+ * *@status is its wait status.  0, or an exit code after log_err() when it
+ * could not be started.
+ */
+int harness_spawn_shell(const char *cmd, int *status);
+
+/*
  * The stop signal (SIGTERM, SIGINT, SIGHUP) this parent got since
  * harness_stop_catch(), or 0.  harness_stop_catch() installs the handlers
  * (leaving a signal ignored at start ignored); harness_stop_die() restores

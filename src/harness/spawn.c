@@ -185,3 +185,35 @@ int harness_spawn(char **argv, unsigned session_no)
 	}
 	return WEXITSTATUS(status);
 }
+
+int harness_spawn_shell(const char *cmd, int *status)
+{
+	pid_t pid;
+	sigset_t stop, old;
+
+	fflush(NULL);
+	stop_set(&stop);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	pid = fork();
+	if (pid == 0) {
+		stop_install(SIG_DFL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		session_pid = pid;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pid < 0) {
+		log_err("cannot start '%s': %s", cmd, strerror(errno));
+		return EXIT_RESOURCE;
+	}
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR) {
+			session_pid = 0;
+			log_err("cannot wait for '%s': %s", cmd, strerror(errno));
+			return EXIT_INTERNAL;
+		}
+	session_pid = 0;
+	return 0;
+}

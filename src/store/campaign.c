@@ -3,15 +3,17 @@
 #include "store/db.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/log.h"
 
-static void copy_text(char *dst, size_t len, struct store_stmt *stmt, int col)
+/* Column @col into @dst; false when it does not fit (a row a campaign never writes). */
+static bool copy_text(char *dst, size_t len, struct store_stmt *stmt, int col)
 {
-	snprintf(dst, len, "%s", store_col_text(stmt, col));
+	return (size_t)snprintf(dst, len, "%s", store_col_text(stmt, col)) < len;
 }
 
 static char *dup_text(struct store_stmt *stmt, int col)
@@ -33,15 +35,38 @@ int store_campaign_create(struct store *st, const char *plan, const char *spec,
 
 	store_now(now);
 	ret = store_tx_begin(st);
+	/* at most one runs (campaign_one_running): a second start that checked at the same time gets no row */
 	if (!ret)
 		ret = store_int64(st, id, "INSERT INTO campaign (status, plan, spec, created, updated)"
-				  " VALUES (?1, ?2, ?3, ?4, ?4) RETURNING id", "tttt", STORE_CAMPAIGN_RUNNING, plan,
-				  spec, now);
+				  " VALUES (?1, ?2, ?3, ?4, ?4) ON CONFLICT (status) WHERE status = 'running'"
+				  " DO NOTHING RETURNING id", "tttt", STORE_CAMPAIGN_RUNNING, plan, spec, now);
+	if (ret == -ENOENT)
+		ret = -EEXIST;
 	for (size_t i = 0; !ret && i < n; i++)
 		ret = store_exec(st, "INSERT INTO campaign_boot (campaign_id, target, pos, swprofile, status,"
 				 " updated) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "itittt", *id, boots[i].target,
 				 (int64_t)boots[i].pos, boots[i].swprofile, STORE_BOOT_PENDING, now);
 	return store_tx_end(st, ret);
+}
+
+/* One boot of the result row of read_boots() into @b; false when a field does not fit. */
+static bool read_boot(struct store_stmt *stmt, struct store_campaign_boot *b)
+{
+	int64_t pos = store_col_int64(stmt, 1);
+
+	memset(b, 0, sizeof(*b));
+	b->pos = (int)pos;
+	return pos >= 0 && pos < INT_MAX && copy_text(b->target, sizeof(b->target), stmt, 0) &&
+	       copy_text(b->swprofile, sizeof(b->swprofile), stmt, 2) &&
+	       copy_text(b->status, sizeof(b->status), stmt, 3) &&
+	       copy_text(b->boot_before, sizeof(b->boot_before), stmt, 4) &&
+	       copy_text(b->boot_id, sizeof(b->boot_id), stmt, 5) &&
+	       copy_text(b->release, sizeof(b->release), stmt, 6) &&
+	       copy_text(b->session, sizeof(b->session), stmt, 7) &&
+	       copy_text(b->message, sizeof(b->message), stmt, 8) &&
+	       copy_text(b->started, sizeof(b->started), stmt, 9) &&
+	       copy_text(b->finished, sizeof(b->finished), stmt, 10) &&
+	       copy_text(b->held, sizeof(b->held), stmt, 11);
 }
 
 static int read_boots(struct store *st, int64_t id, struct store_campaign_boot **out, size_t *n)
@@ -51,7 +76,8 @@ static int read_boots(struct store *st, int64_t id, struct store_campaign_boot *
 	size_t cnt = 0;
 	int rc, ret = store_prepare(st, &stmt,
 				    "SELECT target, pos, swprofile, status, boot_before, boot_id, release, session,"
-				    " message FROM campaign_boot WHERE campaign_id = ?1 ORDER BY target, pos", "i", id);
+				    " message, started, finished, held FROM campaign_boot WHERE campaign_id = ?1"
+				    " ORDER BY target, pos", "i", id);
 
 	if (ret)
 		return ret;
@@ -61,22 +87,18 @@ static int read_boots(struct store *st, int64_t id, struct store_campaign_boot *
 			break;
 		}
 		b = grown;
-		memset(&b[cnt], 0, sizeof(b[cnt]));
-		copy_text(b[cnt].target, sizeof(b[cnt].target), stmt, 0);
-		b[cnt].pos = store_col_int(stmt, 1);
-		copy_text(b[cnt].swprofile, sizeof(b[cnt].swprofile), stmt, 2);
-		copy_text(b[cnt].status, sizeof(b[cnt].status), stmt, 3);
-		copy_text(b[cnt].boot_before, sizeof(b[cnt].boot_before), stmt, 4);
-		copy_text(b[cnt].boot_id, sizeof(b[cnt].boot_id), stmt, 5);
-		copy_text(b[cnt].release, sizeof(b[cnt].release), stmt, 6);
-		copy_text(b[cnt].session, sizeof(b[cnt].session), stmt, 7);
-		copy_text(b[cnt].message, sizeof(b[cnt].message), stmt, 8);
-		cnt++;
+		if (!read_boot(stmt, &b[cnt++])) {
+			rc = -EBADMSG;
+			break;
+		}
 	}
 	store_finalize(stmt);
+	if (rc == -EBADMSG)
+		log_err("campaign %lld: boot %zu of its rows does not fit what a campaign can be (a field too long,"
+			" a position out of range)", (long long)id, cnt);
 	if (rc < 0) {
 		free(b);
-		return store_sql_fail(st, rc, "reading a campaign's boots");
+		return rc == -EBADMSG ? rc : store_sql_fail(st, rc, "reading a campaign's boots");
 	}
 	*out = b;
 	*n = cnt;
@@ -88,8 +110,9 @@ int store_campaign_get(struct store *st, int64_t id, struct store_campaign *c,
 {
 	struct store_stmt *stmt;
 	int rc, ret = store_prepare(st, &stmt,
-				    "SELECT id, status, plan, spec, message, created, updated FROM campaign"
-				    " WHERE ?1 = 0 OR id = ?1 ORDER BY id DESC LIMIT 1", "i", id);
+				    "SELECT id, status, plan, spec, message, created, updated, owner, owner_since"
+				    " FROM campaign WHERE ?1 = 0 OR id = ?1 ORDER BY id DESC LIMIT 1", "i", id);
+	bool fits = true;
 
 	memset(c, 0, sizeof(*c));
 	*boots = NULL;
@@ -99,18 +122,26 @@ int store_campaign_get(struct store *st, int64_t id, struct store_campaign *c,
 	rc = store_step(stmt);
 	if (rc == STORE_ROW) {
 		c->id = store_col_int64(stmt, 0);
-		copy_text(c->status, sizeof(c->status), stmt, 1);
+		fits = copy_text(c->status, sizeof(c->status), stmt, 1) &&
+		       copy_text(c->created, sizeof(c->created), stmt, 5) &&
+		       copy_text(c->updated, sizeof(c->updated), stmt, 6) &&
+		       copy_text(c->owner_since, sizeof(c->owner_since), stmt, 8);
 		c->plan = dup_text(stmt, 2);
 		c->spec = dup_text(stmt, 3);
 		c->message = dup_text(stmt, 4);
-		copy_text(c->created, sizeof(c->created), stmt, 5);
-		copy_text(c->updated, sizeof(c->updated), stmt, 6);
+		c->owner = dup_text(stmt, 7);
 	}
 	store_finalize(stmt);
 	if (rc == STORE_DONE)
 		return -ENOENT;
 	if (rc != STORE_ROW)
 		return store_sql_fail(st, rc, "reading a campaign");
+	if (!fits) {
+		log_err("campaign %lld: its row does not fit what a campaign can be (a field too long)",
+			(long long)c->id);
+		store_campaign_free(c);
+		return -EBADMSG;
+	}
 	if (!c->plan || !c->spec) {
 		store_campaign_free(c);
 		return -ENOMEM;
@@ -151,10 +182,12 @@ int store_campaign_boot_set(struct store *st, int64_t id, const struct store_cam
 	/* -ENOENT (no such boot) from the RETURNING that finds no row */
 	if (!ret)
 		ret = store_int64(st, &changed, "UPDATE campaign_boot SET status = ?4, boot_before = ?5, boot_id = ?6,"
-				  " release = ?7, session = ?8, message = ?9, updated = ?10"
-				  " WHERE campaign_id = ?1 AND target = ?2 AND pos = ?3 RETURNING pos", "itittttttt", id,
-				  b->target, (int64_t)b->pos, b->status, or_null(b->boot_before), or_null(b->boot_id),
-				  or_null(b->release), or_null(b->session), or_null(b->message), now);
+				  " release = ?7, session = ?8, message = ?9, updated = ?10, started = ?11,"
+				  " finished = ?12, held = ?13"
+				  " WHERE campaign_id = ?1 AND target = ?2 AND pos = ?3 RETURNING pos", "itittttttt" "ttt",
+				  id, b->target, (int64_t)b->pos, b->status, or_null(b->boot_before), or_null(b->boot_id),
+				  or_null(b->release), or_null(b->session), or_null(b->message), now, or_null(b->started),
+				  or_null(b->finished), or_null(b->held));
 	if (!ret)
 		ret = store_exec(st, "UPDATE campaign SET updated = ?2 WHERE id = ?1", "it", id, now);
 	return store_tx_end(st, ret);
@@ -185,10 +218,65 @@ int store_campaign_session_of_boot(struct store *st, const char *boot_id, const 
 	return found ? 0 : -ENOENT;
 }
 
+int store_campaign_hold(struct store *st, int64_t id, const char *expected, const char *owner)
+{
+	char now[STORE_TIME_LEN + 1], status[16] = "";
+	struct store_stmt *stmt;
+	int64_t changed;
+	int ret, rc;
+
+	store_now(now);
+	/* letting go needs no running campaign: one that ended is let go too */
+	if (owner)
+		ret = store_int64(st, &changed, "UPDATE campaign SET owner = ?2, owner_since = ?4 WHERE id = ?1"
+				  " AND status = 'running' AND (owner IS NULL OR owner = ?2 OR owner = ?3) RETURNING id",
+				  "ittt", id, owner, expected ? expected : "", now);
+	else
+		ret = store_int64(st, &changed, "UPDATE campaign SET owner = NULL, owner_since = NULL"
+				  " WHERE id = ?1 AND owner = ?2 RETURNING id", "it", id, expected ? expected : "");
+	if (ret != -ENOENT)
+		return ret;
+	if ((ret = store_prepare(st, &stmt, "SELECT status FROM campaign WHERE id = ?1", "i", id)))
+		return ret;
+	if ((rc = store_step(stmt)) == STORE_ROW)
+		copy_text(status, sizeof(status), stmt, 0);
+	store_finalize(stmt);
+	if (rc < 0)
+		return store_sql_fail(st, rc, "reading a campaign");
+	return !owner || strcmp(status, STORE_CAMPAIGN_RUNNING) ? -ESTALE : -EBUSY;
+}
+
+int store_campaign_holding(struct store *st, int64_t id, const char *owner, char *status, size_t len)
+{
+	char now[STORE_TIME_LEN + 1];
+	struct store_stmt *stmt;
+	int rc, ret;
+
+	store_now(now);
+	if ((ret = store_prepare(st, &stmt, "UPDATE campaign SET owner_since = ?3 WHERE id = ?1 AND owner = ?2"
+				 " RETURNING status", "itt", id, owner, now)))
+		return ret;
+	if ((rc = store_step(stmt)) == STORE_ROW)
+		copy_text(status, len, stmt, 0);
+	store_finalize(stmt);
+	if (rc == STORE_ROW)
+		return 0;
+	if (rc < 0)
+		return store_sql_fail(st, rc, "holding a campaign");
+	if ((ret = store_prepare(st, &stmt, "SELECT status FROM campaign WHERE id = ?1", "i", id)))
+		return ret;
+	rc = store_step(stmt);
+	store_finalize(stmt);
+	if (rc < 0)
+		return store_sql_fail(st, rc, "reading a campaign");
+	return rc == STORE_ROW ? -EBUSY : -ENOENT;
+}
+
 void store_campaign_free(struct store_campaign *c)
 {
 	free(c->plan);
 	free(c->spec);
 	free(c->message);
-	c->plan = c->spec = c->message = NULL;
+	free(c->owner);
+	c->plan = c->spec = c->message = c->owner = NULL;
 }

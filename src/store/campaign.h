@@ -32,6 +32,8 @@ struct store_campaign {
 	char *plan;		/* the plan file, an absolute path */
 	char *spec;		/* JSON object text: what the campaign was started with (core's business) */
 	char *message;		/* why it failed or stopped, or NULL */
+	char *owner;		/* the controller that holds it (campaign/'s token), or NULL */
+	char owner_since[STORE_TIME_LEN + 1];	/* when it last said so ("" none) */
 	char created[STORE_TIME_LEN + 1];
 	char updated[STORE_TIME_LEN + 1];
 };
@@ -47,12 +49,16 @@ struct store_campaign_boot {
 	char release[256];	/* kernel release the check saw */
 	char session[STORE_UUID_LEN + 1];	/* the session measured under this boot, "" none */
 	char message[1024];
+	char started[STORE_TIME_LEN + 1];	/* when its boot method ran ("" not yet) */
+	char finished[STORE_TIME_LEN + 1];	/* when it was done ("" not yet) */
+	char held[512];		/* a session the target keeps until it is stored: its path there ("" none) */
 };
 
 /*
  * Add a running campaign of @plan (absolute path) and @spec (JSON object
  * text) with its @n boots, all pending, in one transaction.  *@id is its
- * id.  Returns 0 or a store error.
+ * id.  Returns 0, -EEXIST (not logged) when a campaign runs in the store
+ * already (one started at the same time), or a store error.
  */
 int store_campaign_create(struct store *st, const char *plan, const char *spec,
 			  const struct store_campaign_boot *boots, size_t n, int64_t *id);
@@ -60,8 +66,10 @@ int store_campaign_create(struct store *st, const char *plan, const char *spec,
 /*
  * Read campaign @id (0: the most recent one) into @c and its boots, ordered
  * by target then position, into the new array *@boots of *@n (free() it).
- * Returns 0, -ENOENT (not logged) when there is no such campaign, or a
- * store error.  Free @c's strings with store_campaign_free().
+ * Returns 0, -ENOENT (not logged) when there is no such campaign, -EBADMSG
+ * (logged) when a row does not fit what a campaign can be (a text longer
+ * than its field, a position out of range: written by hand), or a store
+ * error.  Free @c's strings with store_campaign_free().
  */
 int store_campaign_get(struct store *st, int64_t id, struct store_campaign *c,
 		       struct store_campaign_boot **boots, size_t *n);
@@ -75,6 +83,23 @@ int store_campaign_running(struct store *st, int64_t *id);
  * or a store error.
  */
 int store_campaign_finish(struct store *st, int64_t id, const char *status, const char *message);
+
+/*
+ * Campaign @id is held by @owner from now on, if it runs and is held by
+ * @expected (NULL: by nobody) or already by @owner; @owner NULL lets it go.
+ * At each step the holder says so again (owner_since), which also tells it
+ * whether it still holds a running campaign.  0, -ESTALE (not logged) when
+ * the campaign no longer runs, -EBUSY (not logged) when someone else holds
+ * it, or a store error.
+ */
+int store_campaign_hold(struct store *st, int64_t id, const char *expected, const char *owner);
+
+/*
+ * @owner still holds campaign @id: say so (owner_since) and read its status
+ * into @status.  0, -EBUSY (not logged) when @owner no longer holds it,
+ * -ENOENT when there is no such campaign, or a store error.
+ */
+int store_campaign_holding(struct store *st, int64_t id, const char *owner, char *status, size_t len);
 
 /* Write boot @b (found by target and pos) of campaign @id.  0, -ENOENT, or a store error. */
 int store_campaign_boot_set(struct store *st, int64_t id, const struct store_campaign_boot *b);

@@ -187,6 +187,23 @@ const struct store_migration store_migrations[] = {
 	 */
 	{ "ALTER TABLE benchmark ADD COLUMN workload TEXT NOT NULL DEFAULT '';"
 	  "ALTER TABLE resultclass ADD COLUMN metric TEXT;", NULL, NULL, store_migrate_metric },
+	/*
+	 * v9: campaigns that two controllers cannot mix: the controller that
+	 * advances a campaign holds it (owner, renewed at each step), at most one
+	 * campaign runs in a store (a second start cannot slip in between the
+	 * check and the insert; of two running before, the older is failed), and
+	 * each boot's start and end (the ETA) and the session a target keeps until
+	 * it is stored (held: its path there).
+	 */
+	{ "ALTER TABLE campaign ADD COLUMN owner TEXT;"
+	  "ALTER TABLE campaign ADD COLUMN owner_since TEXT;"
+	  "ALTER TABLE campaign_boot ADD COLUMN started TEXT;"
+	  "ALTER TABLE campaign_boot ADD COLUMN finished TEXT;"
+	  "ALTER TABLE campaign_boot ADD COLUMN held TEXT;"
+	  "UPDATE campaign SET status = 'failed', message = 'another campaign was started while it ran'"
+	  "  WHERE status = 'running' AND id < (SELECT MAX(id) FROM campaign WHERE status = 'running');"
+	  "CREATE UNIQUE INDEX campaign_one_running ON campaign(status) WHERE status = 'running';",
+	  NULL, NULL, NULL },
 };
 
 #define SCHEMA_VERSION ((int)(sizeof(store_migrations) / sizeof(store_migrations[0])))

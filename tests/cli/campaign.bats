@@ -116,7 +116,7 @@ swprofiles:
   patch: {boot: {method: command, commands: ["'$CP' campaign fake-boot --release 6.18.0-patch --cmdline 'quiet mitigations=off'"]}, expect: {release: 6.18.0-patch, cmdline_has: mitigations=off}}
 defaults: {warmups: 0, repeats: 1}
 benchmarks:
-  - exec: {name: rate, command: "echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+  - exec: {name: rate, command: "[ ! -e '$D/slow' ] || sleep 2; echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
 EOF
 }
 
@@ -180,19 +180,66 @@ EOF
 	[ ! -e "$D/units/multi-user.target.wants/clearpath-campaign.service" ]
 }
 
-@test "campaign local: continue before the machine rebooted waits, the campaign goes on" {
+@test "campaign local: a boot that never happened (its controller gone, the boot id unchanged) is booted again" {
 	cmd_plan
 	"$CP" campaign start "$D/cmd.yaml" --boots 1 --seed 3 --yes >/dev/null
-	# the boot id the campaign saw last, as if the reboot had not happened yet
 	"$CP" campaign continue >/dev/null
+	# boot 2 is booting; make it look as if its boot command never took the machine down
 	before=$(cat "$D/boot/boot_id")
 	sql "update campaign_boot set boot_before = '$before' where status = 'booting'" >/dev/null
 	run "$CP" campaign continue
-	[ "$status" -eq 3 ]
-	[[ "$output" == *"still runs the boot it left"* ]]
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[[ "$output" == *"still runs the boot it left (boot id ${before:0:8}): booting it again"* ]]
+	[[ "$output" == *"boot 2 of 2"* ]]
 	[ "$(sql "select status from campaign")" = "running" ]
+	[ "$(sql "select count(*) from campaign_boot where status = 'booting'")" -eq 1 ]
+	[ "$(sql "select boot_before from campaign_boot where status = 'booting'")" = "$before" ]
 	[ -f "$D/units/clearpath-campaign.service" ]
-	"$CP" campaign abort >/dev/null
+	run "$CP" campaign continue
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"campaign 1 done: 2 boots"* ]]
+}
+
+# A process that runs, and the campaign token naming it as its controller (this machine, this boot).
+live_holder() {
+	sleep 60 &
+	HOLDER_PID=$!
+	local start host boot
+	start=$(awk '{ sub(/.*\) /, ""); print $20 }' /proc/$HOLDER_PID/stat)
+	host=$(hostname)
+	boot=$(cat /proc/sys/kernel/random/boot_id)
+	HOLDER="{\"boot\":\"$boot\",\"host\":\"$host\",\"pid\":$HOLDER_PID,\"start\":$start}"
+}
+
+@test "campaign: one controller at a time: a second continue while one runs is refused, the campaign unharmed" {
+	cmd_plan
+	"$CP" campaign start "$D/cmd.yaml" --boots 1 --seed 3 --yes >/dev/null
+	live_holder
+	sql "update campaign set owner = '$HOLDER', owner_since = '2026-01-01T00:00:00.000000Z'" >/dev/null
+	run --separate-stderr "$CP" campaign continue
+	kill "$HOLDER_PID"
+	refused 3 "campaign 1 is being advanced by another controller: pid $HOLDER_PID on $(hostname)"
+	[ "$(sql "select status from campaign")" = running ]
+	[ "$(sql "select count(*) from campaign_boot where status = 'booting'")" -eq 1 ]
+	# the holder is gone now: the next continue takes over and goes on
+	wait "$HOLDER_PID" 2>/dev/null || true
+	run "$CP" campaign continue
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[[ "$output" == *"its last controller (pid $HOLDER_PID on $(hostname)) is gone"* ]]
+	# two at once for real: the unit's and the user's; one waits its turn, no session fails
+	touch "$D/slow"
+	"$CP" campaign continue >"$D/one" 2>&1 &
+	local one=$!
+	sleep 1
+	run --separate-stderr "$CP" campaign continue
+	wait "$one" || { cat "$D/one"; return 1; }
+	[ "$status" -eq 3 ] || { echo "$stderr"; cat "$D/one"; return 1; }
+	[[ "$stderr" == *"is being advanced by another controller"* ]]
+	[[ "$(cat "$D/one")" == *"campaign 1 done: 2 boots"* ]]
+	[ "$(sql "select status from campaign")" = done ]
+	[ "$(sql "select count(*) from campaign_boot where status = 'error'")" -eq 0 ]
+	[ "$(sql "select count(*) from session where complete = 0")" -eq 0 ]
+	[ "$(sql "select count(*) from campaign where owner is not null")" -eq 0 ]
 }
 
 @test "campaign abort: the campaign stops, its unit goes, its sessions stay" {
@@ -380,7 +427,8 @@ import json, sys
 d = json.load(sys.stdin)
 def norm(v):
     if isinstance(v, dict):
-        return {k: ("<" + k + ">" if k in ("boot_id", "session", "created", "updated") and x is not None
+        return {k: ("<" + k + ">" if k in ("boot_id", "session", "created", "updated", "seconds_per_boot",
+                                           "eta_seconds") and x is not None
                     else norm(x)) for k, x in v.items()}
     if isinstance(v, list):
         return [norm(x) for x in v]
@@ -404,6 +452,12 @@ print(json.dumps(norm(d), indent=2))' "$D"
 		cp "$D/status.json" "$GOLDEN/status.json"
 	fi
 	diff -u "$GOLDEN/status.json" "$D/status.json"
+	# one boot done of four: the ETA is the three left at the mean of that one so far
+	printf '%s\n' "$output" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["seconds_per_boot"] > 0, d
+assert abs(d["eta_seconds"] - 3 * d["seconds_per_boot"]) <= 0.2, d'
 	# the values the placeholders stand for are the store's
 	[ "$(printf '%s\n' "$output" | python3 -c 'import json,sys; b=json.load(sys.stdin)["boots"][0]; print(b["boot_id"], b["session"])')" = \
 	  "$(sql "select boot_id, session from campaign_boot where pos = 0" | tr '|' ' ')" ]
@@ -630,4 +684,108 @@ EOF2
 	# a file store needs no network
 	run --separate-stderr "$CP" campaign start "$D/k.yaml" --boots 1 --dry-run
 	[[ "$output" != *network-online* ]]
+}
+
+@test "campaign abort stops a running controller before its next boot" {
+	# the first session aborts the campaign from outside, as another shell would
+	cat >"$D/abort.yaml" <<EOF2
+swprofiles:
+  base:  {boot: {method: fake, release: 6.18.0-base}}
+  patch: {boot: {method: fake, release: 6.18.0-patch}}
+defaults: {warmups: 0, repeats: 1}
+benchmarks:
+  - exec: {name: rate, command: "[ -e '$D/aborted' ] || { touch '$D/aborted'; '$(cp_exe)' campaign abort >/dev/null; }; echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF2
+	run --separate-stderr "$CP" campaign start "$D/abort.yaml" --boots 3 --seed 3
+	[ "$status" -eq 2 ] || { echo "$output"; echo "$stderr"; return 1; }
+	[[ "$stderr" == *"campaign 1 was aborted while it ran: stopped before boot 2 of 6 of local"* ]]
+	[[ "$output" != *"campaign 1 done"* ]]
+	[ "$(sql "select status from campaign")" = aborted ]
+	[ "$(sql "select count(*) from campaign_boot where status = 'done'")" -eq 1 ]
+	[ "$(sql "select count(*) from campaign_boot where status = 'pending'")" -eq 5 ]
+	[ "$(sql "select count(*) from session")" -eq 1 ]
+}
+
+@test "campaign: a signal during the boot command stops the controller, not the campaign; SIGKILL there too" {
+	# the first boot's command signals its controller (its parent) while it runs
+	boot_plan() {
+		cat >"$D/sig.yaml" <<EOF2
+swprofiles:
+  base:  {boot: {method: command, commands: ["[ -e '$D/sent' ] || { touch '$D/sent'; kill -$1 \$PPID; sleep 2 >/dev/null 2>&1; }", "'$CP' campaign fake-boot --release 6.18.0-base"]}, expect: {release: 6.18.0-base}}
+  patch: {boot: {method: command, commands: ["[ -e '$D/sent' ] || { touch '$D/sent'; kill -$1 \$PPID; sleep 2 >/dev/null 2>&1; }", "'$CP' campaign fake-boot --release 6.18.0-patch"]}, expect: {release: 6.18.0-patch}}
+defaults: {warmups: 0, repeats: 1}
+benchmarks:
+  - exec: {name: rate, command: "echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF2
+	}
+	local sig
+	for sig in TERM INT KILL; do
+		rm -f "$STORE" "$D/sent" "$D/units/clearpath-campaign.service" "$D/units/multi-user.target.wants/"*
+		boot_plan "$sig"
+		run setsid -w "$CP" campaign start "$D/sig.yaml" --boots 1 --seed 2 --yes
+		[ -e "$D/sent" ] || { echo "$sig: $output"; return 1; }
+		[ "$status" -ne 0 ]
+		[ "$(sql "select status from campaign")" = running ] || { echo "$sig: $output"; return 1; }
+		[ "$(sql "select count(*) from campaign_boot where status = 'error'")" -eq 0 ]
+		[ -f "$D/units/clearpath-campaign.service" ]
+		# continue boots it again and goes on to the end
+		for i in 1 2 3 4; do
+			run "$CP" campaign continue
+			[ "$status" -eq 0 ] || { echo "$sig, continue $i: $output"; return 1; }
+			[[ "$output" != *"campaign 1 done"* ]] || break
+		done
+		[[ "$output" == *"campaign 1 done: 2 boots"* ]] || { echo "$sig: $output"; return 1; }
+		[ "$(sql "select count(*) from session where complete = 1")" -eq 2 ]
+	done
+}
+
+@test "campaign local: a boot method that never takes the machine down leaves the boot pending, not booting for ever" {
+	cat >"$D/noboot.yaml" <<'EOF2'
+swprofiles:
+  base: {boot: {method: command, commands: ["true"]}, expect: {release: 6.18.0-base}}
+defaults: {warmups: 0, repeats: 1}
+benchmarks:
+  - exec: {name: rate, command: "echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF2
+	run --separate-stderr "$CP" campaign start "$D/noboot.yaml" --boots 1 --yes --boot-timeout 1
+	[ "$status" -eq 3 ] || { echo "$output"; echo "$stderr"; return 1; }
+	[[ "$stderr" == *"local: boot 1 (base): local still runs the boot it left; the boot is pending again"* ]]
+	[ "$(sql "select status from campaign_boot")" = pending ]
+	[ "$(sql "select status from campaign")" = running ]
+	[ "$(sql "select json_extract(spec, '$.boot_timeout') from campaign")" -eq 1 ]
+}
+
+@test "campaign: progress lines and status say boots done, left, the time per boot so far and the ETA" {
+	ab_plan
+	run "$CP" campaign start "$D/ab.yaml" --boots 2 --seed 3
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"local: boot 1 of 4: "*"; 0 done, 4 left"* ]]
+	[[ "$output" =~ "local: boot 4 of 4: "[a-z]+" (fake); 3 done, 1 left, "[0-9]+s" per boot so far, about "[0-9]+s" to go" ]]
+	# every boot's start and end are kept
+	[ "$(sql "select count(*) from campaign_boot where started is not null and finished >= started")" -eq 4 ]
+	# a campaign stopped in the middle of a session: no controller runs it, status says so
+	cmd_plan
+	rm -f "$STORE"
+	"$CP" campaign start "$D/cmd.yaml" --boots 1 --seed 3 --yes >/dev/null
+	"$CP" campaign continue >/dev/null
+	sql "update campaign_boot set status = 'measuring' where status = 'booting'" >/dev/null
+	run "$CP" campaign status
+	[[ "$output" == *"no controller advances it now: 'clearpath campaign continue' goes on where it stopped"* ]]
+	[[ "$output" =~ "per boot so far, about "[0-9]+s" to go" ]]
+	[[ "$(grep '^local  *2 ' <<<"$output")" == *" stopped "* ]]
+	"$CP" campaign abort >/dev/null
+}
+
+@test "campaign: a seed from 2^63 up is recorded and shown as given" {
+	ab_plan
+	run "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 18446744073709551615
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"seed 18446744073709551615"* ]]
+	run "$CP" campaign status
+	[[ "$output" == *"seed 18446744073709551615,"* ]]
+	run "$CP" campaign status --format json
+	[ "$(printf '%s\n' "$output" | python3 -c 'import json,sys; print(json.load(sys.stdin)["seed"])')" = 18446744073709551615 ]
+	# the same order as the dry run's with that seed
+	run "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 18446744073709551615 --dry-run --store "$D/other.db"
+	[ "$(sed -n 's/^order: //p' <<<"$output")" = "$(sql "select group_concat(swprofile, ' ') from (select swprofile from campaign_boot order by pos)")" ]
 }

@@ -117,3 +117,32 @@ EOF
 	! pg_dump_rows | grep -qF "$PW"
 	grep -qF "$PW" "$XDG_CONFIG_HOME/clearpath/pgpass"
 }
+
+@test "campaign start: two at once never make two running campaigns, even when both checked before either wrote" {
+	cat >"$D/reb.yaml" <<EOF2
+swprofiles:
+  base: {boot: {method: command, commands: ["'$CP' campaign fake-boot --release 6.18.0-base"]}, expect: {release: 6.18.0-base}}
+defaults: {warmups: 0, repeats: 1}
+benchmarks:
+  - exec: {name: rate, command: "echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF2
+	# the store's tables first
+	"$CP" run --quiet --force --repeats 1 --store "$URL" -- mem memset -f default -s 64KB -l 1 >/dev/null
+	# a transaction that lets both starts read (no campaign runs) and makes both wait to write
+	tests/pg-server psql "$PGDIR" -d "$DB" -c "BEGIN; LOCK TABLE campaign IN SHARE MODE; SELECT pg_sleep(4); COMMIT;" >/dev/null &
+	local lock=$!
+	sleep 1
+	CLEARPATH_SYSTEMD_DIR=$D/u1 "$CP" campaign start "$D/reb.yaml" --boots 1 --yes --store "$URL" >"$D/a" 2>&1 &
+	local a=$!
+	CLEARPATH_SYSTEMD_DIR=$D/u2 "$CP" campaign start "$D/reb.yaml" --boots 1 --yes --store "$URL" >"$D/b" 2>&1 &
+	local b=$! sa=0 sb=0
+	mkdir -p "$D/u1" "$D/u2"
+	wait "$lock"
+	wait "$a" || sa=$?
+	wait "$b" || sb=$?
+	[ "$(tests/pg-server psql "$PGDIR" -d "$DB" -c "select count(*) from campaign where status = 'running'")" -eq 1 ] || {
+		cat "$D/a" "$D/b"; return 1; }
+	# one started, the other was refused saying which campaign runs
+	[ $((sa + sb)) -eq 2 ] || { echo "$sa $sb"; cat "$D/a" "$D/b"; return 1; }
+	grep -q "campaign 1 is still running in this store" "$D/a" "$D/b"
+}

@@ -291,3 +291,17 @@ EOF2
 	[[ "$stderr" == *"cannot reach $refused over ssh"* ]]
 	[[ "$stderr" == *"$refused: whether the plan fits it is checked when the campaign reaches it"* ]]
 }
+
+@test "campaign remote: abort stops the controller before the host's next boot" {
+	# the first session, on the host, aborts the campaign in the controller's store
+	sed -i "s|command: \"echo rate 42.5\"|command: \"[ -e '$D/aborted' ] \|\| { touch '$D/aborted'; '$(cp_exe)' campaign abort --store '$STORE' >/dev/null; }; echo rate 42.5\"|" "$D/ab.yaml"
+	local left
+	left=$(ls -A "$A_DIR/tmp")
+	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 2 --seed 3 --host "$A_DEST" --ssh-config "$CFG"
+	[ "$status" -eq 2 ] || { echo "$output"; echo "$stderr"; return 1; }
+	[[ "$stderr" == *"campaign 1 was aborted while it ran: stopped before boot 2 of 4 of $A_DEST"* ]]
+	[ "$(sql "select status from campaign")" = aborted ]
+	[ "$(sql "select count(*) from campaign_boot where status = 'done'")" -eq 1 ]
+	[ "$(sql "select count(*) from campaign_boot where status = 'pending'")" -eq 3 ]
+	[ "$(ls -A "$A_DIR/tmp")" = "$left" ]
+}

@@ -1,0 +1,202 @@
+/* hold: one controller advances a campaign at a time: it holds it in the store, and one that died is taken over. */
+#define _GNU_SOURCE	/* strptime, timegm */
+#include "campaign/campaign.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "store/campaign.h"
+#include "store/url.h"
+#include "util/log.h"
+#include "util/sysfs.h"
+
+/*
+ * A controller is named by this machine (host name and the kernel's own boot
+ * id, never a simulated one) and its process (pid and start time, so a pid
+ * used again is not taken for it).  Another controller on this machine can
+ * tell whether it still runs; one on another machine cannot, and is taken
+ * over only when it has not said it holds the campaign for a day.
+ */
+#define HOLD_FOREIGN_STALE (24 * 3600)
+
+struct hold_who {
+	char host[256];
+	char boot[64];
+	long pid;
+	unsigned long long start;
+};
+
+/* The start time of process @pid (/proc/PID/stat field 22), or 0 when it does not run. */
+static unsigned long long hold_start_of(long pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
+	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+		   &start) != 1)
+		start = 0;
+	fclose(f);
+	return start;
+}
+
+/* This controller. */
+static void hold_me(struct hold_who *w)
+{
+	memset(w, 0, sizeof(*w));
+	if (gethostname(w->host, sizeof(w->host) - 1))
+		snprintf(w->host, sizeof(w->host), "?");
+	/* the kernel's own: a simulated boot does not end this process */
+	if (sysfs_read_line("/proc/sys/kernel/random/boot_id", w->boot, sizeof(w->boot)))
+		w->boot[0] = '\0';
+	w->pid = (long)getpid();
+	w->start = hold_start_of(w->pid);
+}
+
+static int hold_token(const struct hold_who *w, char *buf, size_t len)
+{
+	json_t *o = json_pack("{s:s, s:s, s:I, s:I}", "host", w->host, "boot", w->boot, "pid", (json_int_t)w->pid,
+			      "start", (json_int_t)w->start);
+	char *s = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	int ret = s && strlen(s) < len ? 0 : -ENOMEM;
+
+	if (!ret)
+		snprintf(buf, len, "%s", s);
+	free(s);
+	json_decref(o);
+	return ret;
+}
+
+/* @token read back; false when it is none of ours (then it is taken as a controller that runs). */
+static bool hold_parse(const char *token, struct hold_who *w)
+{
+	json_t *o = json_loads(token, 0, NULL);
+	const char *host = json_string_value(json_object_get(o, "host")), *boot = json_string_value(json_object_get(o, "boot"));
+	bool ok = host && boot && json_is_integer(json_object_get(o, "pid"));
+
+	memset(w, 0, sizeof(*w));
+	if (ok) {
+		snprintf(w->host, sizeof(w->host), "%s", host);
+		snprintf(w->boot, sizeof(w->boot), "%s", boot);
+		w->pid = (long)json_integer_value(json_object_get(o, "pid"));
+		w->start = (unsigned long long)json_integer_value(json_object_get(o, "start"));
+	}
+	json_decref(o);
+	return ok;
+}
+
+/* Seconds since the store time @t (0 when it does not read). */
+static double hold_age(const char *t)
+{
+	struct tm tm = { 0 };
+	char *end = t && *t ? strptime(t, "%Y-%m-%dT%H:%M:%S", &tm) : NULL;
+
+	return end ? difftime(time(NULL), timegm(&tm)) : 0;
+}
+
+/* Whether the controller @w still holds the campaign for real: it runs (this machine), or might (another). */
+static bool hold_alive(const struct hold_who *w, const struct hold_who *me, const char *since)
+{
+	if (strcmp(w->host, me->host))
+		return hold_age(since) < HOLD_FOREIGN_STALE;
+	/* this machine booted since: that controller went down with the boot it ran in */
+	if (strcmp(w->boot, me->boot))
+		return false;
+	return w->pid > 0 && (kill((pid_t)w->pid, 0) == 0 || errno == EPERM) && hold_start_of(w->pid) == w->start;
+}
+
+int campaign_hold(struct campaign *c)
+{
+	struct hold_who me, them;
+	struct store *st;
+	const char *old = c->row.owner;
+	int ret, err;
+
+	if (c->dry_run)
+		return 0;
+	hold_me(&me);
+	if (hold_token(&me, c->holder, sizeof(c->holder))) {
+		log_err("out of memory");
+		return EXIT_INTERNAL;
+	}
+	if (old && hold_parse(old, &them) && hold_alive(&them, &me, c->row.owner_since)) {
+		log_err("campaign %lld is being advanced by another controller: pid %ld on %s, since %s",
+			(long long)c->row.id, them.pid, them.host, c->row.owner_since);
+		log_hint("wait for it to finish its step, or stop it; 'clearpath campaign status' shows where it is");
+		return EXIT_RESOURCE;
+	}
+	if (old && !hold_parse(old, &them)) {
+		log_err("campaign %lld is held by a controller this clearpath cannot name", (long long)c->row.id);
+		return EXIT_RESOURCE;
+	}
+	if ((ret = campaign_store_open(c->store_url, &st)))
+		return ret;
+	err = store_campaign_hold(st, c->row.id, old, c->holder);
+	store_close(st);
+	if (err == -EBUSY) {
+		log_err("campaign %lld was taken by another controller just now", (long long)c->row.id);
+		return EXIT_RESOURCE;
+	}
+	if (err == -ESTALE) {
+		log_err("campaign %lld no longer runs", (long long)c->row.id);
+		return EXIT_USAGE;
+	}
+	if (!err && old)
+		log_warn("campaign %lld: its last controller (pid %ld on %s) is gone; going on where it stopped",
+			 (long long)c->row.id, them.pid, them.host);
+	return store_exit_code(err);
+}
+
+int campaign_holding(struct campaign *c, char *status, size_t len)
+{
+	struct store *st;
+	int ret, err;
+
+	if (c->dry_run) {
+		snprintf(status, len, "%s", c->row.status);
+		return 0;
+	}
+	if ((ret = campaign_store_open(c->store_url, &st)))
+		return ret;
+	err = store_campaign_holding(st, c->row.id, c->holder, status, len);
+	store_close(st);
+	if (err == -EBUSY) {
+		log_err("campaign %lld was taken over by another controller: this one stops", (long long)c->row.id);
+		return EXIT_RESOURCE;
+	}
+	return store_exit_code(err);
+}
+
+void campaign_unhold(struct campaign *c)
+{
+	struct store *st;
+
+	if (c->dry_run || !c->holder[0] || campaign_store_open(c->store_url, &st))
+		return;
+	store_campaign_hold(st, c->row.id, c->holder, NULL);
+	store_close(st);
+	c->holder[0] = '\0';
+}
+
+bool campaign_controller(const struct campaign *c, char *who, size_t len)
+{
+	struct hold_who me, them;
+
+	if (!c->row.owner || !hold_parse(c->row.owner, &them))
+		return false;
+	hold_me(&me);
+	if (!hold_alive(&them, &me, c->row.owner_since))
+		return false;
+	if (who)
+		snprintf(who, len, "pid %ld on %s since %s", them.pid, them.host, c->row.owner_since);
+	return true;
+}

@@ -1,8 +1,10 @@
 /* cmd_plan: `clearpath plan validate|show|run FILE`: check a plan and say what it will run and for how long. */
 #include "campaign/method.h"
 #include "cli/commands.h"
+#include "machine/machine.h"
 #include "plan/plan.h"
 #include "util/log.h"
+#include "util/size.h"
 #include "util/text.h"
 
 #include <stdio.h>
@@ -63,6 +65,46 @@ static void plan_print_header(const struct plan *p)
 	free(sw);
 }
 
+/*
+ * Which benchmarks clear a buffer no larger than this machine's last-level
+ * cache: it can stay there between being dirtied and cleared, so their rates
+ * measure the cache more than memory (and non-temporal stores, which go to
+ * memory, lose to it unfairly).  Nothing when the machine does not say.
+ */
+static void plan_print_cache(const struct plan *p)
+{
+	char llc_s[32], buf_s[32], list[512] = "";
+	uint64_t llc, bytes, most = 0;
+	unsigned level, n = 0;
+	size_t run = 0;		/* the benchmark a range of consecutive ones started at, + 1 */
+
+	if (machine_llc(&llc, &level))
+		return;
+	for (size_t i = 0; i <= p->nbench; i++) {
+		bool in = i < p->nbench && p->bench[i].kind == PLAN_BENCH &&
+			  !plan_bench_buffer(&p->bench[i], &bytes) && bytes <= llc;
+
+		if (in) {
+			n++;
+			most = bytes > most ? bytes : most;
+			run = run ? run : i + 1;
+		} else if (run) {
+			/* "1-3, 5": benchmarks by their number in the table */
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%zu", *list ? ", " : "", run);
+			if (i > run)
+				snprintf(list + strlen(list), sizeof(list) - strlen(list), "-%zu", i);
+			run = 0;
+		}
+	}
+	if (!n)
+		return;
+	size_format(llc, llc_s, sizeof(llc_s));
+	printf("cache-resident: #%s clear%s buffers of at most %s, within this machine's %s L%u cache:\n"
+	       "  %s rates measure the cache more than memory (buffers above %s measure memory)\n", list,
+	       n > 1 ? "" : "s", size_format(most, buf_s, sizeof(buf_s)), llc_s, level, n > 1 ? "their" : "its",
+	       llc_s);
+}
+
 static void plan_print(const struct plan *p)
 {
 	unsigned long total = 0;
@@ -101,6 +143,7 @@ static void plan_print(const struct plan *p)
 	if (exec)
 		printf("; exec: %.0f s per invocation (or its timeout if shorter)", PLAN_EXEC_GUESS_S);
 	printf("\n");
+	plan_print_cache(p);
 }
 
 /* --scale auto|N: 0 for auto, else the divisor.  Returns 0 or EXIT_USAGE. */

@@ -51,6 +51,8 @@ json_t *fp_sut(char *name, size_t len)
 	json_t *o = json_object();
 	struct utsname u;
 	char model[256], host[256] = "", product[256];
+	uint64_t llc;
+	unsigned level;
 
 	if (!o)
 		return NULL;
@@ -66,6 +68,11 @@ json_t *fp_sut(char *name, size_t len)
 	json_object_set_new(o, "memory", json_integer((json_int_t)sysconf(_SC_PHYS_PAGES) *
 						       sysconf(_SC_PAGESIZE)));
 	fp_set_str(o, "dmi_product", "/sys/class/dmi/id/product_name");
+	/* a buffer this large or smaller can be measured from the cache: show and the answer say so */
+	if (!machine_llc(&llc, &level)) {
+		json_object_set_new(o, "llc_bytes", json_integer((json_int_t)llc));
+		json_object_set_new(o, "llc_level", json_integer(level));
+	}
 	json_object_set_new(o, "virtualisation", json_string(fp_virtualisation()));
 	if (!sysfs_read_line("/sys/class/dmi/id/product_name", product, sizeof(product)) && product[0])
 		snprintf(name, len, "%s", product);

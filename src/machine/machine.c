@@ -176,6 +176,54 @@ unsigned machine_numa_nodes(void)
 	return n ? n : 1;
 }
 
+/* Cache index @dir's size in bytes if it holds data at @level: its "size" reads "491520K" (or M, G). */
+static int machine_cache_size(const char *dir, unsigned *level, uint64_t *bytes)
+{
+	char path[320], buf[64], *end;
+	uint64_t lvl, v;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/type", dir);
+	if ((ret = sysfs_read_line(path, buf, sizeof(buf))))
+		return ret;
+	if (strcmp(buf, "Data") && strcmp(buf, "Unified"))
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/level", dir);
+	if ((ret = sysfs_read_u64(path, &lvl)))
+		return ret;
+	snprintf(path, sizeof(path), "%s/size", dir);
+	if ((ret = sysfs_read_line(path, buf, sizeof(buf))))
+		return ret;
+	v = strtoull(buf, &end, 10);
+	if (end == buf || lvl > 16)
+		return -EINVAL;
+	v <<= *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+	*level = (unsigned)lvl;
+	*bytes = v;
+	return 0;
+}
+
+int machine_llc(uint64_t *bytes, unsigned *level)
+{
+	static const char base[] = "/sys/devices/system/cpu/cpu0/cache";
+	char **idx = sysfs_list_dir(base, "index"), dir[256];
+	unsigned best = 0, lvl;
+	uint64_t size;
+	int ret = idx ? -ENOENT : -errno;
+
+	for (size_t i = 0; idx && idx[i]; i++) {
+		snprintf(dir, sizeof(dir), "%s/%s", base, idx[i]);
+		if (!machine_cache_size(dir, &lvl, &size) && size && lvl > best) {
+			best = lvl;
+			*bytes = size;
+			*level = lvl;
+			ret = 0;
+		}
+	}
+	sysfs_list_free(idx);
+	return ret;
+}
+
 int machine_max_order(void)
 {
 	char line[512], *p;

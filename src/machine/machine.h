@@ -71,6 +71,16 @@ int machine_max_order(void);
 /* MemAvailable in bytes.  0 or -errno (-ENOENT before Linux 3.14). */
 int machine_mem_available(uint64_t *bytes);
 
+/*
+ * The last-level cache the first CPU sees: the data or unified cache of the
+ * highest level under /sys/devices/system/cpu/cpu0/cache (its size and
+ * level, "L3" of 480MB on the development VM).  A buffer no larger than it
+ * can stay in it between being dirtied and cleared, so a clear rate measures
+ * the cache, not memory.  0 with *@bytes and *@level set, -ENOENT when the
+ * kernel does not show the topology, or -errno.
+ */
+int machine_llc(uint64_t *bytes, unsigned *level);
+
 /* Why a need does or does not fit. */
 enum machine_verdict {
 	MACHINE_FITS,

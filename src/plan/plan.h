@@ -217,6 +217,13 @@ int plan_scale(struct plan *p, unsigned divisor);
 int plan_scale_auto(struct plan *p, unsigned *divisor);
 
 /*
+ * The bytes of the buffer one run of bench benchmark @b clears (its
+ * workload's memory need), into *@bytes: what decides whether it fits the
+ * last-level cache.  0, or an exit code (EXIT_USAGE for an exec).
+ */
+int plan_bench_buffer(const struct plan_bench *b, uint64_t *bytes);
+
+/*
  * Call @fn with what each bench benchmark of @p needs for one run (@bytes in
  * pages of @page bytes, as its workload's resources() says) and with each
  * `requires` entry, so doctor can check a plan.  Returns 0 or an exit code.

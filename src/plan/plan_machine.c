@@ -46,6 +46,16 @@ static int plan_bench_resources(const struct plan_bench *b, struct wl_resources 
 	return 0;
 }
 
+int plan_bench_buffer(const struct plan_bench *b, uint64_t *bytes)
+{
+	struct wl_resources r;
+	int ret = b->kind == PLAN_BENCH ? plan_bench_resources(b, &r) : EXIT_USAGE;
+
+	if (!ret)
+		*bytes = r.bytes;
+	return ret;
+}
+
 /* Collect the largest need per page size into @need; returns how many sizes, or -exit code. */
 static int plan_collect_needs(const struct plan *p, struct plan_need *need)
 {

@@ -28,12 +28,13 @@ static json_t *hdr_column_json(const struct result_header_column *c)
 {
 	const struct result_machine *m = &c->machine;
 
-	return json_pack("{s:o, s:b, s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, s:o,"
+	return json_pack("{s:o, s:b, s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o, s:o, s:o,"
 			 " s:{s:I, s:O}, s:I, s:I, s:o, s:o}",
 			 "column", hdr_jstr(c->name), "base", c->base,
 			 "machine", "sut", hdr_jstr(m->sut), "cpu", hdr_jstr(m->cpu), "arch", hdr_jstr(m->arch),
 			 "cores", hdr_jint(m->cores), "sockets", hdr_jint(m->sockets),
 			 "numa_nodes", hdr_jint(m->numa_nodes), "memory_bytes", hdr_jint(m->memory),
+			 "llc_bytes", hdr_jint(m->llc), "llc_level", hdr_jint(m->llc_level),
 			 "swprofile", hdr_jstr(c->swprofile), "kernel_release", hdr_jstr(c->kernel_release),
 			 "cmdline", hdr_jstr(c->cmdline), "thp_enabled", hdr_jstr(c->thp_enabled),
 			 "thp_defrag", hdr_jstr(c->thp_defrag), "hugepages", hdr_jstr(c->hugepages),

@@ -264,6 +264,8 @@ static int hdr_column(struct result_header_column *col, const struct cmp_set *s,
 		.sockets = hdr_int(a.machine, "sockets"),
 		.numa_nodes = hdr_int(a.machine, "numa_nodes"),
 		.memory = hdr_int(a.machine, "memory"),
+		.llc = hdr_int(a.machine, "llc_bytes"),
+		.llc_level = hdr_int(a.machine, "llc_level"),
 	};
 	col->swprofile = hdr_set_take(&a.swp);
 	col->kernel_release = hdr_set_take(&a.kernel);
@@ -282,7 +284,7 @@ static int hdr_column(struct result_header_column *col, const struct cmp_set *s,
 /* The machine as one phrase ("Neoverse-V1 (aarch64), 64 cores, ..."), or NULL when nothing is known. */
 char *result_machine_text(const struct result_machine *m)
 {
-	char *out = NULL;
+	char *out = NULL, llc[32];
 	size_t len = 0;
 	FILE *f;
 
@@ -301,6 +303,8 @@ char *result_machine_text(const struct result_machine *m)
 		fprintf(f, ", %.1f GiB memory", (double)m->memory / (1024.0 * 1024 * 1024));
 	if (m->numa_nodes >= 0)
 		fprintf(f, ", %lld NUMA node%s", m->numa_nodes, m->numa_nodes == 1 ? "" : "s");
+	if (m->llc > 0)
+		fprintf(f, ", %s L%lld cache", size_format((uint64_t)m->llc, llc, sizeof(llc)), m->llc_level);
 	fclose(f);
 	return out;
 }

@@ -34,6 +34,7 @@ struct result_machine {
 	char *arch;		/* "x86_64", "aarch64" */
 	long long cores, sockets, numa_nodes;
 	long long memory;	/* bytes */
+	long long llc, llc_level;	/* the last-level cache (machine_llc()): bytes and level */
 };
 
 struct result_header_column {

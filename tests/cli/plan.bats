@@ -291,3 +291,15 @@ EOF2
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"nulcmd.yaml:2:30: a value holds a NUL character"* ]]
 }
+
+@test "show says which benchmarks clear buffers the last-level cache holds (fixture: a 480MB L3)" {
+	CLEARPATH_SYSROOT=tests/fixtures/vm-x86 run --separate-stderr "$CP" plan show plans/quick.yaml
+	[ "$status" -eq 0 ]
+	[[ "$output" == *$'\ncache-resident: #1-9 clear buffers of at most 64MB, within this machine\'s 480MB L3 cache:\n  their rates measure the cache more than memory (buffers above 480MB measure memory)'* ]]
+	# buffers past the cache are not named
+	CLEARPATH_SYSROOT=tests/fixtures/vm-x86 run --separate-stderr "$CP" plan show plans/seed.yaml
+	[[ "$output" != *"cache-resident"* ]]
+	# a machine that does not show its cache topology: nothing said
+	CLEARPATH_SYSROOT=tests/fixtures/small-box run --separate-stderr "$CP" plan show plans/quick.yaml
+	[[ "$output" != *"cache-resident"* ]]
+}

@@ -722,7 +722,8 @@ assert len(cols) == 3 and all(c["kernel_release"] == "6.18.0" and "ttyS0" in c["
 	base, patched = h["columns"]
 	assert base["base"] and not patched["base"]
 	assert patched["machine"] == {"sut": "cesw-aarch64-ampereone-1s-a192-32x", "cpu": "Ampere-1a", "arch": "aarch64",
-	                              "cores": 192, "sockets": 1, "numa_nodes": 2, "memory_bytes": 1099511627776}, patched
+	                              "cores": 192, "sockets": 1, "numa_nodes": 2, "memory_bytes": 1099511627776,
+	                              "llc_bytes": None, "llc_level": None}, patched
 	assert patched["kernel_release"] == "6.17.0-rc2-next-20260821-00001-gclearpage"
 	assert (patched["thp_enabled"], patched["thp_defrag"]) == ("always", "madvise")
 	assert patched["hugepages"] == "2MB: 0, 1GB: 32"

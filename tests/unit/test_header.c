@@ -54,8 +54,9 @@ static void listings(json_t **sessions, json_t **suts, json_t **swps)
 			      "environment", env_m,
 			      "uuid", "s4", "sut", "box", "swprofile", "new", "started", "2026-01-04T10:00:00.0Z",
 			      "environment", "settings", "thp_enabled", "always");
-	*suts = json_pack("[{s:s, s:{s:s, s:s, s:i, s:I}}]", "name", "box", "fingerprint", "cpu", "Neoverse-N1",
-			  "arch", "aarch64", "cores", 80, "memory", (json_int_t)1 << 35);
+	*suts = json_pack("[{s:s, s:{s:s, s:s, s:i, s:I, s:I, s:i}}]", "name", "box", "fingerprint", "cpu",
+			  "Neoverse-N1", "arch", "aarch64", "cores", 80, "memory", (json_int_t)1 << 35, "llc_bytes",
+			  (json_int_t)32 << 20, "llc_level", 3);
 	*swps = json_pack("[{s:s, s:{s:s, s:s, s:s, s:{s:i}}}, {s:s, s:{s:s, s:s}}]",
 			  "name", "old", "fingerprint", "kernel_release", "6.1.0", "cmdline", "ro quiet",
 			  "thp_defrag", "defer", "hugepages", "2MB", 4,
@@ -102,6 +103,13 @@ static void test_build(void **state)
 	assert_int_equal(old->machine.cores, 80);
 	assert_int_equal(old->machine.memory, (long long)1 << 35);
 	assert_int_equal(old->machine.sockets, -1);
+	/* the last-level cache, which says which buffers a rate measures the cache of */
+	assert_int_equal(old->machine.llc, 32 << 20);
+	assert_int_equal(old->machine.llc_level, 3);
+	char *text = result_machine_text(&old->machine);
+
+	assert_string_equal(text, "Neoverse-N1 (aarch64), 80 cores, 32.0 GiB memory, 32MB L3 cache");
+	free(text);
 	/* sessions that differ: every value, in the order first seen */
 	assert_string_equal(new->thp_enabled, "madvise, always");
 	assert_int_equal(new->samples, 3);

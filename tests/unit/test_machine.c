@@ -122,6 +122,21 @@ static void test_numa(void **state)
 }
 
 /* The largest buddy order: /proc/buddyinfo's columns less one; malformed or absent is an error, not a guess. */
+/* The last-level cache: the highest-level data or unified cache, never the instruction cache. */
+static void test_llc(void **state)
+{
+	uint64_t bytes = 0;
+	unsigned level = 0;
+
+	(void)state;
+	fixture_use_root("vm-x86");
+	assert_int_equal(machine_llc(&bytes, &level), 0);
+	assert_int_equal(bytes, 491520ULL * 1024);
+	assert_int_equal(level, 3);
+	fixture_use_root("small-box");	/* no cache topology */
+	assert_int_equal(machine_llc(&bytes, &level), -ENOENT);
+}
+
 static void test_max_order(void **state)
 {
 	(void)state;
@@ -204,6 +219,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_plausible, fixture_reset_root),
 		cmocka_unit_test_teardown(test_thp_size, fixture_reset_root),
 		cmocka_unit_test_teardown(test_numa, fixture_reset_root),
+		cmocka_unit_test_teardown(test_llc, fixture_reset_root),
 		cmocka_unit_test_teardown(test_max_order, fixture_reset_root),
 		cmocka_unit_test_teardown(test_fit_memory, fixture_reset_root),
 		cmocka_unit_test_teardown(test_fit_pools, fixture_reset_root),

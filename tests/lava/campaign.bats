@@ -40,14 +40,16 @@ for j in json.load(sys.stdin)["results"]:
         print(j["id"], j["state"], j["health"], j["description"])' "$key"
 }
 
-# Wait (at most $1 seconds) until one of the campaign's jobs runs on a device.
+# Wait (at most $1 seconds) until one of the campaign's jobs runs on a device, while the controller $2 runs.
 wait_running() {
 	local i
 	for ((i = 0; i < $1; i++)); do
 		[ -s "$STORE" ] && campaign_jobs 2>/dev/null | grep -q ' Running ' && return 0
+		kill -0 "$2" 2>/dev/null || { echo "the controller ended before a job ran:"; cat "$D/out" "$D/err"; return 1; }
 		sleep 1
 	done
 	echo "no job of the campaign ran within $1 s" >&2
+	cat "$D/out" "$D/err"
 	return 1
 }
 
@@ -141,7 +143,7 @@ fault_mid_job() {
 	t0=$(date +%s)
 	start "$D/one.yaml" --boots 1 --seed 1 >"$D/out" 2>"$D/err" &
 	pid=$!
-	wait_running 300
+	wait_running 300 "$pid"
 	"$@"
 	wait "$pid" || { cat "$D/out" "$D/err"; false; }
 	measured "$MEASURE" "$(($(date +%s) - t0))"
@@ -174,7 +176,7 @@ assert "try 1: job " in b["error"], b'
 	setsid "$CP" campaign start --lava "$LAVA_URL" --device-type qemu --store "$STORE" "$D/one.yaml" --boots 1 --seed 1 \
 		>"$D/out" 2>"$D/err" &
 	pid=$!
-	wait_running 300
+	wait_running 300 "$pid"
 	kill -KILL -- "-$pid"
 	wait "$pid" || true
 	run --separate-stderr "$CP" campaign continue --store "$STORE"

@@ -530,7 +530,7 @@ static int run_open_ids(const struct harness_opts *o, bool session, struct store
 		goto out;
 	err = store_sut_get(*st, o->sut ?: sut_name, sut_text, sut_id);
 	if (!err)
-		err = store_swprofile_get(*st, o->swprofile ?: sw_name, sw_text,
+		err = store_swprofile_get(*st, o->swprofile ?: sw_name, *sut_id, sw_text,
 					  o->force ? STORE_SW_FORCE | (session ? STORE_SW_QUIET : 0) : 0, sw_id);
 	if (err == -EEXIST)
 		log_hint("name this kernel differently with --swprofile, or pass --force to add to '%s' anyway",

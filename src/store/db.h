@@ -214,4 +214,21 @@ int store_merge_check_names(struct store *st, const char *schema);
 /* Copy every session of @src that @dst lacks, through the backend-neutral API.  As store_merge(). */
 int store_merge_rows(struct store *dst, struct store *src, struct store_merged *out);
 
+/*
+ * Swprofile @swprofile_id's @fingerprint (canonical JSON) on SUT class
+ * @sut_id: recorded when the pair has none, compared when it has (as
+ * store_swprofile_get() does, @force its flags): -EEXIST logged with
+ * swprofile @name and @where (" on SUT class 'box' there") when it differs.
+ * 0 or a store error.
+ */
+int store_swprofile_sut(struct store *st, int64_t swprofile_id, int64_t sut_id, const char *fingerprint,
+			unsigned force, const char *name, const char *where);
+
+/*
+ * Whether swprofile @name, stored with fingerprint @stored, is the kernel
+ * another store or a file (@theirs) says it is: 0, or -EEXIST logged.
+ * Either may be "{}" (nothing known).
+ */
+int store_swprofile_agree(const char *name, const char *stored, const char *theirs);
+
 #endif

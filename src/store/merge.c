@@ -64,6 +64,59 @@ static int merge_named(struct merge *m, const char *table, struct id_map *map)
 	return ret;
 }
 
+/* Whether the destination's swprofile of source id @src_id (source fingerprint @theirs) is the same kernel. */
+static int merge_swprofile_agrees(struct merge *m, int64_t src_id, const char *name, const char *theirs)
+{
+	struct store_stmt *stmt;
+	int ret = store_prepare(m->dst, &stmt, "SELECT fingerprint FROM swprofile WHERE id = ?1", "i",
+				map_get(&m->swprofile, src_id));
+	int rc = ret ? 0 : store_step(stmt);
+
+	if (!ret && rc == STORE_ROW)
+		ret = store_swprofile_agree(name, store_col_text(stmt, 0), theirs);
+	else if (!ret)
+		ret = rc < 0 ? store_sql_fail(m->dst, rc, "reading a swprofile") : -EIO;
+	store_finalize(stmt);
+	return ret;
+}
+
+/*
+ * The rule of run for what the source says of its swprofiles: each the same
+ * kernel, and each (swprofile, SUT) fingerprint the one the destination
+ * holds for that pair, or recorded when it holds none.  A source older than
+ * those pairs has none to say.
+ */
+static int merge_profiles(struct merge *m)
+{
+	struct store_stmt *stmt;
+	char where[STORE_NAME_MAX + 64];
+	int ret = store_prepare(m->src, &stmt, "SELECT id, name, fingerprint FROM swprofile ORDER BY id", NULL), rc;
+
+	while (!ret && (rc = store_step(stmt)) == STORE_ROW)
+		ret = merge_swprofile_agrees(m, store_col_int64(stmt, 0), store_col_text(stmt, 1), store_col_text(stmt, 2));
+	if (!ret && rc < 0)
+		ret = store_sql_fail(m->src, rc, "reading the store to merge");
+	store_finalize(stmt);
+	stmt = NULL;
+	if (!ret && (rc = m->src->be->has_table(m->src, "swprofile_sut")) <= 0)
+		return rc;
+	if (ret)
+		return ret;
+	ret = store_prepare(m->src, &stmt, "SELECT x.swprofile_id, x.sut_id, x.fingerprint, p.name, u.name"
+			    " FROM swprofile_sut x JOIN swprofile p ON p.id = x.swprofile_id JOIN sut u ON u.id = x.sut_id"
+			    " ORDER BY x.swprofile_id, x.sut_id", NULL);
+	while (!ret && (rc = store_step(stmt)) == STORE_ROW) {
+		snprintf(where, sizeof(where), " on SUT class '%s' (as the source has it)", store_col_text(stmt, 4));
+		ret = store_swprofile_sut(m->dst, map_get(&m->swprofile, store_col_int64(stmt, 0)),
+					  map_get(&m->sut, store_col_int64(stmt, 1)), store_col_text(stmt, 2), 0,
+					  store_col_text(stmt, 3), where);
+	}
+	if (!ret && rc < 0)
+		ret = store_sql_fail(m->src, rc, "reading the store to merge");
+	store_finalize(stmt);
+	return ret;
+}
+
 /* One source benchmark's display, kept to rename its result classes after the destination's. */
 struct bench_names {
 	int64_t id;
@@ -160,6 +213,8 @@ int store_merge_rows(struct store *dst, struct store *src, struct store_merged *
 		ret = merge_named(&m, "sut", &m.sut);
 	if (!ret)
 		ret = merge_named(&m, "swprofile", &m.swprofile);
+	if (!ret)
+		ret = merge_profiles(&m);
 	if (!ret)
 		ret = merge_benchmarks(&m);
 	if (!ret)

@@ -182,30 +182,133 @@ static bool swprofile_legacy_match(const char *old, const char *fp)
 	return match;
 }
 
-/* Decide what happens when swprofile @name already exists with fingerprint @old. */
+/*
+ * What a swprofile is wherever it runs: its kernel.  The rest of a
+ * fingerprint (the build string, cmdline with its console, THP, hugepage
+ * limits, sysctls, libc, clearpath) belongs to the machine class that runs
+ * it, and is checked per (swprofile, SUT) in swprofile_sut.
+ */
+static const char *const swprofile_keys[] = { "kernel_release" };
+
+/* The first key of swprofile_keys[] that both @old and @fp name with different values, or NULL. */
+static const char *swprofile_key_differs(const char *old, const char *fp)
+{
+	json_t *a = json_loads(old, 0, NULL), *b = json_loads(fp, 0, NULL);
+	const char *differs = NULL;
+
+	for (size_t i = 0; !differs && i < sizeof(swprofile_keys) / sizeof(swprofile_keys[0]); i++) {
+		json_t *x = json_object_get(a, swprofile_keys[i]), *y = json_object_get(b, swprofile_keys[i]);
+
+		if (x && y && !json_equal(x, y))
+			differs = swprofile_keys[i];
+	}
+	json_decref(a);
+	json_decref(b);
+	return differs;
+}
+
+/*
+ * The conflict of swprofile @name @where (" on this SUT class", or "" for
+ * the swprofile itself; its stored fingerprint @old, this one @fp): -EEXIST,
+ * or 0 with a warning when forced.
+ */
+static int fingerprint_conflict(const char *name, const char *where, const char *old, const char *fp, unsigned force)
+{
+	char diff[1024];
+
+	store_fingerprint_diff(old, fp, diff, sizeof(diff));
+	if (force & STORE_SW_FORCE) {
+		if (!(force & STORE_SW_QUIET))
+			log_warn("swprofile '%s'%s keeps its stored fingerprint, which differs from this system: %s",
+				 name, where, diff);
+		return 0;
+	}
+	log_err("swprofile '%s' already exists with a different fingerprint%s (stored -> now): %s", name, where, diff);
+	return -EEXIST;
+}
+
+/* Decide what happens when swprofile @name already exists with fingerprint @old: only its kernel must agree. */
 static int swprofile_reconcile(struct store *st, int64_t id, const char *name, const char *old,
 			       const char *fp, unsigned force)
 {
-	char diff[1024];
+	char where[64];
+	const char *key;
 
 	if (!strcmp(old, fp))
 		return 0;
 	/* created by an import (nothing to contradict), or by an older clearpath that agrees */
 	if (!strcmp(old, "{}") || swprofile_legacy_match(old, fp))
 		return store_exec(st, "UPDATE swprofile SET fingerprint = ?1 WHERE id = ?2", "ti", fp, id);
-	store_fingerprint_diff(old, fp, diff, sizeof(diff));
-	if (force & STORE_SW_FORCE) {
-		if (!(force & STORE_SW_QUIET))
-			log_warn("swprofile '%s' keeps its stored fingerprint, which differs from this system: %s",
-				 name, diff);
+	if (!(key = swprofile_key_differs(old, fp)))
 		return 0;
-	}
-	log_err("swprofile '%s' already exists with a different fingerprint (stored -> now): %s", name,
-		diff);
+	snprintf(where, sizeof(where), " (its %s, the same on every machine)", key);
+	return fingerprint_conflict(name, where, old, fp, force);
+}
+
+int store_swprofile_agree(const char *name, const char *stored, const char *theirs)
+{
+	const char *key = swprofile_key_differs(stored, theirs);
+	char diff[1024];
+
+	if (!key)
+		return 0;
+	store_fingerprint_diff(stored, theirs, diff, sizeof(diff));
+	log_err("swprofile '%s' is another kernel there: its %s differs (stored -> there): %s", name, key, diff);
 	return -EEXIST;
 }
 
-int store_swprofile_get(struct store *st, const char *name, const char *fingerprint, unsigned force,
+/* Whether JSON texts @a and @b say the same (keys in any order); text that does not parse is compared as text. */
+static bool json_same(const char *a, const char *b)
+{
+	json_t *x = json_loads(a, 0, NULL), *y = json_loads(b, 0, NULL);
+	bool same = x && y ? json_equal(x, y) : !strcmp(a, b);
+
+	json_decref(x);
+	json_decref(y);
+	return same;
+}
+
+/* Read the fingerprint swprofile @swp has on SUT class @sut into a new string. */
+static int swprofile_sut_fingerprint(struct store *st, int64_t swp, int64_t sut, char **out)
+{
+	struct store_stmt *stmt;
+	int ret = store_prepare(st, &stmt, "SELECT fingerprint FROM swprofile_sut WHERE swprofile_id = ?1"
+				" AND sut_id = ?2", "ii", swp, sut);
+	int rc;
+
+	*out = NULL;
+	if (ret)
+		return ret;
+	rc = store_step(stmt);
+	if (rc == STORE_ROW)
+		ret = (*out = strdup(store_col_text(stmt, 0))) ? 0 : -ENOMEM;
+	else
+		ret = rc == STORE_DONE ? -EIO : store_sql_fail(st, rc, "reading a swprofile's fingerprint on a SUT");
+	store_finalize(stmt);
+	return ret;
+}
+
+int store_swprofile_sut(struct store *st, int64_t swprofile_id, int64_t sut_id, const char *fingerprint,
+			unsigned force, const char *name, const char *where)
+{
+	char *old = NULL;
+	int ret = store_exec(st, "INSERT INTO swprofile_sut (swprofile_id, sut_id, fingerprint) VALUES (?1, ?2, ?3)"
+			     " ON CONFLICT (swprofile_id, sut_id) DO NOTHING", "iit", swprofile_id, sut_id, fingerprint);
+
+	if (!ret)
+		ret = swprofile_sut_fingerprint(st, swprofile_id, sut_id, &old);
+	if (!ret && !json_same(old, fingerprint)) {
+		if (!strcmp(old, "{}") || swprofile_legacy_match(old, fingerprint))
+			ret = store_exec(st, "UPDATE swprofile_sut SET fingerprint = ?3 WHERE swprofile_id = ?1"
+					 " AND sut_id = ?2", "iit", swprofile_id, sut_id, fingerprint);
+		else
+			ret = fingerprint_conflict(name, where, old, fingerprint, force);
+	}
+	free(old);
+	return ret;
+}
+
+int store_swprofile_get(struct store *st, const char *name, int64_t sut_id, const char *fingerprint, unsigned force,
 			int64_t *id)
 {
 	char *fp, *old = NULL;
@@ -226,6 +329,9 @@ int store_swprofile_get(struct store *st, const char *name, const char *fingerpr
 		ret = swprofile_fingerprint(st, *id, &old);
 	if (!ret)
 		ret = swprofile_reconcile(st, *id, name, old, fp, force);
+	/* within one machine class's column the whole fingerprint holds, as it always did */
+	if (!ret)
+		ret = store_swprofile_sut(st, *id, sut_id, fp, force, name, " on this SUT class");
 	ret = store_tx_end(st, ret);
 out:
 	free(old);

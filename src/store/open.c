@@ -204,6 +204,21 @@ const struct store_migration store_migrations[] = {
 	  "  WHERE status = 'running' AND id < (SELECT MAX(id) FROM campaign WHERE status = 'running');"
 	  "CREATE UNIQUE INDEX campaign_one_running ON campaign(status) WHERE status = 'running';",
 	  NULL, NULL, NULL },
+	/*
+	 * v10: a swprofile is a kernel; what else its fingerprint says (the
+	 * cmdline and its console, THP, hugepage limits, sysctls, libc) is each
+	 * machine class's, kept per (swprofile, SUT) so machines of a lab can
+	 * run one swprofile with their own, each class's column checked as the
+	 * whole swprofile was.  Existing pairs start from the swprofile's.
+	 */
+	{ "CREATE TABLE swprofile_sut ("
+	  "  swprofile_id INTEGER NOT NULL REFERENCES swprofile(id),"
+	  "  sut_id INTEGER NOT NULL REFERENCES sut(id),"
+	  "  fingerprint TEXT NOT NULL DEFAULT '{}',"
+	  "  PRIMARY KEY (swprofile_id, sut_id));"
+	  "INSERT INTO swprofile_sut (swprofile_id, sut_id, fingerprint)"
+	  "  SELECT DISTINCT s.swprofile_id, s.sut_id, p.fingerprint FROM session s"
+	  "  JOIN swprofile p ON p.id = s.swprofile_id WHERE p.fingerprint <> '{}';", NULL, NULL, NULL },
 };
 
 #define SCHEMA_VERSION ((int)(sizeof(store_migrations) / sizeof(store_migrations[0])))

@@ -123,17 +123,21 @@ int store_sut_get(struct store *st, const char *name, const char *fingerprint, i
 #define STORE_SW_QUIET 2u	/* with STORE_SW_FORCE: without the warning (already given) */
 
 /*
- * Get or create the swprofile @name with @fingerprint (JSON object text;
- * NULL means "{}").  When the name exists with a different fingerprint,
- * returns -EEXIST and logs which keys differ (old vs new) unless @force has
- * STORE_SW_FORCE: then the OLD fingerprint is kept, because the profile's
- * earlier sessions were measured under it (each session's environment
- * snapshot records what really ran) and a warning is logged unless
- * STORE_SW_QUIET.  How to go on is the caller's hint to give.  A stored "{}"
- * (created by an import, which carries no fingerprints) is simply filled
- * in.  Sets *@id.  Race-safe.
+ * Get or create the swprofile @name as SUT class @sut_id runs it, with
+ * @fingerprint (JSON object text; NULL means "{}").  A swprofile is a kernel:
+ * its "kernel_release" must be the one stored, on every machine.  The rest
+ * (kernel build, cmdline and its console, THP and hugepage settings,
+ * sysctls, libc, clearpath) is each machine class's own, kept per
+ * (swprofile, SUT): the first one a class records stays, and a different
+ * one later on that class is a conflict.  On a conflict, returns -EEXIST and
+ * logs which keys differ (old vs new) unless @force has STORE_SW_FORCE:
+ * then the OLD fingerprint is kept, because the earlier sessions were
+ * measured under it (each session's environment snapshot records what
+ * really ran), and a warning is logged unless STORE_SW_QUIET.  How to go on
+ * is the caller's hint to give.  A stored "{}" (created by an import, which
+ * carries no fingerprints) is simply filled in.  Sets *@id.  Race-safe.
  */
-int store_swprofile_get(struct store *st, const char *name, const char *fingerprint, unsigned force,
+int store_swprofile_get(struct store *st, const char *name, int64_t sut_id, const char *fingerprint, unsigned force,
 			int64_t *id);
 
 /*

@@ -14,12 +14,14 @@ const char *const store_xw_col_name[XW_NCOLS] = {
 	"time", "message",
 };
 
-const char *const store_xw_kind_name[XW_NKINDS] = { "sut", "swprofile", "session", "sample", "error", "end" };
+const char *const store_xw_kind_name[XW_NKINDS] = { "sut", "swprofile", "sut_swprofile", "session", "sample",
+						     "error", "end" };
 
 /* Columns in enum xw_col order. */
 const char store_xw_spec[XW_NKINDS][XW_NCOLS + 1] = {
 	[XW_KIND_SUT] =        "rr--r--------------",
 	[XW_KIND_SWPROFILE] =  "r-r-r--------------",
+	[XW_KIND_SUT_SWPROFILE] = "rrr-r--------------",
 	[XW_KIND_SESSION] =    "rrrr-ororr---------",
 	[XW_KIND_SAMPLE] =     "r--r------rrrrrrrr-",
 	[XW_KIND_ERROR] =      "r--r------r---or-rr",
@@ -70,8 +72,8 @@ struct xw_out {
 	char **uuids;
 	size_t nuuids;
 	bool *found;		/* per uuids[i]: the store holds it */
-	char **names[2];	/* the suts and swprofiles of the sessions chosen */
-	size_t nnames[2];
+	char **names[3];	/* the suts, swprofiles and "sut\nswprofile" pairs of the sessions chosen */
+	size_t nnames[3];
 };
 
 static int xw_cmp(const void *a, const void *b)
@@ -158,6 +160,20 @@ static int xw_name_add(struct xw_out *o, int k, const char *name)
 	return (v[o->nnames[k]++] = strdup(name)) ? 0 : -ENOMEM;
 }
 
+/* Add the pair of SUT class @sut and swprofile @swp to the chosen names unless there. */
+static int xw_pair_add(struct xw_out *o, const char *sut, const char *swp)
+{
+	char *pair = malloc(strlen(sut) + strlen(swp) + 2);
+	int ret;
+
+	if (!pair)
+		return -ENOMEM;
+	sprintf(pair, "%s\n%s", sut, swp);
+	ret = xw_name_add(o, 2, pair);
+	free(pair);
+	return ret;
+}
+
 static const char xw_sessions_sql[] =
 	"SELECT se.uuid, u.name, p.name, se.boot_id, se.started, se.ended, se.complete, se.environment, se.id"
 	" FROM session se JOIN sut u ON u.id = se.sut_id JOIN swprofile p ON p.id = se.swprofile_id"
@@ -184,6 +200,8 @@ static int xw_resolve(struct xw_out *o)
 		ret = xw_name_add(o, 0, store_col_text(stmt, 1));
 		if (!ret)
 			ret = xw_name_add(o, 1, store_col_text(stmt, 2));
+		if (!ret)
+			ret = xw_pair_add(o, store_col_text(stmt, 1), store_col_text(stmt, 2));
 	}
 	if (!ret && rc < 0)
 		ret = store_sql_fail(o->st, rc, "reading sessions");
@@ -227,6 +245,51 @@ static int xw_named(struct xw_out *o, int k)
 	}
 	if (!ret && rc < 0)
 		ret = store_sql_fail(o->st, rc, "reading suts and swprofiles");
+	store_finalize(stmt);
+	return ret;
+}
+
+/*
+ * The sut_swprofile records: the fingerprint each swprofile has on each SUT
+ * class (every pair, or those of the sessions chosen); none from a store
+ * older than them.
+ */
+static int xw_pairs(struct xw_out *o)
+{
+	struct store_stmt *stmt;
+	int ret = o->st->be->has_table(o->st, "swprofile_sut"), rc;
+
+	if (ret <= 0)
+		return ret;
+	ret = store_prepare(o->st, &stmt, "SELECT u.name, p.name, x.fingerprint FROM swprofile_sut x"
+			    " JOIN sut u ON u.id = x.sut_id JOIN swprofile p ON p.id = x.swprofile_id"
+			    " ORDER BY u.name, p.name", NULL);
+	while (!ret && (rc = store_step(stmt)) == STORE_ROW) {
+		const char *f[XW_NCOLS] = { NULL };
+		bool chosen = !o->uuids;
+		char *fp;
+
+		for (size_t i = 0; !chosen && i < o->nnames[2]; i++) {
+			const char *pair = o->names[2][i], *nl = strchr(pair, '\n');
+
+			chosen = !strncmp(pair, store_col_text(stmt, 0), (size_t)(nl - pair)) &&
+				 !store_col_text(stmt, 0)[nl - pair] && !strcmp(nl + 1, store_col_text(stmt, 1));
+		}
+		if (!chosen)
+			continue;
+		fp = store_xw_object(store_col_text(stmt, 2), "a swprofile's fingerprint on a SUT class");
+		if (!fp) {
+			ret = -EINVAL;
+			break;
+		}
+		f[XW_SUT] = store_col_text(stmt, 0);
+		f[XW_SWPROFILE] = store_col_text(stmt, 1);
+		f[XW_FINGERPRINT] = fp;
+		ret = xw_emit(o, XW_KIND_SUT_SWPROFILE, f);
+		free(fp);
+	}
+	if (!ret && rc < 0)
+		ret = store_sql_fail(o->st, rc, "reading the swprofiles' fingerprints per SUT class");
 	store_finalize(stmt);
 	return ret;
 }
@@ -370,7 +433,7 @@ static void xw_out_free(struct xw_out *o)
 {
 	for (size_t i = 0; i < o->nuuids; i++)
 		free(o->uuids[i]);
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		for (size_t i = 0; i < o->nnames[k]; i++)
 			free(o->names[k][i]);
 		free(o->names[k]);
@@ -393,6 +456,8 @@ int store_export_whole(struct store *st, FILE *out, enum store_format fmt, const
 		ret = xw_named(&o, 0);
 	if (!ret)
 		ret = xw_named(&o, 1);
+	if (!ret)
+		ret = xw_pairs(&o);
 	if (!ret)
 		ret = xw_sessions(&o);
 	if (!ret)

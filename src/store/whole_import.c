@@ -128,7 +128,8 @@ static int xw_kind_of(struct xw_in *in, const char *s)
 			return 0;
 		}
 	}
-	return xw_bad(in, XW_RECORD, "'%s' is not a record kind (sut, swprofile, session, sample, error or end)", s);
+	return xw_bad(in, XW_RECORD, "'%s' is not a record kind (sut, swprofile, sut_swprofile, session, sample, error"
+		      " or end)", s);
 }
 
 static void xw_record_free(struct xw_in *in)
@@ -257,6 +258,21 @@ static int xw_named(struct xw_in *in, int k, const char *name, const char *finge
 		ret = -ENOMEM;
 	if (!ret && json_object_set_new(in->named[k], name, json_integer(*id)))
 		ret = -ENOMEM;
+	return ret;
+}
+
+/* A swprofile record of a swprofile stored already (@id): the same kernel, as run and merge require. */
+static int xw_swprofile_agrees(struct xw_in *in, int64_t id, const char *name, const char *fingerprint)
+{
+	struct store_stmt *stmt;
+	int ret = store_prepare(in->st, &stmt, "SELECT fingerprint FROM swprofile WHERE id = ?1", "i", id);
+	int rc = ret ? 0 : store_step(stmt);
+
+	if (!ret && rc == STORE_ROW && store_swprofile_agree(name, store_col_text(stmt, 0), fingerprint))
+		ret = xw_bad(in, XW_FINGERPRINT, "the store holds swprofile '%s' as another kernel", name);
+	else if (!ret && rc != STORE_ROW)
+		ret = rc < 0 ? store_sql_fail(in->st, rc, "reading a swprofile") : -EIO;
+	store_finalize(stmt);
 	return ret;
 }
 
@@ -466,10 +482,27 @@ static int xw_error(struct xw_in *in)
 	return ret;
 }
 
+/* A sut_swprofile record: the fingerprint the file says the swprofile has on that class, as run records it. */
+static int xw_pair(struct xw_in *in)
+{
+	char where[STORE_NAME_MAX + 64];
+	int64_t sut, swp;
+	int ret = xw_named_id(in, 0, in->f[XW_SUT], &sut);
+
+	if (!ret)
+		ret = xw_named_id(in, 1, in->f[XW_SWPROFILE], &swp);
+	snprintf(where, sizeof(where), " on SUT class '%s' (as the file has it)", in->f[XW_SUT]);
+	if (!ret)
+		ret = store_swprofile_sut(in->st, swp, sut, in->f[XW_FINGERPRINT], 0, in->f[XW_SWPROFILE], where);
+	return ret == -EEXIST ? xw_bad(in, XW_FINGERPRINT, "the store holds another fingerprint of that swprofile"
+				       " on that class") : ret;
+}
+
 /* Act on the record just checked. */
 static int xw_record(struct xw_in *in)
 {
 	int64_t id;
+	int ret;
 
 	if (in->ended)
 		return xw_bad(in, -1, "a record after the end record");
@@ -477,7 +510,10 @@ static int xw_record(struct xw_in *in)
 	case XW_KIND_SUT:
 		return xw_named(in, 0, in->f[XW_SUT], in->f[XW_FINGERPRINT], &id);
 	case XW_KIND_SWPROFILE:
-		return xw_named(in, 1, in->f[XW_SWPROFILE], in->f[XW_FINGERPRINT], &id);
+		ret = xw_named(in, 1, in->f[XW_SWPROFILE], in->f[XW_FINGERPRINT], &id);
+		return ret ? ret : xw_swprofile_agrees(in, id, in->f[XW_SWPROFILE], in->f[XW_FINGERPRINT]);
+	case XW_KIND_SUT_SWPROFILE:
+		return xw_pair(in);
 	case XW_KIND_SESSION:
 		return xw_session(in);
 	case XW_KIND_SAMPLE:

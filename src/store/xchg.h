@@ -169,8 +169,9 @@ enum xw_col {
 	XW_WARMUP, XW_VALUE, XW_TIME, XW_MESSAGE, XW_NCOLS
 };
 
-enum xw_kind { XW_KIND_SUT, XW_KIND_SWPROFILE, XW_KIND_SESSION, XW_KIND_SAMPLE, XW_KIND_ERROR, XW_KIND_END,
-	       XW_NKINDS };
+/* XW_KIND_SUT_SWPROFILE: the fingerprint a swprofile has on one SUT class (schema v8's swprofile_sut). */
+enum xw_kind { XW_KIND_SUT, XW_KIND_SWPROFILE, XW_KIND_SUT_SWPROFILE, XW_KIND_SESSION, XW_KIND_SAMPLE,
+	       XW_KIND_ERROR, XW_KIND_END, XW_NKINDS };
 
 /* How a column is typed in JSON (CSV holds text; booleans are 0 and 1). */
 enum xw_type { XW_TEXT, XW_OBJECT, XW_BOOL, XW_INT, XW_REAL };

@@ -231,10 +231,9 @@ EOF2
 @test "plan run --resume: a run interrupted under an older clearpath (its state kept by plan name) goes on" {
 	lab_plan
 	export MARK="$D/killed" SUT=box
-	run "$CP" plan run --seed 5 --sut box "$D/lab.yaml"
-	[ "$status" -ne 0 ]
-	# the store as schema v6 kept it: one resume row by plan name, its units done by name (and no
-	# result class metric or benchmark workload yet, which v8 adds)
+	touch "$MARK.box"
+	# a store of schema v2, whose resume state is keyed by the plan's name alone: session 2 of 3 next
+	cp "$BATS_TEST_DIRNAME/../fixtures/store-v1/results.db" "$STORE"
 	python3 - "$STORE" <<-'EOF2'
 	import sqlite3, sys
 	db = sqlite3.connect(sys.argv[1])
@@ -243,17 +242,16 @@ EOF2
 	  CHECK (session >= 0), scale INTEGER NOT NULL CHECK (scale >= 1), updated TEXT NOT NULL);
 	CREATE TABLE resume_done (name TEXT NOT NULL REFERENCES resume(name) ON DELETE CASCADE,
 	  unit TEXT NOT NULL, PRIMARY KEY (name, unit));
-	INSERT INTO resume SELECT plan, seed, session, scale, updated FROM run_state;
-	INSERT INTO resume_done SELECT s.plan, d.unit FROM run_state_done d JOIN run_state s ON s.id = d.state_id;
-	DROP TABLE run_state_done; DROP TABLE run_state;
-	ALTER TABLE resultclass DROP COLUMN metric; ALTER TABLE benchmark DROP COLUMN workload;
-	PRAGMA user_version = 6;
+	INSERT INTO resume VALUES ('lab', 5, 1, 1, '2026-08-22T08:00:00.000000Z');
+	PRAGMA user_version = 2;
 	""")
 	EOF2
-	run "$CP" plan run --quiet --resume --sut box "$D/lab.yaml"
+	run "$CP" plan run --quiet --resume --force --sut box "$D/lab.yaml"
 	[ "$status" -eq 0 ]
 	[ "$(sql 'select count(*) from run_state')" -eq 0 ]
-	[ "$(sql 'select count(*) from session where complete = 1')" -eq 3 ]
+	run sql "select json_extract(environment, '$.plan_session'), json_extract(environment, '$.plan_seed')
+		from session where json_extract(environment, '$.plan') = 'lab' order by started"
+	[ "${lines[*]}" = "2|5 3|5" ]
 }
 
 @test "plan run --scale auto runs the sizes that fit and names them in the result classes" {

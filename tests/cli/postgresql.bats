@@ -155,8 +155,8 @@ EOF2
 	refused_sql "DELETE FROM session" "sample rows still refer to a session row gone"
 	refused_sql "UPDATE session SET id = id + 1000" "sample rows still refer to a session row gone"
 	refused_sql "DELETE FROM resultclass" "sample rows still refer to a resultclass row gone"
-	refused_sql "DELETE FROM sut" "session rows still refer to a sut row gone"
-	refused_sql "DELETE FROM swprofile" "session rows still refer to a swprofile row gone"
+	refused_sql "DELETE FROM swprofile_sut; DELETE FROM sut" "session rows still refer to a sut row gone"
+	refused_sql "DELETE FROM swprofile_sut; DELETE FROM swprofile" "session rows still refer to a swprofile row gone"
 	# an error beside the samples of its invocation, and samples beside an error: refused both ways
 	refused_sql "INSERT INTO error (session_id, benchmark_id, iteration, warmup, message, time)
 		SELECT x.session_id, r.benchmark_id, x.iteration, x.warmup, 'x', x.time FROM sample x
@@ -194,6 +194,35 @@ EOF2
 	[ "${lines[*]}" = "box-a|3|3 box-b|3|3 box-c|3|3" ]
 	[ "$(pg_sql 'select count(*) from sample')" -eq 36 ]
 	[ "$(pg_sql 'select count(*) from run_state')" -eq 0 ]
+}
+
+@test "postgresql: one swprofile, a cmdline per machine class, into a server by run and merge; a change within a class refused" {
+	for m in a b a2; do
+		mkdir -p "$D/$m"
+		echo 6.18.0-lab >"$D/$m/release"
+	done
+	echo "console=ttyAMA0 quiet" >"$D/a/cmdline"
+	echo "console=ttyS0 quiet" >"$D/b/cmdline"
+	echo "console=ttyAMA0 quiet nosmt" >"$D/a2/cmdline"
+	CLEARPATH_FAKE_BOOT=$D/a "$CP" run --quiet --repeats 1 --sut box-a --swprofile base --store "$PG" \
+		-- mem memset -f default -s 64KB -l 1 >/dev/null
+	CLEARPATH_FAKE_BOOT=$D/b "$CP" run --quiet --repeats 1 --sut box-b --swprofile base --store "$D/b.db" \
+		-- mem memset -f default -s 64KB -l 1 >/dev/null
+	CLEARPATH_FAKE_BOOT=$D/a2 "$CP" run --quiet --repeats 1 --sut box-a --swprofile base --store "$D/a2.db" \
+		-- mem memset -f default -s 64KB -l 1 >/dev/null
+	"$CP" merge --into "$PG" "$D/b.db" >/dev/null
+	[ "$(pg_sql 'select count(*) from swprofile_sut')" -eq 2 ]
+	run --separate-stderr "$CP" merge --into "$PG" "$D/a2.db"
+	refused 2 "swprofile 'base' already exists with a different fingerprint on SUT class 'box-a' (as the source has it)"
+	run --separate-stderr env CLEARPATH_FAKE_BOOT="$D/a2" "$CP" run --quiet --repeats 1 --sut box-a --swprofile base \
+		--store "$PG" -- mem memset -f default -s 64KB -l 1
+	refused 2 "swprofile 'base' already exists with a different fingerprint on this SUT class"
+	# out of the server: each class's own, the same bytes as SQLite's
+	"$CP" merge --into "$D/back.db" "$PG" >/dev/null
+	"$CP" export --store "$PG" --whole "$D/pg.csv"
+	"$CP" export --store "$D/back.db" --whole "$D/back.csv"
+	cmp "$D/pg.csv" "$D/back.csv"
+	[ "$(grep -c '^sut_swprofile,' "$D/pg.csv")" -eq 2 ]
 }
 
 @test "postgresql: 6 concurrent runs into one new store keep every sample" {
@@ -368,7 +397,7 @@ EOF2
 		GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader_$DB, writer_$DB;
 		GRANT INSERT ON ALL TABLES IN SCHEMA public TO writer_$DB;
 		GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO writer_$DB;
-		GRANT UPDATE ON sut, swprofile, session, run_state TO writer_$DB;
+		GRANT UPDATE ON sut, swprofile, swprofile_sut, session, run_state TO writer_$DB;
 		GRANT DELETE ON benchmark_param, run_state, run_state_done TO writer_$DB;"
 	W="postgresql://writer_$DB:w@$host/$DB"
 	R="postgresql://reader_$DB:r@$host/$DB"

@@ -83,22 +83,96 @@ samples() {
 }
 
 @test "run: a changed fingerprint under the same swprofile is refused with the diff, accepted with --force" {
-	small_run --swprofile p --repeats 1
+	small_run --swprofile p --sut box --repeats 1
 	stored=$(sql "$CLEARPATH_STORE" "SELECT fingerprint FROM swprofile")
-	# small-box has THP "always" and no /proc/cmdline: the kernel looks reconfigured.
-	CLEARPATH_SYSROOT=$FIX/small-box run --separate-stderr small_run --swprofile p --repeats 1
-	refused 2 "swprofile 'p' already exists with a different fingerprint" 'thp_enabled:' \
+	# small-box has THP "always" and no /proc/cmdline: the kernel looks reconfigured on that class.
+	CLEARPATH_SYSROOT=$FIX/small-box run --separate-stderr small_run --swprofile p --sut box --repeats 1
+	refused 2 "swprofile 'p' already exists with a different fingerprint on this SUT class" 'thp_enabled:' \
 		'-> "always"' "cmdline:" "--force"
 	# one hint, said once
 	[ "$(grep -c 'hint:' <<<"$stderr")" -eq 1 ]
 	[ "$(sql "$CLEARPATH_STORE" "SELECT count(*) FROM session")" -eq 1 ]
-	CLEARPATH_SYSROOT=$FIX/small-box run --separate-stderr small_run --swprofile p --repeats 1 --force --sessions 2
+	CLEARPATH_SYSROOT=$FIX/small-box run --separate-stderr small_run --swprofile p --sut box --repeats 1 --force \
+		--sessions 2
 	[ "$status" -eq 0 ]
 	# one warning for the run, not one more per session process
 	[ "$(grep -c 'keeps its stored fingerprint' <<<"$stderr")" -eq 1 ]
 	[ "$(sql "$CLEARPATH_STORE" "SELECT count(*) FROM session")" -eq 3 ]
 	# the profile keeps the fingerprint its first sessions were measured under
 	[ "$(sql "$CLEARPATH_STORE" "SELECT fingerprint FROM swprofile")" = "$stored" ]
+}
+
+# A simulated boot in $D/$1 (CLEARPATH_FAKE_BOOT): kernel release $3 with command line $2.
+fake_boot() {
+	mkdir -p "$D/$1"
+	echo "$2" >"$D/$1/cmdline"
+	echo "${3:-6.18.0-lab}" >"$D/$1/release"
+}
+
+@test "run: one swprofile on machines of several classes, each its own cmdline; a change within a class refused" {
+	fake_boot a "console=ttyAMA0,115200 root=/dev/vda quiet"
+	fake_boot b "console=ttyS0,115200 root=/dev/sda quiet"
+	fake_boot a2 "console=ttyAMA0,115200 root=/dev/vda quiet mitigations=off"
+	fake_boot c "console=ttyS0" 6.19.0-other
+	CLEARPATH_FAKE_BOOT=$D/a small_run --swprofile base --sut box-a --repeats 1
+	# another machine class, its own console: no --force, nothing refused
+	CLEARPATH_FAKE_BOOT=$D/b run --separate-stderr small_run --swprofile base --sut box-b --repeats 1
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	CLEARPATH_FAKE_BOOT=$D/a small_run --swprofile base --sut box-a --repeats 1
+	[ "$(sql "$CLEARPATH_STORE" "SELECT count(*) FROM session")" -eq 3 ]
+	run sql "$CLEARPATH_STORE" "SELECT u.name, json_extract(x.fingerprint, '$.cmdline') FROM swprofile_sut x
+		JOIN sut u ON u.id = x.sut_id ORDER BY u.name"
+	[ "${lines[*]}" = "box-a|console=ttyAMA0,115200 root=/dev/vda quiet box-b|console=ttyS0,115200 root=/dev/sda quiet" ]
+	# within one class's column a changed cmdline is refused, as always
+	CLEARPATH_FAKE_BOOT=$D/a2 run --separate-stderr small_run --swprofile base --sut box-a --repeats 1
+	refused 2 "swprofile 'base' already exists with a different fingerprint on this SUT class" \
+		'cmdline: "console=ttyAMA0,115200 root=/dev/vda quiet" -> "console=ttyAMA0,115200 root=/dev/vda quiet mitigations=off"' \
+		"--force"
+	# another kernel under the name is refused on any class, a new one too
+	CLEARPATH_FAKE_BOOT=$D/c run --separate-stderr small_run --swprofile base --sut box-c --repeats 1
+	refused 2 "swprofile 'base' already exists with a different fingerprint (its kernel_release, the same on every machine)" \
+		'kernel_release: "6.18.0-lab" -> "6.19.0-other"'
+	[ "$(sql "$CLEARPATH_STORE" "SELECT count(*) FROM session")" -eq 3 ]
+}
+
+@test "merge and import: the swprofile rule of run, per machine class; what run refuses they refuse" {
+	fake_boot a "console=ttyAMA0,115200 quiet"
+	fake_boot b "console=ttyS0,115200 quiet"
+	fake_boot a2 "console=ttyAMA0,115200 quiet mitigations=off"
+	fake_boot c "console=ttyS0" 6.19.0-other
+	for m in a b a2; do
+		CLEARPATH_FAKE_BOOT=$D/$m small_run --swprofile base --sut "box-${m:0:1}" --repeats 1 --store "$D/$m.db"
+	done
+	CLEARPATH_FAKE_BOOT=$D/c small_run --swprofile base --sut box-c --repeats 1 --store "$D/c.db"
+	# each machine's store into the lab's: every class its own cmdline
+	"$CP" merge --into "$D/lab.db" "$D/a.db" "$D/b.db" >/dev/null
+	[ "$(sql "$D/lab.db" "SELECT count(*) FROM swprofile_sut")" -eq 2 ]
+	# box-a's kernel with another cmdline: refused whole, as run refuses it, by merge (either engine) and import
+	run --separate-stderr "$CP" merge --into "$D/lab.db" "$D/a2.db"
+	refused 2 "swprofile 'base' already exists with a different fingerprint on SUT class 'box-a' (as the source has it)" \
+		'cmdline: "console=ttyAMA0,115200 quiet" -> "console=ttyAMA0,115200 quiet mitigations=off"' \
+		"nothing from $D/a2.db was merged"
+	"$CP" export --store "$D/a2.db" --whole "$D/a2.csv"
+	grep -q '^sut_swprofile,box-a,base,,' "$D/a2.csv"
+	run --separate-stderr "$CP" import --store "$D/lab.db" "$D/a2.csv"
+	refused 2 "the store holds another fingerprint of that swprofile on that class" "nothing from $D/a2.csv was imported"
+	# another kernel under the name
+	run --separate-stderr "$CP" merge --into "$D/lab.db" "$D/c.db"
+	refused 2 "swprofile 'base' is another kernel there: its kernel_release differs"
+	"$CP" export --store "$D/c.db" --whole "$D/c.csv"
+	run --separate-stderr "$CP" import --store "$D/lab.db" "$D/c.csv"
+	refused 2 "the store holds swprofile 'base' as another kernel"
+	[ "$(sql "$D/lab.db" "SELECT count(*) FROM session")" -eq 2 ]
+	# the whole form carries each class's fingerprint: export -> import -> export, and merge, the same bytes
+	"$CP" export --store "$D/lab.db" --whole "$D/lab.csv"
+	"$CP" import --store "$D/copy.db" "$D/lab.csv" >/dev/null
+	"$CP" export --store "$D/copy.db" --whole "$D/copy.csv"
+	cmp "$D/lab.csv" "$D/copy.csv"
+	[ "$(grep -c '^sut_swprofile,' "$D/lab.csv")" -eq 2 ]
+	"$CP" export --store "$D/lab.db" --whole --format json "$D/lab.json"
+	"$CP" import --store "$D/copy-json.db" "$D/lab.json" >/dev/null
+	"$CP" export --store "$D/copy-json.db" --whole "$D/copy-json.csv"
+	cmp "$D/lab.csv" "$D/copy-json.csv"
 }
 
 @test "run: hugetlb pool counts are not the swprofile; page sizes and overcommit are" {
@@ -132,11 +206,13 @@ samples() {
 	old=${new/'"hugepage_overcommit":{"2MB":0}'/'"hugepages":{"2MB":36}'}
 	[ "$old" != "$new" ]
 	sql_write "$CLEARPATH_STORE" "UPDATE swprofile SET fingerprint = '$old'"
+	sql_write "$CLEARPATH_STORE" "UPDATE swprofile_sut SET fingerprint = '$old'"
 	CLEARPATH_SYSROOT=$ROOT run --separate-stderr small_run --swprofile p --repeats 1
 	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
 	[ "$(sql "$CLEARPATH_STORE" "SELECT fingerprint FROM swprofile")" = "$new" ]
-	# other page sizes are another kernel configuration, as before
-	sql_write "$CLEARPATH_STORE" "UPDATE swprofile SET fingerprint = '${old/'{"2MB":36}'/'{"1GB":0,"2MB":36}'}'"
+	[ "$(sql "$CLEARPATH_STORE" "SELECT fingerprint FROM swprofile_sut")" = "$new" ]
+	# other page sizes are another kernel configuration, as before (on the machine class that ran it)
+	sql_write "$CLEARPATH_STORE" "UPDATE swprofile_sut SET fingerprint = '${old/'{"2MB":36}'/'{"1GB":0,"2MB":36}'}'"
 	CLEARPATH_SYSROOT=$ROOT run --separate-stderr small_run --swprofile p --repeats 1
 	refused 2 "swprofile 'p' already exists with a different fingerprint" 'hugepages: {"1GB":0,"2MB":36} -> (absent)'
 }

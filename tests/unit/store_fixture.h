@@ -104,7 +104,7 @@ static int fixture_objects(struct store *st, const char *sut, const char *swp, s
 	int ret = store_sut_get(st, sut, "{\"arch\":\"x86_64\",\"cores\":2}", &ids->sut);
 
 	if (!ret)
-		ret = store_swprofile_get(st, swp, "{\"kernel\":\"6.9.0\"}", false, &ids->swprofile);
+		ret = store_swprofile_get(st, swp, ids->sut, "{\"kernel\":\"6.9.0\"}", false, &ids->swprofile);
 	if (!ret)
 		ret = fixture_benchmark(st, "mem/mmap", "-p 1GB -f demand -s 32GB -l 5", &ids->benchmark);
 	if (!ret)

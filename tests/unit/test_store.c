@@ -315,23 +315,24 @@ static void test_refuses_tables_at_version_0(void **state)
 static void test_swprofile_conflict_and_force(void **state)
 {
 	struct store *st = fixture_open(state, "swp.db");
-	const char *fp = "{\"kernel\":\"6.9.0\",\"thp\":\"always\"}";
+	const char *fp = "{\"kernel_release\":\"6.9.0\",\"thp\":\"always\"}";
 	struct capture cap;
-	int64_t id, again;
+	int64_t id, again, box;
 	json_t *list;
 
-	assert_int_equal(store_swprofile_get(st, "6.9.0", fp, false, &id), 0);
+	assert_int_equal(store_sut_get(st, "box", NULL, &box), 0);
+	assert_int_equal(store_swprofile_get(st, "6.9.0", box, fp, false, &id), 0);
 	/* the same fingerprint with keys in another order is the same profile */
-	assert_int_equal(store_swprofile_get(st, "6.9.0", "{\"thp\":\"always\",\"kernel\":\"6.9.0\"}",
+	assert_int_equal(store_swprofile_get(st, "6.9.0", box, "{\"thp\":\"always\",\"kernel_release\":\"6.9.0\"}",
 					     false, &again), 0);
 	assert_int_equal(id, again);
 
 	capture_begin(&cap);
-	assert_int_equal(store_swprofile_get(st, "6.9.0", "{\"kernel\":\"6.9.0\",\"thp\":\"never\"}",
+	assert_int_equal(store_swprofile_get(st, "6.9.0", box, "{\"kernel_release\":\"6.9.0\",\"thp\":\"never\"}",
 					     false, &again), -EEXIST);
 	assert_non_null(strstr(capture_end(&cap), "thp: \"always\" -> \"never\""));
 
-	assert_int_equal(store_swprofile_get(st, "6.9.0", "{\"kernel\":\"6.9.0\",\"thp\":\"never\"}",
+	assert_int_equal(store_swprofile_get(st, "6.9.0", box, "{\"kernel_release\":\"6.9.0\",\"thp\":\"never\"}",
 					     true, &again), 0);
 	assert_int_equal(id, again);
 	/* force keeps the stored fingerprint */
@@ -341,8 +342,41 @@ static void test_swprofile_conflict_and_force(void **state)
 						"fingerprint"), "thp")), "always");
 	json_decref(list);
 
-	assert_int_equal(store_swprofile_get(st, "bad", "not json", false, &id), -EINVAL);
-	assert_int_equal(store_swprofile_get(st, "bad", "[1]", false, &id), -EINVAL);
+	assert_int_equal(store_swprofile_get(st, "bad", box, "not json", false, &id), -EINVAL);
+	assert_int_equal(store_swprofile_get(st, "bad", box, "[1]", false, &id), -EINVAL);
+	store_close(st);
+}
+
+/*
+ * A swprofile is its kernel wherever it runs: another machine class runs it
+ * with a cmdline and THP of its own; within one class, and for the kernel
+ * anywhere, a difference is refused as before.
+ */
+static void test_swprofile_per_sut(void **state)
+{
+	struct store *st = fixture_open(state, "swp-sut.db");
+	const char *a = "{\"kernel_release\":\"6.9.0\",\"cmdline\":\"console=ttyAMA0\"}";
+	const char *b = "{\"kernel_release\":\"6.9.0\",\"cmdline\":\"console=ttyS0\"}";
+	struct capture cap;
+	int64_t box_a, box_b, id, again;
+
+	assert_int_equal(store_sut_get(st, "box-a", NULL, &box_a), 0);
+	assert_int_equal(store_sut_get(st, "box-b", NULL, &box_b), 0);
+	assert_int_equal(store_swprofile_get(st, "base", box_a, a, false, &id), 0);
+	assert_int_equal(store_swprofile_get(st, "base", box_b, b, false, &again), 0);
+	assert_int_equal(id, again);
+	assert_int_equal(store_swprofile_get(st, "base", box_a, a, false, &again), 0);
+	assert_int_equal(store_swprofile_get(st, "base", box_b, b, false, &again), 0);
+	capture_begin(&cap);
+	assert_int_equal(store_swprofile_get(st, "base", box_a, b, false, &again), -EEXIST);
+	assert_non_null(strstr(capture_end(&cap), "swprofile 'base' already exists with a different fingerprint"
+				" on this SUT class (stored -> now): cmdline: \"console=ttyAMA0\" -> \"console=ttyS0\""));
+	/* another kernel under the name is refused on any class, a new one too */
+	capture_begin(&cap);
+	assert_int_equal(store_swprofile_get(st, "base", box_b, "{\"kernel_release\":\"6.10.0\",\"cmdline\":\"x\"}",
+					     false, &again), -EEXIST);
+	assert_non_null(strstr(capture_end(&cap), "its kernel_release, the same on every machine"));
+	assert_int_equal(fixture_raw(state, "swp-sut.db", "SELECT count(*) FROM swprofile_sut"), 2);
 	store_close(st);
 }
 
@@ -1235,6 +1269,7 @@ int main(void)
 		cmocka_unit_test(test_refuses_newer_schema),
 		cmocka_unit_test(test_refuses_tables_at_version_0),
 		cmocka_unit_test(test_swprofile_conflict_and_force),
+		cmocka_unit_test(test_swprofile_per_sut),
 		cmocka_unit_test(test_sut_upserts_fingerprint),
 		cmocka_unit_test(test_samples_insert_and_query),
 		cmocka_unit_test(test_sample_rules),

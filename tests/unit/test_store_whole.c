@@ -133,7 +133,7 @@ static void populate_identities(struct store *st)
 
 	/* no benchmark beyond these: a class without samples would not travel by export */
 	assert_int_equal(store_sut_get(st, "box", "{\"arch\":\"x86_64\"}", &s.sut_id), 0);
-	assert_int_equal(store_swprofile_get(st, "6.9", "{}", 0, &s.swprofile_id), 0);
+	assert_int_equal(store_swprofile_get(st, "6.9", s.sut_id, "{}", 0, &s.swprofile_id), 0);
 	assert_int_equal(store_session_begin(st, &s, &sess), 0);
 	for (size_t i = 0; i < sizeof(b) / sizeof(b[0]); i++) {
 		assert_int_equal(wl_identity_parse(b[i].suite, b[i].spelling, &id), 0);

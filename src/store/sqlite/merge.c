@@ -134,6 +134,43 @@ static int src_keys(struct store *st, bool metric)
 	return ret;
 }
 
+/*
+ * The rule of run for what "src" says of its swprofiles (as merge.c's
+ * merge_profiles()): the same kernel under each name, and each (swprofile,
+ * SUT) fingerprint the one main holds, or recorded.  After the names went in.
+ */
+static int src_profiles(struct store *dst)
+{
+	struct store_stmt *stmt;
+	char where[STORE_NAME_MAX + 64];
+	int64_t pairs = 0;
+	int ret = store_prepare(dst, &stmt, "SELECT p.name, m.fingerprint, p.fingerprint FROM src.swprofile p"
+				" JOIN main.swprofile m ON m.name = p.name ORDER BY p.name", NULL), rc;
+
+	while (!ret && (rc = store_step(stmt)) == STORE_ROW)
+		ret = store_swprofile_agree(store_col_text(stmt, 0), store_col_text(stmt, 1), store_col_text(stmt, 2));
+	if (!ret && rc < 0)
+		ret = store_sql_fail(dst, rc, "reading the swprofiles to merge");
+	store_finalize(stmt);
+	if (!ret)
+		ret = store_int64(dst, &pairs, "SELECT count(*) FROM src.sqlite_schema WHERE name = 'swprofile_sut'", NULL);
+	if (ret || !pairs)
+		return ret;
+	ret = store_prepare(dst, &stmt, "SELECT mp.id, mu.id, x.fingerprint, p.name, u.name FROM src.swprofile_sut x"
+			    " JOIN src.swprofile p ON p.id = x.swprofile_id JOIN src.sut u ON u.id = x.sut_id"
+			    " JOIN main.swprofile mp ON mp.name = p.name JOIN main.sut mu ON mu.name = u.name"
+			    " ORDER BY p.name, u.name", NULL);
+	while (!ret && (rc = store_step(stmt)) == STORE_ROW) {
+		snprintf(where, sizeof(where), " on SUT class '%s' (as the source has it)", store_col_text(stmt, 4));
+		ret = store_swprofile_sut(dst, store_col_int64(stmt, 0), store_col_int64(stmt, 1), store_col_text(stmt, 2),
+					  0, store_col_text(stmt, 3), where);
+	}
+	if (!ret && rc < 0)
+		ret = store_sql_fail(dst, rc, "reading the swprofiles to merge");
+	store_finalize(stmt);
+	return ret;
+}
+
 static int merge_attached(struct store *dst, bool metric, struct store_merged *out)
 {
 	int64_t n = 0;
@@ -146,6 +183,8 @@ static int merge_attached(struct store *dst, bool metric, struct store_merged *o
 		ret = src_keys(dst, metric);
 	for (size_t i = 0; !ret && i < sizeof(merge_sql) / sizeof(merge_sql[0]); i++)
 		ret = store_exec(dst, merge_sql[i], NULL);
+	if (!ret)
+		ret = src_profiles(dst);
 	if (!ret)
 		ret = store_bench_fill_params(dst);
 	if (!ret)

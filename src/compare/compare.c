@@ -97,6 +97,7 @@ void cmp_free(struct cmp_set *s)
 			cmp_row_free(&blk->rows[r], s->ncols);
 		free(blk->rows);
 		free(blk->name);
+		free(blk->sut);
 		free(blk->geomean_pct);
 	}
 	for (size_t c = 0; c < s->ncols; c++) {
@@ -254,7 +255,7 @@ static ssize_t cmp_col_index(struct cmp_set *s, const char *name, const char *st
 	return (ssize_t)s->ncols++;
 }
 
-static struct cmp_block *cmp_block_get(struct cmp_set *s, const char *name)
+static struct cmp_block *cmp_block_get(struct cmp_set *s, const char *name, const char *sut)
 {
 	struct cmp_set_priv *p = (struct cmp_set_priv *)s;
 	size_t cap = p->blocks_cap;
@@ -266,6 +267,7 @@ static struct cmp_block *cmp_block_get(struct cmp_set *s, const char *name)
 	    cmp_grow((void **)&p->rows_cap, &p->blocks_cap, s->nblocks, sizeof(size_t)))
 		return NULL;
 	s->blocks[s->nblocks].name = strdup(name);
+	s->blocks[s->nblocks].sut = sut ? strdup(sut) : NULL;
 	return &s->blocks[s->nblocks++];
 }
 
@@ -410,7 +412,7 @@ int cmp_add(struct cmp_set *s, const struct cmp_opts *o, const struct cmp_sample
 	ci = cmp_col_index(s, col, x->session_started);
 	if (ci < 0)
 		return -ENOMEM;
-	blk = cmp_block_get(s, blk_name);
+	blk = cmp_block_get(s, blk_name, o->axis == CMP_BY_SUT ? NULL : x->sut);
 	row = blk ? cmp_row_get(s, blk, x, drop) : NULL;
 	if (!row)
 		return -ENOMEM;

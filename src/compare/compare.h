@@ -108,6 +108,7 @@ struct cmp_row {
 
 struct cmp_block {
 	char *name;		/* the SUT class (or the swprofile for CMP_BY_SUT) */
+	char *sut;		/* the SUT class its samples ran on; NULL for CMP_BY_SUT (the columns are machines) */
 	struct cmp_row *rows;
 	size_t nrows;
 	/*

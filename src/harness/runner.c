@@ -4,9 +4,11 @@
 #include "harness/fingerprint.h"
 #include "harness/progress.h"
 #include "doctor/doctor.h"
+#include "machine/machine.h"
 #include "store/store.h"
 #include "store/url.h"
 #include "util/log.h"
+#include "util/size.h"
 #include "util/text.h"
 #include "util/units.h"
 #include "workloads/workload.h"
@@ -28,6 +30,7 @@ struct run_class {
 	char unit[32];
 	double sum;
 	unsigned n;
+	uint64_t buffer;	/* its benchmark's buffer (the size parameter), 0: none */
 };
 
 /* One value an invocation produced, kept until the invocation is over. */
@@ -64,8 +67,10 @@ struct run_session {
 	size_t nclasses;
 };
 
-static void run_account(struct run_session *rs, const char *name, const char *unit, double value)
+static void run_account(struct run_session *rs, const char *name, const char *unit, double value,
+			const struct bench_identity *id)
 {
+	const struct ident_param *size = id ? ident_find(id->params, id->nparams, "size") : NULL;
 	struct run_class *c = NULL;
 
 	if (rs->warmup)
@@ -77,6 +82,8 @@ static void run_account(struct run_session *rs, const char *name, const char *un
 		c = &rs->classes[rs->nclasses++];
 		snprintf(c->name, sizeof(c->name), "%s", name);
 		snprintf(c->unit, sizeof(c->unit), "%s", unit);
+		if (!size || size_parse(size->value, &c->buffer))
+			c->buffer = 0;
 	}
 	if (c) {
 		c->sum += value;
@@ -207,7 +214,8 @@ static int run_flush(struct run_session *rs)
 		log_err("the store stayed unreachable: invocation %d of this session was measured but not stored",
 			rs->iteration);
 	for (size_t i = 0; !ret && i < rs->npending; i++)
-		run_account(rs, names + i * RUN_NAME_LEN, rs->pending[i].unit, rs->pending[i].value);
+		run_account(rs, names + i * RUN_NAME_LEN, rs->pending[i].unit, rs->pending[i].value,
+			    rs->pending[i].ident < rs->nidents ? &rs->idents[rs->pending[i].ident].id : NULL);
 	free(names);
 	rs->npending = 0;
 	rs->nidents = 0;
@@ -470,6 +478,31 @@ static int run_invocation(struct run_session *rs, struct wl_sink *sink)
 }
 
 /*
+ * After the means: how many of them came from buffers this machine's
+ * last-level cache holds, which measure the cache more than memory.
+ */
+static void run_summary_cache(const struct run_session *rs, const char *uuid, unsigned index, unsigned total)
+{
+	char llc_s[32], most_s[32];
+	uint64_t llc, most = 0;
+	unsigned level, n = 0, of = 0;
+
+	if (machine_llc(&llc, &level))
+		return;
+	for (size_t i = 0; i < rs->nclasses; i++) {
+		of += rs->classes[i].n > 0;
+		if (rs->classes[i].n && rs->classes[i].buffer && rs->classes[i].buffer <= llc) {
+			n++;
+			most = rs->classes[i].buffer > most ? rs->classes[i].buffer : most;
+		}
+	}
+	if (n)
+		printf("session %.8s (%u/%u)  cache-resident: %u of %u results from buffers of at most %s, within this"
+		       " machine's %s L%u cache: they measure the cache more than memory\n", uuid, index, total, n, of,
+		       size_format(most, most_s, sizeof(most_s)), size_format(llc, llc_s, sizeof(llc_s)), level);
+}
+
+/*
  * One line per result class, its mean: the names padded to the longest
  * (so plan.log's columns line up), the value in perf's units on a terminal
  * ("12.34 GB/sec", as show prints it there), as stored in a file.
@@ -499,6 +532,7 @@ static void run_summary(const struct run_session *rs, const char *uuid, unsigned
 		printf("session %.8s (%u/%u)  %-*s %24s  (mean of %u)\n", uuid, index, total, width,
 		       text_one_line(name), value, c->n);
 	}
+	run_summary_cache(rs, uuid, index, total);
 	fflush(stdout);
 }
 

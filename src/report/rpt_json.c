@@ -142,6 +142,7 @@ static const char *json_note_kind(enum result_note_kind k)
 {
 	static const char *const names[] = { [RESULT_NOTE_LEGEND] = "legend", [RESULT_NOTE_UNDECIDED] = "undecided",
 					     [RESULT_NOTE_FLOOR] = "noise_floor", [RESULT_NOTE_UNITS] = "units",
+					     [RESULT_NOTE_CACHE] = "cache",
 					     [RESULT_NOTE_WARNING] = "warning" };
 
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) && names[k] ? names[k] : "note";
@@ -176,6 +177,9 @@ static json_t *json_block(const struct result_view *v, size_t b)
 
 		if (row->floor)
 			json_object_set_new(res, "noise_floor", json_floor(row->floor));
+		if (row->buffer)
+			json_object_set_new(res, "buffer_bytes", json_integer((json_int_t)row->buffer));
+		json_object_set_new(res, "cache_resident", json_boolean(row->cache_resident));
 		json_array_append_new(results, res);
 	}
 	json_t *j = json_pack("{s:s, s:o, s:o, s:O, s:O, s:o}", result_block_key(v->opts.axis), blk->name, "results",
@@ -187,6 +191,10 @@ static json_t *json_block(const struct result_view *v, size_t b)
 		json_object_set_new(j, "marks", json_marks(v, blk));
 	if (j && blk->header)
 		json_object_set_new(j, "header", rpt_header_json(blk->header));
+	if (j && blk->llc) {
+		json_object_set_new(j, "llc_bytes", json_integer((json_int_t)blk->llc));
+		json_object_set_new(j, "llc_level", json_integer(blk->llc_level));
+	}
 	if (j && blk->profiles)
 		json_object_set(j, "profiles", blk->profiles);
 	return j;

@@ -4,6 +4,7 @@
 #include "report/impl.h"
 #include "util/units.h"
 #include "report/study.h"
+#include "util/size.h"
 
 #include <errno.h>
 #include <math.h>
@@ -61,9 +62,33 @@ static void study_consumer(const struct result_study *st, const struct result_st
 }
 
 /* The lines of one extent, each through @line. */
-static int study_extent_lines(const struct result_study *st, const struct result_study_extent *e,
-			      int (*line)(void *ctx, const char *text, bool first), void *ctx)
+/*
+ * " (cache-resident: 64MB buffers, within the 480MB L3 cache)" when a row of
+ * @e clears a buffer its machine's last-level cache holds: at that extent
+ * the answer compares stores that stay in the cache with stores that go to
+ * memory.  "" otherwise.
+ */
+static void study_cache(const struct result_study_block *blk, const struct result_study_extent *e, char *buf,
+			size_t len)
 {
+	uint64_t most = 0;
+	char most_s[32], llc_s[32];
+
+	buf[0] = '\0';
+	for (int r = 0; r < RESULT_STUDY_NRATES; r++)
+		if (e->rows[r] && e->rows[r]->cache_resident && e->rows[r]->buffer > most)
+			most = e->rows[r]->buffer;
+	if (most)
+		snprintf(buf, len, " (cache-resident: %s buffers, within the %s L%u cache)",
+			 size_format(most, most_s, sizeof(most_s)), size_format(blk->block->llc, llc_s, sizeof(llc_s)),
+			 blk->block->llc_level);
+}
+
+static int study_extent_lines(const struct result_study *st, const struct result_study_block *blk,
+			      const struct result_study_extent *e, int (*line)(void *ctx, const char *text, bool first),
+			      void *ctx)
+{
+	char cache[128];
 	const struct result_study_pick *picks[3] = { &e->clear, &e->combined, &e->consumer };
 	int ret = 0;
 
@@ -74,9 +99,11 @@ static int study_extent_lines(const struct result_study *st, const struct result
 
 		if (!m)
 			return -ENOMEM;
-		if (!i)
-			fprintf(m, "%s extents%s%s%s%s:", e->extent, e->page[0] ? " of " : "", e->page,
-				e->page[0] ? " pages" : "", e->bytes == 4096 ? " (one page, clear_page)" : "");
+		if (!i) {
+			study_cache(blk, e, cache, sizeof(cache));
+			fprintf(m, "%s extents%s%s%s%s%s:", e->extent, e->page[0] ? " of " : "", e->page,
+				e->page[0] ? " pages" : "", e->bytes == 4096 ? " (one page, clear_page)" : "", cache);
+		}
 		else if (picks[i - 1]->row && i < 3)
 			study_fastest(st, i == 1 ? "fastest clear" : "fastest clear-then-read", picks[i - 1], m);
 		else if (picks[i - 1]->row)
@@ -139,7 +166,7 @@ int rpt_study_text(const struct result_study *st, const struct rpt_opts *o, FILE
 		rpt_note(out, title, t.width);
 		free(title);
 		for (size_t e = 0; !ret && e < blk->next; e++)
-			ret = study_extent_lines(st, &blk->ext[e], study_text_line, &t);
+			ret = study_extent_lines(st, blk, &blk->ext[e], study_text_line, &t);
 	}
 	return ret ? ret : rpt_stream_status(out);
 }
@@ -211,7 +238,7 @@ int rpt_study_html(const struct result_study *st, FILE *out)
 		rpt_html_escape(blk->block->name, out);
 		fputs("</h3>\n<ul class=\"answer\">\n", out);
 		for (size_t e = 0; e < blk->next; e++) {
-			if (study_extent_lines(st, &blk->ext[e], study_html_line, out))
+			if (study_extent_lines(st, blk, &blk->ext[e], study_html_line, out))
 				return -ENOMEM;
 			fputs("</li>\n", out);
 		}

@@ -493,9 +493,11 @@ static int build_envs(struct store *st, unsigned want, struct result *r)
 static int result_read_context(struct store *st, unsigned want, struct result *r)
 {
 	if ((want & (RESULT_WANT_HEADER | RESULT_WANT_SESSIONS)) &&
-	    (store_list_sessions(st, &r->sessions) || store_list_suts(st, &r->suts) ||
-	     store_list_swprofiles(st, &r->swprofiles)))
+	    (store_list_sessions(st, &r->sessions) || store_list_swprofiles(st, &r->swprofiles)))
 		/* each listing logged its failure */
+		return EXIT_RESOURCE;
+	/* the machines' fingerprints say which buffers their caches hold: a few rows, always read */
+	if (store_list_suts(st, &r->suts))
 		return EXIT_RESOURCE;
 	return build_envs(st, want, r);
 }
@@ -521,6 +523,8 @@ static int build_view_context(const struct result *r, unsigned want, struct resu
 		if (!blk->settings_differ || !blk->thp_always || ((want & RESULT_WANT_PROFILE_ONLY) && !blk->profiles))
 			ret = -ENOMEM;
 	}
+	if (!ret)
+		result_view_cache(v, r->suts);
 	return ret ?: result_view_notes(v);
 }
 
@@ -531,7 +535,7 @@ static int result_finish(unsigned want, struct cmp_set *study, const struct cmp_
 	for (size_t i = 0; !ret && i < r->nviews; i++)
 		ret = build_view_context(r, want, &r->views[i]);
 	if (!ret && study && study->samples)
-		ret = result_study_build(study, study_o, &r->study);
+		ret = result_study_build(study, study_o, r->suts, &r->study);
 	if (ret) {
 		log_err("out of memory building the result");
 		return EXIT_INTERNAL;

@@ -1,6 +1,7 @@
 /* notes: the lines under each table of a view (what the marks and the estimate mean, what is undecided, noise floors, warnings), written once for every format. */
 #define _GNU_SOURCE	/* vasprintf */
 #include "result/result.h"
+#include "util/size.h"
 #include "util/units.h"
 
 #include <errno.h>
@@ -320,6 +321,37 @@ static int note_thp(struct result_block *blk, size_t ncols)
 	return ret;
 }
 
+/*
+ * The rows whose buffers the machine's last-level cache holds: between
+ * being dirtied and cleared they can stay in it, so their rates measure the
+ * cache more than memory, and stores that bypass it (non-temporal) lose to
+ * it there and win beyond it.
+ */
+static int note_cache(struct result_block *blk)
+{
+	char most_s[32], llc_s[32], rows[64];
+	uint64_t most = 0;
+	size_t n = 0;
+
+	for (size_t r = 0; r < blk->nrows; r++)
+		if (blk->rows[r].cache_resident) {
+			n++;
+			most = blk->rows[r].buffer > most ? blk->rows[r].buffer : most;
+		}
+	if (!n)
+		return 0;
+	if (n == blk->nrows)
+		snprintf(rows, sizeof(rows), "%s", n == 1 ? "the row" : "every row");
+	else
+		snprintf(rows, sizeof(rows), "%zu of %zu rows", n, blk->nrows);
+	size_format(blk->llc, llc_s, sizeof(llc_s));
+	return note_add(blk, RESULT_NOTE_CACHE, 0,
+			"Cache-resident: %s clear%s buffers of at most %s, within this machine's %s L%u cache: the"
+			" rates measure the cache more than memory (non-temporal stores, which bypass it, lose to it"
+			" there); buffers above %s measure memory.", rows, n == blk->nrows ? "s" : "",
+			size_format(most, most_s, sizeof(most_s)), llc_s, blk->llc_level, llc_s);
+}
+
 /* In human units: what perf's GB/sec is, where a row is a rate in bytes. */
 static int note_units(struct result_block *blk)
 {
@@ -355,6 +387,8 @@ static int note_block(const struct result_view *v, struct result_block *blk)
 		ret = note_undecided(v, blk);
 	if (!ret)
 		ret = note_floors(v, blk);
+	if (!ret)
+		ret = note_cache(blk);
 	if (!ret)
 		ret = note_settings(blk);
 	if (!ret)

@@ -7,6 +7,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * result_build() reads the store once and returns everything `show`,
@@ -69,6 +70,13 @@ struct result_row {
 	bool higher_is_better;
 	struct result_cell *cells;	/* one per column of the view */
 	const struct cmp_floor *floor;	/* the machine's noise floor (clearpath calibrate); NULL: unknown */
+	/*
+	 * The bytes its benchmark's buffer holds (its size parameter, 0:
+	 * none), and whether the block's machine's last-level cache holds it
+	 * (result_view_cache()): a rate from such a buffer measures the cache.
+	 */
+	uint64_t buffer;
+	bool cache_resident;
 };
 
 /* What a note under a table is; formats may style them, JSON names them. */
@@ -78,6 +86,7 @@ enum result_note_kind {
 	RESULT_NOTE_FLOOR,	/* a result class's noise floor (with --stats only) */
 	RESULT_NOTE_UNITS,	/* what a unit printed means (GB/sec) */
 	RESULT_NOTE_WARNING,	/* the comparison mixes settings, a label that does not say what ran */
+	RESULT_NOTE_CACHE,	/* rows whose buffers the last-level cache holds: they measure it */
 };
 
 /* When a note applies: only under --stats (and in formats that print every number), only in human units. */
@@ -124,6 +133,8 @@ struct result_block {
 	size_t nnotes;
 	struct result_tally tally;
 	const struct result_header_block *header;	/* NULL unless RESULT_WANT_HEADER */
+	uint64_t llc;			/* the machine's last-level cache in bytes (its fingerprint), 0: unknown */
+	unsigned llc_level;
 	/* The same facts as data, for JSON: [{column, setting, base, value}], [{resultclass, unit, columns}]. */
 	json_t *settings_differ, *thp_always;
 	json_t *profiles;		/* show --profile's summary as data (RESULT_WANT_PROFILE_ONLY); NULL otherwise */
@@ -206,6 +217,12 @@ void result_free(struct result *r);
  */
 int result_view_of(struct cmp_set *set, const struct cmp_opts *o, struct result_view *out);
 int result_view_notes(struct result_view *v);
+/*
+ * Mark the rows of @v whose buffer the last-level cache of their block's
+ * machine holds, from @suts (store_list_suts: each fingerprint's llc_bytes
+ * and llc_level; NULL: nothing known).  Before result_view_notes().
+ */
+void result_view_cache(struct result_view *v, const json_t *suts);
 void result_view_free(struct result_view *v);
 
 /* The name of the column axis @a for headers and JSON keys ("swprofile", "sut", "value"). */

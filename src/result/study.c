@@ -214,11 +214,14 @@ void result_study_free(struct result_study *st)
 	free(st);
 }
 
-int result_study_build(struct cmp_set *set, const struct cmp_opts *o, struct result_study **out)
+int result_study_build(struct cmp_set *set, const struct cmp_opts *o, const json_t *suts, struct result_study **out)
 {
 	struct result_study *st = calloc(1, sizeof(*st));
 	size_t extents = 0;
 	int ret = st ? result_view_of(set, o, &st->view) : -ENOMEM;
+
+	if (!ret)
+		result_view_cache(&st->view, suts);
 
 	*out = NULL;
 	if (!ret && (!(st->blocks = calloc(set->nblocks ? set->nblocks : 1, sizeof(*st->blocks))) ||

@@ -70,10 +70,12 @@ struct result_study {
 
 /*
  * The study of the finished comparison @set (mem clear by -f, computed with
- * @o; not owned: keep it alive while the study is used) into *@out; *@out
- * is NULL when @set holds no `--then read` row.  0 or -ENOMEM.
+ * @o; not owned: keep it alive while the study is used) into *@out, which
+ * rows the cache holds from the machines' fingerprints @suts
+ * (result_view_cache()); *@out is NULL when @set holds no `--then read`
+ * row.  0 or -ENOMEM.
  */
-int result_study_build(struct cmp_set *set, const struct cmp_opts *o, struct result_study **out);
+int result_study_build(struct cmp_set *set, const struct cmp_opts *o, const json_t *suts, struct result_study **out);
 void result_study_free(struct result_study *st);
 
 #endif

@@ -190,7 +190,7 @@ static int view_block(const struct result_view *v, const struct cmp_block *cb, s
 
 		*rr = (struct result_row){ row, row->bench, row->rclass, row->unit, row->higher_is_better,
 					   calloc(v->ncols ? v->ncols : 1, sizeof(*rr->cells)),
-					   row->has_floor ? &row->floor : NULL };
+					   row->has_floor ? &row->floor : NULL, 0, false };
 		if (!rr->cells)
 			return -ENOMEM;
 		for (size_t c = 0; c < v->ncols; c++) {

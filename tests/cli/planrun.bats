@@ -333,3 +333,15 @@ EOF2
 	[ "$(awk '/mean of/ { print index($0, "(mean of") }' "$D/plan.log" | sort -u | wc -l)" -eq 1 ]
 	grep -qE ' 1234567\.50 s  \(mean of 1\)$' "$D/plan.log"
 }
+
+@test "a session says which of its results came from buffers the last-level cache holds (fixture: a 480MB L3)" {
+	CLEARPATH_SYSROOT=tests/fixtures/vm-x86 run --separate-stderr "$CP" run --quiet --warmups 0 --repeats 1 -- \
+		mem memset -f default -s 1MB
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	[[ "$output" == *"  cache-resident: 1 of 1 results from buffers of at most 1MB, within this machine's 480MB L3 cache: they measure the cache more than memory"* ]]
+	# no topology, no claim
+	CLEARPATH_SYSROOT=tests/fixtures/small-box run --separate-stderr "$CP" run --quiet --force --warmups 0 --repeats 1 -- \
+		mem memset -f default -s 1MB
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"cache-resident"* ]]
+}

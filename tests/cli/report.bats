@@ -375,3 +375,25 @@ EOF
 	"$CP" report --store "$S/seed.db" -o "$D/n.html" >/dev/null
 	! grep -q 'id="clear-study"' "$D/n.html"
 }
+
+@test "report --answer and the page say which extents' buffers the last-level cache holds" {
+	cp "$S/study.db" "$D/cache.db"
+	python3 - "$D/cache.db" <<'EOF2'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("UPDATE sut SET fingerprint = json_object('llc_bytes', 2147483648, 'llc_level', 3)")
+db.commit()
+EOF2
+	run --separate-stderr "$CP" report --store "$D/cache.db" --answer
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	[ "${lines[1]}" = "  4KB extents (one page, clear_page) (cache-resident: 1GB buffers, within the 2GB L3 cache):" ]
+	[ "${lines[5]}" = "  2MB extents (cache-resident: 1GB buffers, within the 2GB L3 cache):" ]
+	# the page says it in the study and under the table
+	need_cairo
+	"$CP" report --store "$D/cache.db" -o "$D/c.html" >/dev/null
+	grep -qF '4KB extents (one page, clear_page) (cache-resident: 1GB buffers, within the 2GB L3 cache):' "$D/c.html"
+	grep -qF '<li>Cache-resident: every row clears buffers of at most 1GB, within this machine&#39;s 2GB L3 cache' "$D/c.html"
+	# the store without the cache recorded says nothing of it
+	run --separate-stderr "$CP" report --store "$S/study.db" --answer
+	[[ "$output" != *"cache-resident"* ]]
+}

@@ -971,3 +971,22 @@ for r in d["blocks"][0]["results"]:
 	run --separate-stderr "$CP" show --fdr 0.7
 	refused 2 "fdr"
 }
+
+@test "show: rows whose buffers the machine's last-level cache holds are said to measure the cache (fingerprint llc_bytes)" {
+	# a 20GB cache holds the 16GB memset buffer, not the 32GB mmap ones
+	edited_store "UPDATE sut SET fingerprint = json_object('cpu', 'Neoverse-V1', 'llc_bytes', 21474836480, 'llc_level', 3)
+	  WHERE name = 'aws-m7g.metal';"
+	run --separate-stderr "$CP" show --store "$D/edit.db" --sut 'aws-*'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Cache-resident: 1 of 3 rows clear buffers of at most 16GB, within this machine's 20GB L3 cache: the rates measure the cache more than memory"* ]] || { echo "$output"; return 1; }
+	run --separate-stderr "$CP" show --store "$D/edit.db" --format json
+	json_check 'b = d["blocks"][0]
+assert b["llc_bytes"] == 21474836480 and b["llc_level"] == 3, b
+res = {r["resultclass"]: (r["buffer_bytes"], r["cache_resident"]) for r in b["results"]}
+assert res["memset -k 1GB -f default -s 16GB"] == (16 << 30, True), res
+assert res["mmap -p 1GB -f demand -s 32GB -l 5"] == (32 << 30, False), res
+assert "llc_bytes" not in d["blocks"][1] and not any(r["cache_resident"] for r in d["blocks"][1]["results"])
+assert any(n["kind"] == "cache" for n in b["notes"]), b["notes"]'
+	# a machine whose cache is not recorded (the fixture's other one): nothing said
+	[[ "$(sed -n '/cesw/,$p' <<< "$(CLEARPATH_STORE="$D/edit.db" "$CP" show)")" != *"Cache-resident"* ]]
+}

@@ -6,7 +6,7 @@
 
 CC        ?= gcc
 PREFIX    ?= /usr/local
-PKGS      := sqlite3 yaml-0.1 jansson gsl
+PKGS      := sqlite3 yaml-0.1 jansson gsl libmd
 # elfutils' libdw names the user-space addresses of --profile; WITH_LIBDW=0 (the static
 # builds) leaves them unnamed, "[user]", and profiles the kernel as before.
 WITH_LIBDW ?= 1

@@ -22,8 +22,8 @@ ARM64_GSL_LIBS = $(shell $(ARM64_PC) --exists gsl 2>/dev/null && $(ARM64_PC) --l
 # No libpq either: the PostgreSQL tests skip under the emulator.
 # WITH_LIBDW=0: no arm64 libdw is installed beside the native one; --profile names kernel symbols only.
 ARM64_VARS = BUILD=$(ARM64_BUILD) SANITIZE=0 SANFLAGS= CC=$(ARM64_CC) AR=$(ARM64_AR) WITH_CAIRO=0 WITH_LIBPQ=0 WITH_LIBDW=0 WITH_LIBCURL=0 \
-	PKG_CFLAGS="$(shell $(ARM64_PC) --cflags sqlite3 yaml-0.1 jansson 2>/dev/null) $(shell pkg-config --cflags gsl 2>/dev/null)" \
-	PKG_LIBS="$(shell $(ARM64_PC) --libs sqlite3 yaml-0.1 jansson 2>/dev/null) $(ARM64_GSL_LIBS)" \
+	PKG_CFLAGS="$(shell $(ARM64_PC) --cflags sqlite3 yaml-0.1 jansson libmd 2>/dev/null) $(shell pkg-config --cflags gsl 2>/dev/null)" \
+	PKG_LIBS="$(shell $(ARM64_PC) --libs sqlite3 yaml-0.1 jansson libmd 2>/dev/null) $(ARM64_GSL_LIBS)" \
 	TEST_CFLAGS="$(shell $(ARM64_PC) --cflags cmocka 2>/dev/null)" \
 	TEST_LIBS="$(shell $(ARM64_PC) --libs cmocka 2>/dev/null)"
 ARM64_BIN  := $(ARM64_BUILD)/clearpath
@@ -70,7 +70,7 @@ check-arm64: arm64-tools
 # Like make check's deps: install what is missing (scripts/install-deps says how when it cannot).
 arm64-tools:
 	@command -v $(ARM64_CC) >/dev/null && command -v $(ARM64_QEMU) >/dev/null \
-		&& $(ARM64_PC) --exists sqlite3 yaml-0.1 jansson cmocka \
+		&& $(ARM64_PC) --exists sqlite3 yaml-0.1 jansson libmd cmocka \
 		&& [ -n "$(ARM64_GSL_LIBS)" ] || scripts/install-deps --with-cross
 
 # One wrapper per arm64 program: qemu runs it against the multiarch arm64 libraries, and

@@ -16,7 +16,7 @@ STATIC_DIR  := build/static
 STATIC_OFF  := WITH_LIBPQ=0 WITH_CAIRO=0 WITH_LIBDW=0 WITH_LIBCURL=0
 # The archives Debian ships (sqlite3 needs no zlib here: Debian builds it without the
 # zlib extensions pkg-config --static lists).
-STATIC_LIBS := -lsqlite3 -lyaml -ljansson -lgsl -lgslcblas
+STATIC_LIBS := -lsqlite3 -lyaml -ljansson -lgsl -lgslcblas -lmd
 # libgsl-dev cannot be installed for arm64 beside the native one (arm64.mk), so
 # scripts/install-deps --with-cross unpacks the arm64 package's two archives here.
 ARM64_STATIC_GSL := /usr/local/lib/aarch64-linux-gnu

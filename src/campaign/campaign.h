@@ -114,6 +114,29 @@ int campaign_target_check(const struct plan *p, const struct campaign_target_env
 int campaign_grub_default(char *buf, size_t len);
 
 /*
+ * The SHA-256 of each file @p was read from (the top plan and each it
+ * includes), as a JSON object realpath -> hex digest, recorded in a
+ * campaign's spec ("plan_files").  NULL after log_err() when one cannot be
+ * read.
+ */
+json_t *campaign_plan_digests(const struct plan *p);
+
+/*
+ * Whether @c's plan (c->plan, loaded again) is the one it started with: the
+ * same files with the same digests.  0, or EXIT_USAGE after log_err()
+ * naming the file that changed (a campaign must not mix two plans).
+ */
+int campaign_plan_unchanged(const struct campaign *c);
+
+/*
+ * Where file @i of @p's sources goes in a copy of the plan (a host's): its
+ * path relative to the top plan's directory, which its includes then find
+ * as they do here.  NULL when it has no such place: an absolute include, or
+ * one outside the top plan's directory.
+ */
+const char *campaign_plan_relative(const struct plan *p, size_t i);
+
+/*
  * The spec a campaign started as @s with @p records (json_decref() it): what
  * 'continue' and 'status' read back.  NULL when out of memory (not logged).
  */
@@ -209,6 +232,8 @@ bool campaign_all_done(const struct campaign *c);
 json_t *campaign_targets(const struct campaign *c);
 
 #define CAMPAIGN_SESSION_ARGC 12	/* campaign_session_argv()'s words, with the NULL */
+/* Set for a campaign's sessions (to the campaign's id): 'plan run' keeps no resume state of its own then. */
+#define CAMPAIGN_SESSION_ENV "CLEARPATH_CAMPAIGN"
 
 /*
  * The command line of one session of @c's plan as @swprofile: "clearpath

@@ -152,7 +152,8 @@ static int local_session(struct campaign_executor *ex, const struct campaign *c,
 {
 	struct local *l = ex->priv;
 	const char *argv[CAMPAIGN_SESSION_ARGC];
-	char *line;
+	char *line, id[32];
+	int ret;
 
 	(void)resumable;
 	campaign_session_argv(l->self, b->swprofile, c->store_url, c->plan_path, argv);
@@ -167,7 +168,11 @@ static int local_session(struct campaign_executor *ex, const struct campaign *c,
 		return 0;
 	}
 	fflush(stdout);
-	return harness_spawn((char **)argv, 1);
+	snprintf(id, sizeof(id), "%lld", (long long)c->row.id);
+	setenv(CAMPAIGN_SESSION_ENV, id, 1);
+	ret = harness_spawn((char **)argv, 1);
+	unsetenv(CAMPAIGN_SESSION_ENV);
+	return ret;
 }
 
 static const struct campaign_executor_ops local_ops = {

@@ -34,8 +34,8 @@
 
 struct rx {
 	struct remote_host h;
-	const char *plan_file;	/* the controller's plan */
-	char *plan;		/* its copy on the host */
+	const struct plan *src;	/* the controller's plan: its files are copied */
+	char *plan;		/* the top plan's copy on the host */
 	char *fake;		/* the host's $CLEARPATH_FAKE_BOOT (quoted), or NULL */
 	unsigned boot_timeout;
 	bool dry_run;
@@ -82,7 +82,8 @@ static int rx_install_dry(struct rx *x)
 	x->installed = true;
 	free(x->h.bin);
 	x->h.bin = strdup(RX_DRY_DIR "/clearpath");
-	x->plan = strdup(RX_DRY_DIR "/plan.yaml");
+	if (asprintf(&x->plan, RX_DRY_DIR "/plan/%s", campaign_plan_relative(x->src, 0)) < 0)
+		x->plan = NULL;
 	x->h.tmpdir = strdup(RX_DRY_DIR);
 	if (!x->h.bin || !x->plan || !x->h.tmpdir) {
 		log_err("out of memory");
@@ -97,13 +98,52 @@ static int rx_install_dry(struct rx *x)
 	else
 		printf("%s: copy clearpath to %s/clearpath: which binary is unknown (see above)\n", x->h.dest,
 		       RX_DRY_DIR);
-	printf("%s: copy %s to %s/plan.yaml\n", x->h.dest, x->plan_file, RX_DRY_DIR);
+	for (size_t i = 0; i < x->src->nsources; i++)
+		printf("%s: copy %s to %s/plan/%s\n", x->h.dest, x->src->sources[i].path, RX_DRY_DIR,
+		       campaign_plan_relative(x->src, i));
 	if (x->fake)
 		printf("%s: commands run there with %s=%s (its simulated boot's own directory)\n", x->h.dest,
 		       BOOT_FAKE_ENV, x->fake);
 	free(arch);
 	free(local);
 	return 0;
+}
+
+/*
+ * The plan and every file it includes, under $DIR/plan at the places they
+ * have relative to the top plan (campaign_plan_relative(), checked at
+ * start), so the host's includes find them as the controller's do.
+ */
+static int rx_put_plan(struct rx *x)
+{
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < x->src->nsources; i++) {
+		const char *rel = campaign_plan_relative(x->src, i);
+		char *to = NULL, *dir = NULL, *q = NULL, *cmd = NULL;
+
+		if (!rel || asprintf(&to, "%s/plan/%s", x->h.tmpdir, rel) < 0 || !(dir = strdup(to))) {
+			log_err(rel ? "out of memory" : "plan file %s has no place beside the plan", x->src->sources[i].path);
+			free(to);
+			return rel ? EXIT_INTERNAL : EXIT_USAGE;
+		}
+		*strrchr(dir, '/') = '\0';
+		if ((q = sh_quote_always(dir)) && asprintf(&cmd, "mkdir -p %s", q) < 0)
+			cmd = NULL;
+		ret = cmd ? remote_run_ok(&x->h, cmd, RX_QUERY_TIMEOUT, NULL) : EXIT_INTERNAL;
+		if (!ret)
+			ret = remote_put(&x->h, x->src->sources[i].real, to);
+		if (!ret && i == 0) {
+			free(x->plan);
+			x->plan = to;
+			to = NULL;
+		}
+		free(to);
+		free(dir);
+		free(q);
+		free(cmd);
+	}
+	return ret;
 }
 
 /* The host's private directory, clearpath and the plan there: made again after a boot that emptied /tmp. */
@@ -132,13 +172,8 @@ static int rx_install(struct rx *x)
 	free(x->plan);
 	x->h.tmpdir = x->h.arch = x->h.bin = x->h.version = x->plan = NULL;
 	ret = remote_install(&x->h);
-	if (!ret && asprintf(&x->plan, "%s/plan.yaml", x->h.tmpdir) < 0) {
-		x->plan = NULL;
-		log_err("out of memory");
-		ret = EXIT_INTERNAL;
-	}
 	if (!ret)
-		ret = remote_put(&x->h, x->plan_file, x->plan);
+		ret = rx_put_plan(x);
 	/* a simulated boot's directory, for fake-boot and for a command method that simulates */
 	if (!ret && x->fake) {
 		cmd = rx_cmd(x, "mkdir -p \"$%s\"", BOOT_FAKE_ENV);
@@ -319,15 +354,16 @@ static int rx_bring_back(struct rx *x, const struct campaign *c, const char *rem
 }
 
 /* The session's command line for the host's shell: a fresh store, then the same command as a local session. */
-static char *rx_session_cmd(struct rx *x, const char *swprofile, const char *store)
+static char *rx_session_cmd(struct rx *x, long long id, const char *swprofile, const char *store)
 {
 	const char *argv[CAMPAIGN_SESSION_ARGC];
 	char *line, *qstore = sh_quote_always(store), *cmd = NULL;
 
 	campaign_session_argv(x->h.bin, swprofile, store, x->plan, argv);
 	line = sh_join(argv);
-	/* a fresh store per session: what comes back is this session, whole */
-	if (line && qstore && asprintf(&cmd, "rm -f %s %s-wal %s-shm && %s", qstore, qstore, qstore, line) < 0)
+	/* a fresh store per session: what comes back is this session, whole; a campaign's session keeps no resume state */
+	if (line && qstore && asprintf(&cmd, "rm -f %s %s-wal %s-shm && " CAMPAIGN_SESSION_ENV "=%lld %s", qstore,
+				       qstore, qstore, id, line) < 0)
 		cmd = NULL;
 	free(line);
 	free(qstore);
@@ -350,7 +386,7 @@ static int rx_session(struct campaign_executor *ex, const struct campaign *c, co
 		log_err("out of memory");
 		return EXIT_INTERNAL;
 	}
-	line = rx_session_cmd(x, b->swprofile, store);
+	line = rx_session_cmd(x, (long long)c->row.id, b->swprofile, store);
 	cmd = line ? rx_cmd(x, "%s", line) : NULL;
 	printf("%s: session of %s\n", x->h.dest, b->swprofile);
 	if (x->dry_run && line) {
@@ -523,6 +559,16 @@ static int rx_check(const struct plan *p, const json_t *spec, const char *target
 	if (ret)
 		return ret;
 	h.ssh_config = json_string_value(json_object_get(spec, "ssh_config"));
+	/* the host reads the plan from a copy: its includes must have their place in it */
+	for (size_t i = 0; i < p->nsources; i++)
+		if (!campaign_plan_relative(p, i)) {
+			log_err("plan file %s is %s: a remote campaign copies the plan and what it includes into a"
+				" private directory on each host, where it would not be found", p->sources[i].path,
+				p->sources[i].absolute ? "included by an absolute path" : "outside the plan's directory");
+			log_hint("include it by a path relative to the including file, beside or below %s", p->file);
+			remote_host_free(&h);
+			return EXIT_USAGE;
+		}
 	ret = campaign_ssh_check(&h, p, dry_run, &reached);
 	if (!reached && ret == EXIT_RESOURCE) {
 		log_warn("%s: whether the plan fits it is checked when the campaign reaches it", h.dest);
@@ -564,7 +610,7 @@ static int rx_open(struct campaign_executor *ex, const struct campaign *c, const
 	x->h.ssh_config = json_string_value(json_object_get(c->spec, "ssh_config"));
 	x->boot_timeout = timeout > 0 ? (unsigned)timeout : CAMPAIGN_BOOT_TIMEOUT_DEFAULT;
 	x->fake = rx_fake_dir(target);
-	x->plan_file = c->plan_path;
+	x->src = c->plan;
 	x->dry_run = ex->dry_run;
 	ex->ops = &rx_ops;
 	ex->priv = x;

@@ -61,6 +61,10 @@ json_t *campaign_spec(const struct campaign_start *s, const struct plan *p, cons
 		json_array_append_new(json_object_get(spec, "order"), json_string(p->swprofiles[order[i]].name));
 	for (size_t i = 0; spec && i < s->ntargets; i++)
 		json_array_append_new(json_object_get(spec, "targets"), json_string(s->targets[i]));
+	if (spec && json_object_set_new(spec, "plan_files", campaign_plan_digests(p))) {
+		json_decref(spec);
+		spec = NULL;
+	}
 	if (spec && s->ssh_config)
 		json_object_set_new(spec, "ssh_config", json_string(s->ssh_config));
 	if (spec && s->boot_timeout)
@@ -188,6 +192,70 @@ int campaign_make_dry(const struct campaign_start *s, struct plan *p, const char
 	return 0;
 }
 
+/* Whether @a is a JSON array of @min or more strings of 1 to @max bytes. */
+static bool record_strings(const json_t *a, size_t min, size_t max)
+{
+	const json_t *v;
+	size_t i;
+
+	if (!json_is_array(a) || json_array_size(a) < min)
+		return false;
+	json_array_foreach(a, i, v)
+		if (!json_is_string(v) || !json_string_length(v) || json_string_length(v) > max)
+			return false;
+	return true;
+}
+
+/* Whether @s is one of the strings of array @a. */
+static bool record_has(const json_t *a, const char *s)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(a, i, v)
+		if (!strcmp(json_string_value(v), s))
+			return true;
+	return false;
+}
+
+/*
+ * Whether @c's spec and boots are what campaign_create() writes: a writer
+ * role can insert any row, and what status and continue read must not take
+ * a number for a name.  NULL, or what is wrong.
+ */
+static const char *record_invalid(const struct campaign *c)
+{
+	static const char *const states[] = { STORE_BOOT_PENDING, STORE_BOOT_BOOTING, STORE_BOOT_MEASURING,
+					      STORE_BOOT_DONE, STORE_BOOT_ERROR };
+	const json_t *targets = json_object_get(c->spec, "targets"), *order = json_object_get(c->spec, "order");
+	const json_t *names = json_object_get(c->spec, "swprofiles"), *seed = json_object_get(c->spec, "seed");
+	const json_t *v;
+	size_t i;
+
+	if (!json_is_object(c->spec))
+		return "its spec is not a JSON object";
+	if (!record_strings(targets, 1, CAMPAIGN_TARGET_MAX) || !record_strings(names, 1, STORE_NAME_MAX) ||
+	    !record_strings(order, 1, STORE_NAME_MAX))
+		return "its spec's targets, swprofiles or order are not lists of names";
+	if (!json_is_integer(json_object_get(c->spec, "boots")) || json_integer_value(json_object_get(c->spec, "boots")) < 1 ||
+	    !json_is_string(json_object_get(c->spec, "mode")) || !(json_is_integer(seed) || json_is_string(seed)))
+		return "its spec's boots, mode or seed are not what a campaign records";
+	json_array_foreach(order, i, v)
+		if (!record_has(names, json_string_value(v)))
+			return "its order names a swprofile it does not have";
+	for (i = 0; i < c->nboots; i++) {
+		const struct store_campaign_boot *b = &c->boots[i];
+		bool known = false;
+
+		for (size_t k = 0; k < sizeof(states) / sizeof(states[0]); k++)
+			known = known || !strcmp(b->status, states[k]);
+		if (!known || !record_has(targets, b->target) || !record_has(names, b->swprofile) ||
+		    (size_t)b->pos >= json_array_size(order))
+			return "a boot names a target, swprofile, status or position the campaign does not have";
+	}
+	return NULL;
+}
+
 /* The plan of @c: loaded again from its file, which must still name the campaign's swprofiles. */
 static int record_load_plan(struct campaign *c)
 {
@@ -205,12 +273,13 @@ static int record_load_plan(struct campaign *c)
 				json_string_value(v), (long long)c->row.id);
 			return EXIT_USAGE;
 		}
-	return 0;
+	return campaign_plan_unchanged(c);
 }
 
 int campaign_load(const char *store_url, int64_t id, bool running, struct campaign *c)
 {
 	struct store *st;
+	const char *why = NULL;
 	int ret, err = 0;
 
 	memset(c, 0, sizeof(*c));
@@ -234,14 +303,22 @@ int campaign_load(const char *store_url, int64_t id, bool running, struct campai
 				(long long)id);
 		return EXIT_USAGE;
 	}
+	if (err == -EBADMSG)
+		return EXIT_USAGE;
 	if (err)
 		return store_exit_code(err);
 	c->plan_path = c->row.plan;
 	c->spec = json_loads(c->row.spec, 0, NULL);
 	c->store_url = store_url ? strdup(store_url) : NULL;
-	if (!c->spec || (store_url && !c->store_url)) {
-		log_err("campaign %lld: its recorded spec does not read", (long long)c->row.id);
+	if (store_url && !c->store_url) {
+		log_err("out of memory");
 		return EXIT_INTERNAL;
+	}
+	if (!c->spec || (why = record_invalid(c))) {
+		log_err("campaign %lld in this store is not one clearpath wrote: %s", (long long)c->row.id,
+			c->spec ? why : "its spec does not read as JSON");
+		log_hint("its rows (tables campaign, campaign_boot) were written by hand or by another program");
+		return EXIT_USAGE;
 	}
 	return record_load_plan(c);
 }

@@ -172,6 +172,12 @@ static int ca_option(int c, const char *arg, void *ctx)
 			log_err("at most %d --host", CA_MAX_HOSTS);
 			return EXIT_USAGE;
 		}
+		/* a longer name would be cut in the store and match none of its boots */
+		if (strlen(arg) > CAMPAIGN_TARGET_MAX) {
+			log_err("--host takes a name of at most %d characters, not %zu", CAMPAIGN_TARGET_MAX, strlen(arg));
+			log_hint("give the host a shorter name in your ssh config (Host alias, HostName ...) and use that");
+			return EXIT_USAGE;
+		}
 		o->hosts[o->nhosts++] = arg;
 		return 0;
 	case CA_SSH_CONFIG: o->ssh_config = arg; return 0;

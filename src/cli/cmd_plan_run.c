@@ -1,4 +1,5 @@
 /* cmd_plan_run: `clearpath plan run FILE`: parses, loads and scales the plan, and hands it to the harness. */
+#include "campaign/campaign.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "harness/fingerprint.h"
@@ -259,9 +260,13 @@ static int pr_harness(const struct pr_cli *o, const struct plan *p, int argc, ch
 				 .label_first = o->label_first, .label_of = o->label_of };
 	struct harness_unit *units = NULL;
 	char scale[16], digest[17], hint[4 * PATH_MAX];
+	bool campaign = getenv(CAMPAIGN_SESSION_ENV) != NULL;
 	int ret = plan_units(p, &units);
 
 	r.units = units;
+	/* a campaign's session: the campaign is what goes on, not this run (no resume state of its own) */
+	if (campaign)
+		r.name = NULL;
 	r.env = json_pack("{s:s, s:s, s:I}", "plan", p->name, "plan_file", p->file, "plan_scale",
 			  (json_int_t)p->scale);
 	if (!ret && !r.env)
@@ -270,7 +275,7 @@ static int pr_harness(const struct pr_cli *o, const struct plan *p, int argc, ch
 		ret = harness_run_session(&r);
 	} else if (!ret) {
 		pr_resume_hint(o, p, hint, sizeof(hint));
-		r.resume_command = hint;
+		r.resume_command = campaign ? "clearpath campaign continue" : hint;
 		r.child_argv = pr_child_argv(p, argc, argv, scale, sizeof(scale), digest);
 		ret = r.child_argv ? harness_run(&r) : EXIT_INTERNAL;
 		free(r.child_argv);

@@ -163,9 +163,18 @@ void plan_sysctl_path(const char *key, char *buf, size_t len);
 /* The swprofile of @p named @name, or NULL. */
 const struct plan_swprofile *plan_swprofile_find(const struct plan *p, const char *name);
 
+/* A file a plan was read from: the top plan, then each it includes (once). */
+struct plan_source {
+	char *path;			/* as opened: the top plan's path, an include joined to its includer's directory */
+	char *real;			/* realpath() of it */
+	bool absolute;			/* an include written as an absolute path */
+};
+
 struct plan {
 	char *name;
 	char *file;
+	struct plan_source *sources;	/* every file read, the top plan first */
+	size_t nsources;
 	char *swprofile;		/* "auto": detected from the running kernel */
 	struct plan_swprofile *swprofiles;	/* `swprofiles`: a campaign's, in the order written */
 	size_t nswprofiles;

@@ -19,7 +19,7 @@
 /* Built-in protocol, used where neither a benchmark nor any file's defaults say. */
 static const struct plan_protocol plan_builtin = { 1, 3, 1, 600, 0, 0, 0 };
 
-static int plan_read_file(struct plan_reader *rd, const char *path, bool top);
+static int plan_read_file(struct plan_reader *rd, const char *path, bool top, bool absolute);
 
 struct plan_loc plan_node_loc(const struct plan_file *f, const yaml_node_t *n)
 {
@@ -521,7 +521,7 @@ static int plan_read_includes(struct plan_file *f, yaml_node_t *n)
 			snprintf(path, sizeof(path), "%s", s);
 		else
 			snprintf(path, sizeof(path), "%.*s%s", dirlen, f->path, s);
-		ret = plan_read_file(f->rd, path, false);
+		ret = plan_read_file(f->rd, path, false, s[0] == '/');
 		if (ret) {
 			struct plan_loc loc = plan_node_loc(f, plan_node(f, *i));
 
@@ -769,7 +769,27 @@ static int plan_parse_yaml(struct plan_file *f, FILE *in)
 	return ret;
 }
 
-static int plan_read_file(struct plan_reader *rd, const char *path, bool top)
+/* Remember file @path (@real its realpath) among the plan's sources, once. */
+static int plan_add_source(struct plan *p, const char *path, const char *real, bool absolute)
+{
+	struct plan_source *grown;
+
+	for (size_t i = 0; i < p->nsources; i++)
+		if (!strcmp(p->sources[i].real, real))
+			return 0;
+	if (!(grown = realloc(p->sources, (p->nsources + 1) * sizeof(*grown)))) {
+		log_err("out of memory");
+		return EXIT_INTERNAL;
+	}
+	p->sources = grown;
+	grown[p->nsources].path = plan_strdup(path);
+	grown[p->nsources].real = plan_strdup(real);
+	grown[p->nsources].absolute = absolute;
+	p->nsources++;
+	return grown[p->nsources - 1].path && grown[p->nsources - 1].real ? 0 : EXIT_INTERNAL;
+}
+
+static int plan_read_file(struct plan_reader *rd, const char *path, bool top, bool absolute)
 {
 	struct plan_file f = { .rd = rd, .path = path };
 	char *real = realpath(path, NULL);
@@ -803,7 +823,9 @@ static int plan_read_file(struct plan_reader *rd, const char *path, bool top)
 	}
 	rd->real[rd->depth] = real;
 	rd->shown[rd->depth++] = path;
-	ret = plan_parse_yaml(&f, in);
+	ret = plan_add_source(rd->plan, path, real, absolute);
+	if (!ret)
+		ret = plan_parse_yaml(&f, in);
 	fclose(in);
 	if (ret)
 		goto out;
@@ -857,7 +879,7 @@ int plan_load(const char *path, struct plan **out)
 		return EXIT_INTERNAL;
 	}
 	rd.plan->scale = 1;
-	ret = plan_read_file(&rd, path, true);
+	ret = plan_read_file(&rd, path, true, false);
 	if (!ret && !rd.plan->nbench) {
 		log_err("%s: the plan has no benchmarks", path);
 		ret = EXIT_USAGE;
@@ -893,5 +915,10 @@ void plan_free(struct plan *p)
 	free(p->file);
 	free(p->swprofile);
 	plan_swprofiles_free(p);
+	for (size_t i = 0; i < p->nsources; i++) {
+		free(p->sources[i].path);
+		free(p->sources[i].real);
+	}
+	free(p->sources);
 	free(p);
 }

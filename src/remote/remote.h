@@ -7,7 +7,7 @@
 
 /*
  * One host, as the user named it: user@host[:port] (an IPv6 address in
- * brackets: [::1]:2222).  ssh and scp always run with BatchMode=yes (no
+ * brackets: [::1]:2222).  ssh always runs with BatchMode=yes (no
  * prompt can hang a campaign), bounded ConnectTimeout and ServerAlive
  * checks, and the user's own known_hosts: clearpath never turns host key
  * checking off.  The commands to one host share one connection (ssh's
@@ -18,7 +18,6 @@
 struct remote_host {
 	char *dest;		/* as given, for messages */
 	char *login;		/* user@host or host, as ssh takes it (no brackets, no port) */
-	char *scp_login;	/* the same with an IPv6 address in brackets, as scp takes it */
 	int port;		/* 0: ssh's default (or the config's) */
 	const char *ssh_config;	/* --ssh-config FILE, or NULL for ~/.ssh/config */
 	char *control;		/* a private local directory for ssh's shared connection, or NULL */
@@ -82,9 +81,11 @@ void remote_rmtemp(struct remote_host *h);
 
 /*
  * Copy the local file @local to @remote_path on @h (remote_put), or
- * @remote_path on @h to the local file @local (remote_get), with scp.
+ * @remote_path on @h to the local file @local (remote_get), through ssh
+ * itself (cat there: no SFTP subsystem or scp is needed on the host; what
+ * is put is private to its owner and may be run).
  * Returns 0, or EXIT_RESOURCE after log_err() (unreachable host, as
- * remote_run(), or a copy that failed: scp's message).
+ * remote_run(), or a copy that failed: the host's message).
  */
 int remote_put(const struct remote_host *h, const char *local, const char *remote_path);
 int remote_get(const struct remote_host *h, const char *remote_path, const char *local);

@@ -1,4 +1,4 @@
-/* ssh: the OpenSSH transport: ssh and scp with safe, bounded options, and what their failures mean. */
+/* ssh: the OpenSSH transport: ssh with safe, bounded options (files copied through it, no SFTP or scp needed), and what its failures mean. */
 #define _GNU_SOURCE
 #include "remote/remote.h"
 #include "harness/exec.h"
@@ -46,7 +46,7 @@ static void ssh_control_dir(struct remote_host *h)
 		h->control = strdup(dir);
 }
 
-static char *ssh_prefix(const struct remote_host *h, bool scp);
+static char *ssh_prefix(const struct remote_host *h, bool with_stdin);
 
 /* Stop the shared connection's master, if it runs, and remove the directory. */
 static void ssh_control_close(struct remote_host *h)
@@ -109,14 +109,12 @@ int remote_host_parse(const char *dest, struct remote_host *h)
 	}
 	h->dest = strdup(dest);
 	h->login = malloc(userlen + hostlen + 1);
-	h->scp_login = malloc(userlen + hostlen + 3);
-	if (!h->dest || !h->login || !h->scp_login) {
+	if (!h->dest || !h->login) {
 		remote_host_free(h);
 		log_err("out of memory");
 		return EXIT_INTERNAL;
 	}
 	sprintf(h->login, "%.*s%.*s", (int)userlen, dest, (int)hostlen, host);
-	sprintf(h->scp_login, v6 ? "%.*s[%.*s]" : "%.*s%.*s", (int)userlen, dest, (int)hostlen, host);
 	ssh_control_dir(h);
 	return 0;
 bad:
@@ -129,7 +127,6 @@ void remote_host_free(struct remote_host *h)
 	ssh_control_close(h);
 	free(h->dest);
 	free(h->login);
-	free(h->scp_login);
 	free(h->tmpdir);
 	free(h->arch);
 	free(h->bin);
@@ -138,11 +135,12 @@ void remote_host_free(struct remote_host *h)
 }
 
 /*
- * The local command line for ssh (@scp false) or scp, with the options and
- * the config file; NULL when out of memory.  Every word from the user is
- * quoted: this goes through /bin/sh.
+ * The local command line for ssh, with the options and the config file
+ * (@with_stdin: the command reads this process's stdin, else /dev/null);
+ * NULL when out of memory.  Every word from the user is quoted: this goes
+ * through /bin/sh.
  */
-static char *ssh_prefix(const struct remote_host *h, bool scp)
+static char *ssh_prefix(const struct remote_host *h, bool with_stdin)
 {
 	char *cfg = h->ssh_config ? sh_quote_always(h->ssh_config) : NULL, *ctl = NULL, *cmd;
 	char port[32] = "";
@@ -156,8 +154,8 @@ static char *ssh_prefix(const struct remote_host *h, bool scp)
 		return NULL;
 	}
 	if (h->port)
-		snprintf(port, sizeof(port), " -%c %d", scp ? 'P' : 'p', h->port);
-	n = asprintf(&cmd, "%s %s%s%s%s%s", scp ? "scp -q -B" : "ssh -n", SSH_OPTIONS, ctl ? ctl : "",
+		snprintf(port, sizeof(port), " -p %d", h->port);
+	n = asprintf(&cmd, "%s %s%s%s%s%s", with_stdin ? "ssh" : "ssh -n", SSH_OPTIONS, ctl ? ctl : "",
 		     cfg ? " -F " : "", cfg ? cfg : "", port);
 	free(cfg);
 	free(ctl);
@@ -165,14 +163,16 @@ static char *ssh_prefix(const struct remote_host *h, bool scp)
 }
 
 /*
- * "ssh OPTIONS -- @a @b" (@scp: scp's), both words quoted for the local
- * shell; NULL after log_err() when out of memory.
+ * "ssh OPTIONS -- LOGIN @command", both words quoted for the local shell,
+ * then @redirect (a local "< file" or "> file", or ""); NULL after log_err()
+ * when out of memory.
  */
-static char *ssh_cmdline(const struct remote_host *h, bool scp, const char *a, const char *b)
+static char *ssh_cmdline(const struct remote_host *h, const char *command, const char *redirect)
 {
-	char *prefix = ssh_prefix(h, scp), *qa = sh_quote_always(a), *qb = sh_quote_always(b), *cmd = NULL;
+	char *prefix = ssh_prefix(h, strchr(redirect, '<') != NULL), *qa = sh_quote_always(h->login), *qb = sh_quote_always(command);
+	char *cmd = NULL;
 
-	if (prefix && qa && qb && asprintf(&cmd, "%s -- %s %s", prefix, qa, qb) < 0)
+	if (prefix && qa && qb && asprintf(&cmd, "%s -- %s %s%s", prefix, qa, qb, redirect) < 0)
 		cmd = NULL;
 	free(prefix);
 	free(qa);
@@ -204,7 +204,7 @@ static void ssh_explain(const struct remote_host *h, const char *err)
 }
 
 /*
- * Run the local command line @cmd (ssh or scp against @h).  Returns 0 with
+ * Run the local command line @cmd (ssh against @h).  Returns 0 with
  * *r filled, or EXIT_RESOURCE when ssh could not reach the host (its
  * message explained through log_err(), or with @why set only copied there
  * and nothing logged), or another exit code after log_err().
@@ -239,7 +239,7 @@ static int ssh_exec(const struct remote_host *h, const char *cmd, unsigned timeo
 static int ssh_run(const struct remote_host *h, const char *command, unsigned timeout_s,
 		   struct harness_exec_result *r, char *why, size_t len)
 {
-	char *cmd = ssh_cmdline(h, false, h->login, command);
+	char *cmd = ssh_cmdline(h, command, "");
 	int ret;
 
 	if (!cmd)
@@ -350,13 +350,25 @@ void remote_rmtemp(struct remote_host *h)
 	h->tmpdir = NULL;
 }
 
-/* scp @from to @to, one of them "login:path" on @h. */
-static int ssh_copy(const struct remote_host *h, const char *from, const char *to)
+/*
+ * Copy a file through ssh itself: @command runs on @h with this side's file
+ * on its stdin (@redirect "< FILE") or stdout ("> FILE").  A host without an
+ * SFTP subsystem or an scp (a dropbear board, a minimal image) copies as
+ * well as any: all it needs is a shell and cat.
+ */
+static int ssh_copy(const struct remote_host *h, const char *command, char op, const char *local,
+		    const char *what_from, const char *what_to)
 {
 	struct harness_exec_result r;
-	char *cmd = ssh_cmdline(h, true, from, to);
+	char *qlocal = sh_quote_always(local), *redirect = NULL, *cmd = NULL;
 	int ret;
 
+	if (qlocal && asprintf(&redirect, " %c %s", op, qlocal) >= 0)
+		cmd = ssh_cmdline(h, command, redirect);
+	else
+		log_err("out of memory");
+	free(qlocal);
+	free(redirect);
 	if (!cmd)
 		return EXIT_INTERNAL;
 	ret = ssh_exec(h, cmd, SSH_COPY_TIMEOUT, &r, NULL, 0);
@@ -364,39 +376,40 @@ static int ssh_copy(const struct remote_host *h, const char *from, const char *t
 	if (ret)
 		return ret;
 	if (r.status) {
-		log_err("%s: copying %s to %s failed: %s", h->dest, from, to, r.err_tail);
+		log_err("%s: copying %s to %s failed: %s", h->dest, what_from, what_to,
+			r.err_tail[0] ? r.err_tail : "the copy's command failed there");
 		ret = EXIT_RESOURCE;
 	}
 	harness_exec_free(&r);
 	return ret;
 }
 
-/* "login:path" for scp, or NULL after log_err() when out of memory. */
-static char *ssh_remote_path(const struct remote_host *h, const char *path)
-{
-	char *s;
-
-	if (asprintf(&s, "%s:%s", h->scp_login, path) >= 0)
-		return s;
-	log_err("out of memory");
-	return NULL;
-}
-
 int remote_put(const struct remote_host *h, const char *local, const char *remote_path)
 {
-	char *to = ssh_remote_path(h, remote_path);
-	int ret = to ? ssh_copy(h, local, to) : EXIT_INTERNAL;
+	char *q = sh_quote_always(remote_path), *command = NULL;
+	int ret = EXIT_INTERNAL;
 
-	free(to);
+	/* private, and runnable: the binary is one of the files */
+	if (q && asprintf(&command, "umask 077 && cat > %s && chmod u+x %s", q, q) >= 0)
+		ret = ssh_copy(h, command, '<', local, local, remote_path);
+	else
+		log_err("out of memory");
+	free(q);
+	free(command);
 	return ret;
 }
 
 int remote_get(const struct remote_host *h, const char *remote_path, const char *local)
 {
-	char *from = ssh_remote_path(h, remote_path);
-	int ret = from ? ssh_copy(h, from, local) : EXIT_INTERNAL;
+	char *q = sh_quote_always(remote_path), *command = NULL;
+	int ret = EXIT_INTERNAL;
 
-	free(from);
+	if (q && asprintf(&command, "cat %s", q) >= 0)
+		ret = ssh_copy(h, command, '>', local, remote_path, local);
+	else
+		log_err("out of memory");
+	free(q);
+	free(command);
 	return ret;
 }
 

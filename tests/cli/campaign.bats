@@ -789,3 +789,91 @@ EOF2
 	run "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 18446744073709551615 --dry-run --store "$D/other.db"
 	[ "$(sed -n 's/^order: //p' <<<"$output")" = "$(sql "select group_concat(swprofile, ' ') from (select swprofile from campaign_boot order by pos)")" ]
 }
+
+@test "campaign: Ctrl-C in a session hints 'campaign continue', never 'plan run --resume', and continue goes on without a word of it" {
+	cat >"$D/int.yaml" <<EOF2
+swprofiles:
+  base:  {boot: {method: fake, release: 6.18.0-base}}
+  patch: {boot: {method: fake, release: 6.18.0-patch}}
+defaults: {warmups: 0, repeats: 1}
+benchmarks:
+  - exec: {name: rate, command: "[ -e '$D/int' ] || { touch '$D/int'; kill -INT -\$(cut -d' ' -f6 /proc/self/stat); sleep 5; }; echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF2
+	# a terminal's Ctrl-C reaches the controller's whole process group
+	run --separate-stderr setsid -w "$CP" campaign start "$D/int.yaml" --boots 1 --seed 4
+	[ -e "$D/int" ]
+	[ "$status" -ne 0 ]
+	[[ "$stderr" == *"clearpath campaign continue"* ]] || { echo "$stderr"; return 1; }
+	[[ "$stderr$output" != *"--resume"* ]] || { echo "$stderr"; return 1; }
+	[ "$(sql "select status from campaign")" = running ]
+	run --separate-stderr "$CP" campaign continue
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	[[ "$stderr$output" != *"resume"* ]] || { echo "$stderr"; return 1; }
+	[[ "$output" == *"campaign 1 done: 2 boots"* ]]
+}
+
+@test "campaign: rows a writer role wrote by hand are refused with exit 2, never a crash; a --host too long for the store is refused" {
+	ab_plan
+	"$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 >/dev/null
+	local good
+	good=$(sql "select spec from campaign where id = 1")
+	for spec in '[]' '"x"' '{"targets": [1], "swprofiles": ["base", "patch"], "order": ["base", "patch"], "boots": 1, "seed": "3", "mode": "local"}' \
+		'{"targets": ["local"], "swprofiles": [null], "order": ["base"], "boots": 1, "seed": 3, "mode": "local"}' \
+		'{"targets": ["local"], "swprofiles": ["base", "patch"], "order": ["other"], "boots": 1, "seed": 3, "mode": "local"}' \
+		'{"targets": ["local"], "swprofiles": ["base", "patch"], "order": ["base", "patch"], "boots": "x", "seed": 3, "mode": "local"}' \
+		'not json'; do
+		sql "update campaign set spec = '$spec'" >/dev/null
+		for fmt in text json; do
+			run --separate-stderr "$CP" campaign status --format "$fmt"
+			refused 2 "campaign 1 in this store is not one clearpath wrote" || { echo "spec $spec"; return 1; }
+		done
+	done
+	sql "update campaign set spec = '$(sed "s/'/''/g" <<<"$good")'" >/dev/null
+	run "$CP" campaign status
+	[ "$status" -eq 0 ]
+	# a boot of a target the campaign does not have, a position past its order, a name too long for its field
+	sql "insert into campaign_boot (campaign_id, target, pos, swprofile, status, updated) values (1, 'elsewhere', 0, 'base', 'pending', 'x')" >/dev/null
+	run --separate-stderr "$CP" campaign status
+	refused 2 "a boot names a target"
+	sql "update campaign_boot set target = 'local', pos = 7 where target = 'elsewhere'" >/dev/null
+	run --separate-stderr "$CP" campaign status
+	refused 2 "a boot names a target, swprofile, status or position"
+	sql "update campaign_boot set target = '$(printf 'h%.0s' $(seq 300))', pos = 0 where pos = 7" >/dev/null
+	run --separate-stderr "$CP" campaign status
+	refused 2 "does not fit what a campaign can be"
+	# --host longer than the store keeps: refused, not cut and then matched by nothing ("done" with nothing run)
+	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1 --store "$D/h.db" --host "$(printf 'h%.0s' $(seq 256))"
+	refused 2 "--host takes a name of at most 255 characters, not 256"
+	[ ! -e "$D/h.db" ]
+}
+
+@test "campaign: a plan edited between boots (or a file it includes) is refused, not mixed into the campaign" {
+	mkdir -p "$D/p/inc"
+	cat >"$D/p/inc/bench.yaml" <<'EOF2'
+benchmarks:
+  - exec: {name: rate, command: "echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF2
+	cat >"$D/p/cmd.yaml" <<EOF2
+swprofiles:
+  base:  {boot: {method: command, commands: ["'$CP' campaign fake-boot --release 6.18.0-base"]}, expect: {release: 6.18.0-base}}
+  patch: {boot: {method: command, commands: ["'$CP' campaign fake-boot --release 6.18.0-patch"]}, expect: {release: 6.18.0-patch}}
+defaults: {warmups: 0, repeats: 1}
+include: [inc/bench.yaml]
+EOF2
+	"$CP" campaign start "$D/p/cmd.yaml" --boots 1 --seed 3 --yes >/dev/null
+	[ "$(sql "select count(*) from campaign, json_each(campaign.spec, '$.plan_files')")" -eq 2 ]
+	cp "$D/p/inc/bench.yaml" "$D/bench.orig"
+	sed -i 's/echo rate 1/echo rate 80/' "$D/p/inc/bench.yaml"
+	run --separate-stderr "$CP" campaign continue
+	refused 2 "plan file $(readlink -f "$D/p/inc/bench.yaml") changed since campaign 1 started"
+	[ "$(sql "select count(*) from session")" -eq 0 ]
+	cp "$D/bench.orig" "$D/p/inc/bench.yaml"
+	echo "# a comment is a change too" >>"$D/p/cmd.yaml"
+	run --separate-stderr "$CP" campaign continue
+	refused 2 "plan file $(readlink -f "$D/p/cmd.yaml") changed since campaign 1 started"
+	sed -i '$d' "$D/p/cmd.yaml"
+	run "$CP" campaign continue
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[ "$(sql "select count(*) from session where complete = 1")" -eq 1 ]
+	"$CP" campaign abort >/dev/null
+}

@@ -287,7 +287,7 @@ EOF2
 		--ssh-config "$CFG"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$refused: cannot be reached now: its kernel, command line and architecture are unknown"* ]]
-	[[ "$output" == *"'\$DIR/clearpath' plan run --sessions 1 --swprofile base --store '\$DIR/session.db' '\$DIR/plan.yaml'"* ]]
+	[[ "$output" == *"'\$DIR/clearpath' plan run --sessions 1 --swprofile base --store '\$DIR/session.db' '\$DIR/plan/ab.yaml'"* ]]
 	[[ "$stderr" == *"cannot reach $refused over ssh"* ]]
 	[[ "$stderr" == *"$refused: whether the plan fits it is checked when the campaign reaches it"* ]]
 }
@@ -304,4 +304,35 @@ EOF2
 	[ "$(sql "select count(*) from campaign_boot where status = 'done'")" -eq 1 ]
 	[ "$(sql "select count(*) from campaign_boot where status = 'pending'")" -eq 3 ]
 	[ "$(ls -A "$A_DIR/tmp")" = "$left" ]
+}
+
+@test "campaign remote: a plan's includes are copied beside it on each host; an absolute include is refused before anything runs" {
+	mkdir -p "$D/p/inc"
+	sed -n '/^benchmarks:/,$p' "$D/ab.yaml" >"$D/p/inc/bench.yaml"
+	sed '/^benchmarks:/,$d' "$D/ab.yaml" >"$D/p/ab.yaml"
+	echo "include: [inc/bench.yaml]" >>"$D/p/ab.yaml"
+	run --separate-stderr "$CP" campaign start "$D/p/ab.yaml" --boots 1 --seed 3 --host "$A_DEST" --ssh-config "$CFG"
+	[ "$status" -eq 0 ] || { echo "$output"; echo "$stderr"; return 1; }
+	[[ "$output" == *"campaign 1 done: 2 boots, one session each"* ]]
+	[ "$(sql "select count(*) from session where complete = 1")" -eq 2 ]
+	# an include by an absolute path would not be found in the host's copy: said before anything is recorded
+	sed -i "s|include: \[inc/bench.yaml\]|include: [$D/p/inc/bench.yaml]|" "$D/p/ab.yaml"
+	run --separate-stderr "$CP" campaign start "$D/p/ab.yaml" --boots 1 --seed 3 --host "$A_DEST" --ssh-config "$CFG" \
+		--store "$D/abs.db"
+	refused 2 "plan file $D/p/inc/bench.yaml is included by an absolute path"
+	[ ! -e "$D/abs.db" ]
+}
+
+@test "campaign remote: a host without an SFTP subsystem (no scp either) runs the campaign: files go through ssh itself" {
+	SSHD_NO_SFTP=1 third_host nosftp
+	local bare=$THIRD
+	! grep -q '^Subsystem' "$D/nosftp/sshd_config"
+	run --separate-stderr "$CP" remote check --ssh-config "$D/cfg" "$bare"
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	[[ "$output" == "$bare: $(uname -m), "*" runs there" ]]
+	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --host "$bare" --ssh-config "$D/cfg"
+	[ "$status" -eq 0 ] || { echo "$output"; echo "$stderr"; return 1; }
+	[[ "$output" == *"campaign 1 done: 2 boots, one session each"* ]]
+	[[ "$stderr" != *"cannot reach"* ]]
+	[ "$(sql "select count(*) from session where complete = 1")" -eq 2 ]
 }

@@ -7,7 +7,8 @@
 # sshd_stop stops it; call it from teardown (or teardown_file), which bats runs even when a
 # test fails.  Sets SSHD_PORT, SSHD_DEST (user@127.0.0.1:port), SSHD_CONFIG, SSHD_DIR; sessions
 # there have TMPDIR=$SSHD_DIR/tmp, and the NAME=VALUE words of $SSHD_SETENV when set (a host
-# whose clearpath reads a fixture: SSHD_SETENV=CLEARPATH_SYSROOT=DIR).
+# whose clearpath reads a fixture: SSHD_SETENV=CLEARPATH_SYSROOT=DIR).  With SSHD_NO_SFTP set it has no
+# SFTP subsystem, as a dropbear board or a minimal image has none.
 
 # A TCP port nothing listens on now, from the kernel.
 free_port() {
@@ -43,7 +44,7 @@ sshd_start() {
 			AllowUsers $user
 			UsePAM no
 			StrictModes no
-			Subsystem sftp $sftp
+			$([ -n "${SSHD_NO_SFTP:-}" ] || echo "Subsystem sftp $sftp")
 			SetEnv TMPDIR=$SSHD_DIR/tmp ${SSHD_SETENV:-}
 		CONF
 		: > "$SSHD_DIR/sshd.log"

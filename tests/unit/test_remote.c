@@ -16,14 +16,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void expect_host(const char *dest, const char *login, const char *scp_login, int port)
+static void expect_host(const char *dest, const char *login, int port)
 {
 	struct remote_host h;
 
 	assert_int_equal(remote_host_parse(dest, &h), 0);
 	assert_string_equal(h.dest, dest);
 	assert_string_equal(h.login, login);
-	assert_string_equal(h.scp_login, scp_login);
 	assert_int_equal(h.port, port);
 	remote_host_free(&h);
 }
@@ -31,12 +30,12 @@ static void expect_host(const char *dest, const char *login, const char *scp_log
 static void test_host_parse(void **state)
 {
 	(void)state;
-	expect_host("box", "box", "box", 0);
-	expect_host("root@box", "root@box", "root@box", 0);
-	expect_host("root@box:2222", "root@box", "root@box", 2222);
-	expect_host("10.0.0.7:22", "10.0.0.7", "10.0.0.7", 22);
-	expect_host("me@[::1]:2200", "me@::1", "me@[::1]", 2200);
-	expect_host("[fe80::1]", "fe80::1", "[fe80::1]", 0);
+	expect_host("box", "box", 0);
+	expect_host("root@box", "root@box", 0);
+	expect_host("root@box:2222", "root@box", 2222);
+	expect_host("10.0.0.7:22", "10.0.0.7", 22);
+	expect_host("me@[::1]:2200", "me@::1", 2200);
+	expect_host("[fe80::1]", "fe80::1", 0);
 }
 
 static void test_host_parse_rejects(void **state)

@@ -5,6 +5,7 @@
 #include "store/store.h"
 #include "util/log.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -31,6 +32,29 @@ int cli_store_name(const char *opt, const char *arg)
 			strlen(arg), STORE_NAME_MAX);
 		log_hint("give the machine class or kernel a shorter name");
 		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+bool cli_is_store_arg(char **argv, int i, const char *url)
+{
+	size_t n;
+
+	if (!url)
+		return false;
+	/* "--store URL": the value, or the option word before it */
+	if (argv[i] == url || (argv[i + 1] == url && argv[i][0] == '-'))
+		return true;
+	/* "--store=URL" */
+	n = strlen(argv[i]);
+	return url > argv[i] && url <= argv[i] + n && url[-1] == '=';
+}
+
+int cli_child_store(const char *url)
+{
+	if (url && setenv("CLEARPATH_STORE", url, 1)) {
+		log_err("cannot hand the store to the session processes: %s", strerror(errno));
+		return EXIT_INTERNAL;
 	}
 	return 0;
 }

@@ -3,6 +3,7 @@
 #define CLEARPATH_CLI_CLI_COMMON_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 struct harness_opts;
@@ -60,6 +61,19 @@ const char *cli_refused_option(char **argv, char buf[3]);
  * EXIT_USAGE after log_err().
  */
 int cli_store_name(const char *opt, const char *arg);
+
+/*
+ * Whether @argv[@i] is the --store option (or its value) that gave @url,
+ * the value cli_getopt() stored: a session process gets the store through
+ * the environment instead ($CLEARPATH_STORE, set by cli_child_store()), so
+ * a password in the URL is in no process's command line, which any user of
+ * the machine can read.  Any spelling getopt took (--store URL, --store=URL,
+ * an abbreviation) is recognised by the value's address.
+ */
+bool cli_is_store_arg(char **argv, int i, const char *url);
+
+/* Hand the store @url (NULL: none given) to the session processes through $CLEARPATH_STORE.  0 or EXIT_INTERNAL. */
+int cli_child_store(const char *url);
 
 /* Parse a whole number in [min, 100000] for --@name.  0 or EXIT_USAGE after log_err(). */
 int cli_number(const char *arg, const char *name, unsigned min, unsigned *out);

@@ -176,8 +176,8 @@ static void pr_digest(const struct plan *p, char buf[17])
  * --scale N <the user's options> FILE", the scale the parent chose in place
  * of "auto" and no --resume (the harness hands the session its place).
  */
-static char **pr_child_argv(const struct plan *p, int argc, char **argv, char *scale, size_t len,
-			    char digest[17])
+static char **pr_child_argv(const struct pr_cli *o, const struct plan *p, int argc, char **argv, char *scale,
+			    size_t len, char digest[17])
 {
 	char **child = calloc((size_t)argc + 10, sizeof(*child));
 	int n = 0;
@@ -202,6 +202,8 @@ static char **pr_child_argv(const struct plan *p, int argc, char **argv, char *s
 			i++;
 			continue;
 		}
+		if (cli_is_store_arg(argv, i, o->h.store_url))
+			continue;	/* in the environment (cli_child_store()) */
 		child[n++] = argv[i];
 	}
 	return child;
@@ -236,14 +238,17 @@ static void pr_hint_add(char *buf, size_t len, const char *opt, const char *valu
  */
 static void pr_resume_hint(const struct pr_cli *o, const struct plan *p, char *buf, size_t len)
 {
-	char n[16];
+	char n[16], *shown;
 
 	snprintf(buf, len, "clearpath plan run --resume");
 	/* a swprofile the plan names itself goes without saying */
 	if (o->h.swprofile && strcmp(o->h.swprofile, p->swprofile))
 		pr_hint_add(buf, len, "--swprofile", o->h.swprofile);
 	pr_hint_add(buf, len, "--sut", o->h.sut);
-	pr_hint_add(buf, len, "--store", o->h.store_url);
+	/* a password is never printed: libpq finds it again in ~/.pgpass or a service file */
+	shown = o->h.store_url ? store_url_display(o->h.store_url) : NULL;
+	pr_hint_add(buf, len, "--store", shown ? shown : o->h.store_url);
+	free(shown);
 	snprintf(n, sizeof(n), "%u", o->sessions);
 	pr_hint_add(buf, len, "--sessions", o->sessions ? n : NULL);
 	snprintf(n, sizeof(n), "%u", p->scale);
@@ -276,8 +281,8 @@ static int pr_harness(const struct pr_cli *o, const struct plan *p, int argc, ch
 	} else if (!ret) {
 		pr_resume_hint(o, p, hint, sizeof(hint));
 		r.resume_command = campaign ? "clearpath campaign continue" : hint;
-		r.child_argv = pr_child_argv(p, argc, argv, scale, sizeof(scale), digest);
-		ret = r.child_argv ? harness_run(&r) : EXIT_INTERNAL;
+		r.child_argv = pr_child_argv(o, p, argc, argv, scale, sizeof(scale), digest);
+		ret = !r.child_argv ? EXIT_INTERNAL : cli_child_store(o->h.store_url) ?: harness_run(&r);
 		free(r.child_argv);
 	}
 	json_decref(r.env);

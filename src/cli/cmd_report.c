@@ -5,6 +5,7 @@
 #include "report/html.h"
 #include "report/study.h"
 #include "result/result.h"
+#include "store/url.h"
 #include "util/log.h"
 #include "util/replace.h"
 
@@ -149,14 +150,17 @@ static int report_failed(int err, const char *what)
 
 static int report_html(const struct report_cli *o, const struct result *r)
 {
-	char source[4200];
+	char source[4200], *shown;
 	struct rpt_page p = { r, source };
 	struct replace out;
 	int ret;
 
 	if (!plot_available())
 		return report_failed(-ENOTSUP, o->output);
-	snprintf(source, sizeof(source), "store %s", o->sel.store_url ? o->sel.store_url : "(default)");
+	/* the page is mailed and attached: a password in the URL never goes into it */
+	shown = o->sel.store_url ? store_url_display(o->sel.store_url) : NULL;
+	snprintf(source, sizeof(source), "store %s", shown ? shown : o->sel.store_url ? "(unnamed)" : "(default)");
+	free(shown);
 	/* written beside and renamed over: a failed write (disk full) leaves the page that was there */
 	ret = replace_open(&out, o->output);
 	if (ret) {

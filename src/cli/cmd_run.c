@@ -138,9 +138,13 @@ static int run_harness(struct run_cli *o, int argc, char **argv)
 	child[0] = "clearpath";
 	child[1] = "run";
 	child[2] = "--session-child";
-	memcpy(child + 3, argv + 1, (size_t)(argc - 1) * sizeof(*child));
+	for (int i = 1, n = 3, options = 1; i < argc; i++) {
+		options = options && strcmp(argv[i], "--");
+		if (!options || !cli_is_store_arg(argv, i, o->h.store_url))
+			child[n++] = argv[i];
+	}
 	r.child_argv = child;
-	ret = harness_run(&r);
+	ret = cli_child_store(o->h.store_url) ?: harness_run(&r);
 	free(child);
 	return ret;
 }

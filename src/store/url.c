@@ -156,6 +156,55 @@ static const char *kw_value_end(const char *p)
 	return p + strcspn(p, " \t\n");
 }
 
+/* The value of hex digit @c, or -1. */
+static int hex_digit(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/*
+ * Whether the query parameter name @k (@n bytes, percent-encoded as a URI
+ * may write it: libpq decodes "pass%77ord" to "password") is "password".
+ */
+static bool query_key_is_password(const char *k, size_t n)
+{
+	static const char want[] = "password";
+	size_t w = 0;
+
+	for (size_t i = 0; i < n; w++) {
+		int c = (unsigned char)k[i];
+
+		if (c == '%' && i + 2 < n && hex_digit(k[i + 1]) >= 0 && hex_digit(k[i + 2]) >= 0) {
+			c = hex_digit(k[i + 1]) * 16 + hex_digit(k[i + 2]);
+			i += 3;
+		} else {
+			i++;
+		}
+		if (w >= sizeof(want) - 1 || c != want[w])
+			return false;
+	}
+	return w == sizeof(want) - 1;
+}
+
+/* Copy URI query @p (after its '?') to @q with each password parameter's value as "***"; the end of @q. */
+static char *query_display(const char *p, char *q)
+{
+	while (*p && *p != '#') {
+		size_t len = strcspn(p, "&#"), key = strcspn(p, "=&#");
+
+		if (key < len && query_key_is_password(p, key)) {
+			q += sprintf(q, "%.*s=***", (int)key, p);
+		} else {
+			memcpy(q, p, len);
+			q += len;
+		}
+		p += len;
+		if (*p == '&')
+			*q++ = *p++;
+	}
+	return q + sprintf(q, "%s", p);
+}
+
 char *store_url_display(const char *url)
 {
 	/* "password=" + value becomes "password=***": at most 3 bytes more per 9 taken. */
@@ -168,12 +217,21 @@ char *store_url_display(const char *url)
 		const char *auth = scheme + 3, *end = auth + strcspn(auth, "/?#");
 		const char *at = memrchr(auth, '@', (size_t)(end - auth));
 		const char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+		const char *query;
 
 		if (colon) {
 			q += sprintf(q, "%.*s:***", (int)(colon - url), url);
 			p = at;
 		}
-		strcpy(q, p);
+		/* libpq takes a password in the query too: postgresql://db/lab?user=ci&password=... */
+		query = strchr(p, '?');
+		if (query && (!strchr(p, '#') || query < strchr(p, '#'))) {
+			memcpy(q, p, (size_t)(query - p) + 1);
+			q += query - p + 1;
+			query_display(query + 1, q);
+		} else {
+			strcpy(q, p);
+		}
 		return out;
 	}
 	while (*p) {

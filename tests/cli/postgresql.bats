@@ -225,6 +225,50 @@ EOF2
 	[ "$(grep -c '^sut_swprofile,' "$D/pg.csv")" -eq 2 ]
 }
 
+# Every row of every table of database $DB as text, one a line.
+pg_all_rows() {
+	for t in $(pg_sql "select tablename from pg_tables where schemaname = 'public'"); do
+		pg_sql "select t::text from $t t"
+	done
+}
+
+@test "postgresql: a password in the store URL (user:pw@ or ?password=) is in no output, page, child's command line or row" {
+	PW=Zq9-never-shown-7f3e
+	pg_sql "CREATE ROLE pw_$DB LOGIN PASSWORD '$PW'; ALTER DATABASE $DB OWNER TO pw_$DB;
+		ALTER SCHEMA public OWNER TO pw_$DB;"
+	port=$(cat "$PGDIR/port")
+	U1="postgresql://pw_$DB:$PW@127.0.0.1:$port/$DB"
+	U2="postgresql://127.0.0.1:$port/$DB?user=pw_$DB&password=$PW&sslmode=disable"
+	"$CP" run --repeats 2 --store "$U1" -- mem memset -f default -s 64KB -l 1 >"$D/out" 2>&1
+	# a plan whose exec records its session process's command line, then stops the run once
+	cat >"$D/p.yaml" <<'EOF2'
+name: pw
+defaults: {warmups: 0, repeats: 1, sessions: 2}
+benchmarks:
+  - exec: {name: argv, command: "tr '\\0' ' ' </proc/$PPID/cmdline >>\"$ARGV\"; [ -e \"$ARGV.stop\" ] || { touch \"$ARGV.stop\"; kill -9 $PPID; }; echo v 1", regex: 'v ([0-9.]+)', unit: s, higher_is_better: false}
+EOF2
+	ARGV=$D/argv "$CP" plan run --store "$U2" "$D/p.yaml" >>"$D/out" 2>&1 && false
+	grep -q "clearpath plan run --resume" "$D/out"
+	grep -q -- "--store 'postgresql://127.0.0.1:$port/$DB?user=pw_$DB&password=\*\*\*&sslmode=disable'" "$D/out"
+	ARGV=$D/argv "$CP" plan run --resume --store "$U2" "$D/p.yaml" >>"$D/out" 2>&1
+	[ "$(wc -l <"$D/argv")" -ge 2 ] && grep -q -- "--session-child" "$D/argv"
+	for u in "$U1" "$U2"; do
+		"$CP" show --store "$u" --header >>"$D/out" 2>&1
+		"$CP" list sessions --store "$u" --format json >>"$D/out" 2>&1
+		"$CP" export --store "$u" --whole - >>"$D/out" 2>&1
+		"$CP" merge --into "$D/copy.db" "$u" >>"$D/out" 2>&1
+	done
+	"$CP" report --store "$U2" -o "$D/page.html" >>"$D/out" 2>&1 || [ $? -eq 3 ]
+	# a wrong password and a bad URL say so without it
+	"$CP" show --store "postgresql://pw_$DB:$PW-x@127.0.0.1:$port/$DB" >>"$D/out" 2>&1 || true
+	"$CP" show --store "postgresql://127.0.0.1:$port/$DB?password=$PW&nosuchparam=1" >>"$D/out" 2>&1 || true
+	grep -q '\*\*\*' "$D/out"
+	! grep -r -- "$PW" "$D" "$PGDIR/log" 2>/dev/null
+	pg_all_rows >"$D/rows"
+	[ "$(wc -l <"$D/rows")" -gt 10 ]
+	! grep -q -- "$PW" "$D/rows"
+}
+
 @test "postgresql: 6 concurrent runs into one new store keep every sample" {
 	for i in 1 2 3 4 5 6; do
 		"$CP" run --quiet --force --warmups 0 --repeats 3 --store "$PG" -- mem memset -f default -s 64KB -l 1 \

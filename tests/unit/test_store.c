@@ -73,6 +73,14 @@ static void test_url_display_hides_password(void **state)
 		{ "host=db password='unterminated", "host=db password=***" },
 		{ "password=a password=b password=c password=", "password=*** password=*** password=*** password=***" },
 		{ "mypassword=x", "mypassword=x" },
+		/* the query form libpq takes too, its key percent-encoded or not */
+		{ "postgresql://db/lab?user=ci&password=s3cret", "postgresql://db/lab?user=ci&password=***" },
+		{ "postgresql://db/lab?password=s3cret&sslmode=disable", "postgresql://db/lab?password=***&sslmode=disable" },
+		{ "postgresql://ci:a@db/lab?pass%77ord=b", "postgresql://ci:***@db/lab?pass%77ord=***" },
+		{ "postgresql://db/lab?password=", "postgresql://db/lab?password=***" },
+		{ "postgresql://db/lab?passwordx=1&xpassword=2", "postgresql://db/lab?passwordx=1&xpassword=2" },
+		{ "postgresql://db/lab?password", "postgresql://db/lab?password" },
+		{ "postgres://db?password=s&password=t", "postgres://db?password=***&password=***" },
 		{ "/tmp/results.db", "/tmp/results.db" },
 	};
 

@@ -87,8 +87,9 @@ static json_t *json_marks(const struct result_view *v, const struct result_block
  * One cell: its state, the level every output prints (with its interval),
  * the descriptive statistics of its samples, its outliers and its change.
  */
-static json_t *json_cell(const struct result_view *v, size_t c, const struct result_cell *cell)
+static json_t *json_cell(const struct result_view *v, const struct result_row *row, size_t c)
 {
+	const struct result_cell *cell = &row->cells[c];
 	json_t *j = json_object();
 	char key[64];
 
@@ -111,6 +112,9 @@ static json_t *json_cell(const struct result_view *v, size_t c, const struct res
 	json_modes(j, &cell->src->st);
 	if (cell->change)
 		json_change(j, cell->src, cell->change, v->opts.alpha);
+	/* a share's change in points too, as the tables print it */
+	if (cell->change && result_row_points(row))
+		json_object_set_new(j, "change_pp", json_num(cell->level - row->cells[v->base].level));
 	return j;
 }
 
@@ -170,7 +174,7 @@ static json_t *json_block(const struct result_view *v, size_t b)
 		json_t *cols = json_array();
 
 		for (size_t c = 0; c < v->ncols; c++)
-			json_array_append_new(cols, json_cell(v, c, &row->cells[c]));
+			json_array_append_new(cols, json_cell(v, row, c));
 		json_t *res = json_pack("{s:s, s:s, s:s, s:b, s:o}", "benchmark", row->bench, "resultclass",
 					row->rclass, "unit", row->unit, "higher_is_better", row->higher_is_better,
 					"columns", cols);

@@ -42,7 +42,7 @@ static void rpt_profile_fig_free(struct rpt_profile_fig *f)
 }
 
 /* Row @i of @f from profile row @r: its label, each column's share and range across sessions. */
-static int rpt_profile_fig_row(const struct cmp_set *s, const struct cmp_row *r, size_t i,
+static int rpt_profile_fig_row(const struct cmp_set *s, const struct result_profile *p, const struct cmp_row *r, size_t i,
 			       struct rpt_profile_fig *f)
 {
 	size_t n = f->bars.nrows * s->ncols;
@@ -58,9 +58,12 @@ static int rpt_profile_fig_row(const struct cmp_set *s, const struct cmp_row *r,
 	for (size_t c = 0; c < s->ncols; c++) {
 		struct result_spread sp = result_spread_of(&r->cells[c]);
 
-		v[c] = result_profile_share(r, c);
-		lo[c] = sp.sessions > 1 ? sp.lo : NAN;
-		hi[c] = sp.sessions > 1 ? sp.hi : NAN;
+		/* a share over some of the runs has no spread of the sessions' own to draw */
+		bool whole = !result_profile_cover_of(p, r, c).partial;
+
+		v[c] = result_profile_share_of(p, r, c);
+		lo[c] = whole && sp.sessions > 1 ? sp.lo : NAN;
+		hi[c] = whole && sp.sessions > 1 ? sp.hi : NAN;
 	}
 	f->rows[i] = (struct plot_bar_row){ f->labels[i], clearing, v, lo, hi };
 	return 0;
@@ -83,7 +86,7 @@ static int rpt_profile_fig_build(const struct cmp_set *s, const struct result_pr
 	}
 	f->bars.nrows = nrows;
 	for (size_t i = 0; !ret && i < nrows; i++)
-		ret = rpt_profile_fig_row(s, rpt_profile_row(p, i), i, f);
+		ret = rpt_profile_fig_row(s, p, rpt_profile_row(p, i), i, f);
 	if (ret) {
 		rpt_profile_fig_free(f);
 		return ret;
@@ -101,14 +104,15 @@ static int rpt_profile_draw(const void *fig, enum plot_kind kind, FILE *out)
 /*
  * One cell: the share and its change from the base in points, as show
  * --profile prints them, and the sessions' range.  A symbol is stored only
- * for the runs that had it among their top five, so its mean is over those:
- * where they are fewer than the column's profiled runs (result_profile_cover_of),
- * the cell says so rather than pass it off as every run's.
+ * for the runs that had it among their top five: where they are fewer than
+ * the column's profiled runs (result_profile_cover_of), its share is over
+ * all of them with the others counted 0 (result_profile_share_of), and the
+ * cell says in how many it was measured.
  */
 static void rpt_profile_cell(const struct cmp_set *s, const struct result_profile *p, const struct cmp_row *r, size_t c,
 			     FILE *out)
 {
-	double v = result_profile_share(r, c), b = result_profile_share(r, s->base);
+	double v = result_profile_share_of(p, r, c), b = result_profile_share_of(p, r, s->base);
 	struct result_profile_cover cv = result_profile_cover_of(p, r, c);
 	struct result_spread sp;
 
@@ -120,7 +124,7 @@ static void rpt_profile_cell(const struct cmp_set *s, const struct result_profil
 	if (c != s->base && !isnan(b))
 		fprintf(out, " (%+.1f pp)", v - b);
 	sp = result_spread_of(&r->cells[c]);
-	if (sp.sessions > 1)
+	if (sp.sessions > 1 && !cv.partial)
 		fprintf(out, "<span class=\"spread\">sessions %.1f&ndash;%.1f%% (%d)</span>", sp.lo, sp.hi, sp.sessions);
 	else if (sp.sessions == 1)
 		fputs("<span class=\"spread\">1 session</span>", out);
@@ -214,7 +218,7 @@ static int rpt_profile_section(const struct cmp_set *s, const char *block, size_
 	      " (the whisker in the plot); pp: the change from the base column in percentage points. The"
 	      " clearing category groups the kernel's page-clearing functions (clear_page_erms, clear_page,"
 	      " folio_zero_user, ...). A run stores its top five symbols: a symbol's share is its mean over the runs"
-	      " that had it there, and a cell says when those were not all of the column's runs.</p>\n", out);
+	      " that had it there; where those were not all of the column's runs its share is over all of them, the others counted 0, and the cell says so.</p>\n", out);
 	ret = rpt_profile_sampled(s, p, envs, out);
 	if (!ret && p->clearing)
 		rpt_profile_bounds(s, p->clearing, out);

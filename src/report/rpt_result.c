@@ -166,15 +166,42 @@ static void show_change_cell(const struct result_cell *c, const char *unit, cons
 	}
 }
 
-static void show_cell_text(const struct result_cell *c, const char *unit, const struct show_opts *o, char *buf,
-			   size_t len)
+/*
+ * A change of a share in per cent (--profile's): in percentage points, the
+ * column's share minus the base's ("+1.02 pp"), never a per cent of per
+ * cents; under --stats with the interval in points and the share it is at.
+ */
+static void show_points_cell(const struct result_cell *c, double base, const struct show_opts *o, char *buf,
+			     size_t len)
 {
+	int used = snprintf(buf, len, "%s%+.2f pp", result_state_mark(c->state), c->level - base);
+
+	if (o->ro->stats && used > 0 && (size_t)used < len) {
+		char out[32];
+
+		show_outliers(c, out, sizeof(out));
+		if (isfinite(c->level_low) && isfinite(c->level_high))
+			snprintf(buf + used, len - (size_t)used, " [%+.2f, %+.2f] at %.2f%% n=%zu/%zu%s",
+				 c->level_low - base, c->level_high - base, c->level, c->n, c->sessions, out);
+		else
+			snprintf(buf + used, len - (size_t)used, " at %.2f%% n=%zu/%zu%s", c->level, c->n, c->sessions,
+				 out);
+	}
+}
+
+static void show_cell_text(const struct result_row *row, size_t col, size_t base, const struct show_opts *o,
+			   char *buf, size_t len)
+{
+	const struct result_cell *c = &row->cells[col];
+
 	if (c->state == RESULT_EMPTY)
 		buf[0] = '\0';
 	else if (!c->change)
-		show_level_cell(c, unit, o, buf, len);
+		show_level_cell(c, row->unit, o, buf, len);
+	else if (result_row_points(row))
+		show_points_cell(c, row->cells[base].level, o, buf, len);
 	else
-		show_change_cell(c, unit, o, buf, len);
+		show_change_cell(c, row->unit, o, buf, len);
 }
 
 /*
@@ -284,7 +311,7 @@ static int show_row(struct rpt_table *t, const struct result_view *v, const stru
 	snprintf(show_cell(&l, 0), SHOW_CELL, "%s", row->bench);
 	show_row_label(row, v->ncols, o, show_cell(&l, 1), SHOW_CELL);
 	for (size_t c = 0; c < v->ncols; c++) {
-		show_cell_text(&row->cells[c], row->unit, o, show_cell(&l, 2 + c), SHOW_CELL);
+		show_cell_text(row, c, v->base, o, show_cell(&l, 2 + c), SHOW_CELL);
 		l.tones[l.first + 2 + c] = o->ro->color ? show_tone(row->cells[c].state) : RPT_TONE_NEUTRAL;
 	}
 	return show_line_add(&l, t);

@@ -352,6 +352,17 @@ static int note_cache(struct result_block *blk)
 			size_format(most, most_s, sizeof(most_s)), llc_s, blk->llc_level, llc_s);
 }
 
+/* Where a row is a share in per cent: its changes are in points. */
+static int note_points(struct result_block *blk)
+{
+	for (size_t r = 0; r < blk->nrows; r++)
+		if (result_row_points(&blk->rows[r]))
+			return note_add(blk, RESULT_NOTE_LEGEND, 0,
+					"pp: a share's change in percentage points, the column's share minus the base's"
+					" (its mark is the same test as a per cent change's).");
+	return 0;
+}
+
 /* In human units: what perf's GB/sec is, where a row is a rate in bytes. */
 static int note_units(struct result_block *blk)
 {
@@ -377,6 +388,8 @@ static int note_block(const struct result_view *v, struct result_block *blk)
 			       " data detects; need=sessions per column to detect the --target change.");
 	if (!ret)
 		ret = note_units(blk);
+	if (!ret)
+		ret = note_points(blk);
 	if (!ret)
 		ret = note_insufficient(blk, v->ncols);
 	if (!ret)

@@ -135,6 +135,19 @@ struct result_profile_cover result_profile_cover_of(const struct result_profile 
 	return v;
 }
 
+double result_profile_share_of(const struct result_profile *p, const struct cmp_row *r, size_t col)
+{
+	const struct cmp_cell *c = &r->cells[col];
+	struct result_profile_cover cv = result_profile_cover_of(p, r, col);
+	double sum = 0;
+
+	if (!cv.partial)
+		return result_profile_share(r, col);
+	for (size_t i = 0; i < c->n; i++)
+		sum += c->values[i];
+	return sum / (double)cv.of_runs;
+}
+
 /* The profile's row @i: clearing first when stored, then the symbols. */
 static const struct cmp_row *prof_profile_nth(const struct result_profile *p, size_t i)
 {
@@ -274,11 +287,13 @@ json_t *result_sampling_json(const struct result_sampling *s)
 static json_t *prof_profile_cell_json(const struct cmp_set *s, const struct result_profile *p, const struct cmp_row *r,
 				     size_t c)
 {
-	double v = result_profile_share(r, c), b = result_profile_share(r, s->base);
+	double v = result_profile_share_of(p, r, c), b = result_profile_share_of(p, r, s->base);
+	double in = result_profile_share(r, c);
 	struct result_profile_cover cv = result_profile_cover_of(p, r, c);
 
-	return json_pack("{s:s, s:o, s:o, s:I, s:I, s:I, s:I, s:b}", result_axis_name(s->axis), s->cols[c], "share_pct",
-			 isnan(v) ? json_null() : json_real(v), "change_pp",
+	return json_pack("{s:s, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:b}", result_axis_name(s->axis), s->cols[c],
+			 "share_pct", isnan(v) ? json_null() : json_real(v), "share_in_runs_pct",
+			 isnan(in) ? json_null() : json_real(in), "change_pp",
 			 isnan(v) || isnan(b) || c == s->base ? json_null() : json_real(v - b), "runs",
 			 (json_int_t)cv.runs, "of_runs", (json_int_t)cv.of_runs, "sessions", (json_int_t)cv.sessions,
 			 "of_sessions", (json_int_t)cv.of_sessions, "partial", cv.partial);

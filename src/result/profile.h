@@ -43,8 +43,18 @@ void result_profiles_free(struct result_profile *p, size_t n);
 /* The symbol of profile row @r ("clearing" for the category). */
 const char *result_profile_symbol(const struct cmp_row *r);
 
-/* Column @col's share in @r (its mean, percent of samples), NAN when it has none. */
+/* Column @col's share in @r (its mean over the runs that stored it, percent of samples), NAN when it has none. */
 double result_profile_share(const struct cmp_row *r, size_t col);
+
+/*
+ * Column @col's share in symbol row @r of @p over all the column's profiled
+ * runs: a run keeps its top five symbols, so where some runs did not store
+ * @r its share there counts 0 (what it was is below the fifth, unknown):
+ * the number the summaries print, never above its category's (each run's
+ * member share is at most that run's clearing share).  The mean over the
+ * runs that had it (result_profile_share()) is larger.  NAN when none did.
+ */
+double result_profile_share_of(const struct result_profile *p, const struct cmp_row *r, size_t col);
 
 /*
  * Whether symbol @name is a page-clearing function of either architecture's

@@ -230,6 +230,9 @@ const char *result_axis_name(enum cmp_axis a);
 /* What a block is, as the JSON key and the title say it: "swprofile" for CMP_BY_SUT, else "sut". */
 const char *result_block_key(enum cmp_axis a);
 
+/* Whether @row is a share in per cent (--profile's), whose changes read in percentage points. */
+bool result_row_points(const struct result_row *row);
+
 /* How many cells of @v are in state @s. */
 size_t result_count(const struct result_view *v, enum result_state s);
 

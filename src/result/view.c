@@ -268,3 +268,8 @@ size_t result_tested(const struct result_view *v, const struct result_block *blk
 		}
 	return m;
 }
+
+bool result_row_points(const struct result_row *row)
+{
+	return !strcmp(row->unit, "%");
+}

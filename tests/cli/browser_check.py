@@ -213,15 +213,16 @@ def expected_cells(show):
 
 
 def expected_profiles(prof):
-    """Per benchmark ("mem mmap ..."): {symbol: {column: mean}} from show --profile's JSON."""
+    """Per benchmark ("mem mmap ..."): {symbol: {column: share}} from show --profile's JSON summary (a
+    symbol some runs lack is over all of them, the others counted 0: its share_pct)."""
     want = {}
     for blk in prof["blocks"]:
-        for res in blk["results"]:
-            name, sym = res["resultclass"].split(" :profile:", 1)
-            cells = want.setdefault(f"{res['benchmark']} {name}", {}).setdefault(sym, {})
-            for col in res["columns"]:
-                if col.get("n"):
-                    cells[col[prof["columns"]]] = col["mean"]
+        for p in blk.get("profiles") or []:
+            for sym in p["symbols"]:
+                cells = want.setdefault(p["benchmark"], {}).setdefault(sym["symbol"], {})
+                for col in sym["columns"]:
+                    if col.get("share_pct") is not None:
+                        cells[col[prof["columns"]]] = col["share_pct"]
     return want
 
 

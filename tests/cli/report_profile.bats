@@ -194,9 +194,9 @@ EOF
 	run --separate-stderr "$CP" show --store "$D/p.db" --profile --format grid
 	[ "$status" -eq 0 ]
 	sed -n '/^mem mmap -p 4KB -f demand -s 64MB$/,/^mem /p' <<<"$output" >"$D/txt"
-	[ "$(grep -A1 '^  exc_page_fault ' "$D/txt" | tail -1 | tr -s ' ')" = " in runs (a run keeps its top five) 3 of 4 4 of 4" ] ||
+	[ "$(grep -A1 '^  exc_page_fault ' "$D/txt" | tail -1 | tr -s ' ')" = " in runs (the others count 0) 3 of 4 4 of 4" ] ||
 		{ cat "$D/txt"; return 1; }
-	[ "$(grep -c 'in runs (a run keeps its top five)' <<<"$output")" -eq 1 ]
+	[ "$(grep -c 'in runs (the others count 0)' <<<"$output")" -eq 1 ]
 	run --separate-stderr "$CP" show --store "$D/p.db" --profile --format json
 	[ "$status" -eq 0 ]
 	json_check '
@@ -204,7 +204,11 @@ p = [p for p in d["blocks"][0]["profiles"] if p["benchmark"] == "mem mmap -p 4KB
 cells = {(s["symbol"], c["swprofile"]): c for s in p["symbols"] for c in s["columns"]}
 c = cells[("exc_page_fault", "base")]
 assert c["partial"] and (c["runs"], c["of_runs"], c["sessions"], c["of_sessions"]) == (3, 4, 2, 2), c
-assert [k for k, c in cells.items() if c["partial"]] == [("exc_page_fault", "base")], cells'
+assert [k for k, c in cells.items() if c["partial"]] == [("exc_page_fault", "base")], cells
+# its share is over the 4 runs, the one without it counted 0: the mean of the 3 that had it, times 3/4
+assert abs(c["share_pct"] - c["share_in_runs_pct"] * 3 / 4) < 1e-9, c
+full = cells[("exc_page_fault", "nt-clear")]
+assert full["share_pct"] == full["share_in_runs_pct"], full'
 }
 
 @test "show --profile and the report say how each column was sampled: not recorded for imported shares" {
@@ -221,4 +225,28 @@ for p in d["blocks"][0]["profiles"]:
         assert s["ways"] == [], s'
 	"$CP" report -o "$D/p.html" >/dev/null
 	[ "$(grep -c '<p class="sampled">Sampled with <b>base</b>: not recorded; <b>nt-clear</b>: not recorded.</p>' "$D/p.html")" -eq 2 ]
+}
+
+@test "show --profile: a share's change is in percentage points, not a per cent of per cents; and never a member above its category" {
+	run --separate-stderr "$CP" show --profile --format grid
+	[ "$status" -eq 0 ]
+	[[ "$(grep -F 'mmap -p 4KB -f demand -s 64MB :profile:clearing (%)' <<<"$output" | tr -s ' ')" == *"| 21.82 | (?) -4.47 pp |" ]] ||
+		{ echo "$output"; return 1; }
+	[[ "$output" == *$'\npp: a share\'s change in percentage points, the column\'s share minus the base\'s'* ]]
+	run --separate-stderr "$CP" show --profile --format json
+	json_check '
+for b in d["blocks"]:
+    for r in b["results"]:
+        base = r["columns"][0]
+        for c in r["columns"][1:]:
+            if "change_pct" in c:
+                assert abs(c["change_pp"] - (c["level"] - base["level"])) < 1e-9, c
+# every summary: a clearing member never above the category it is part of
+for b in d["blocks"]:
+    for p in b["profiles"]:
+        cat = {c["swprofile"]: c["share_pct"] for s in p["symbols"] if s["symbol"] == "clearing" for c in s["columns"]}
+        for s in p["symbols"]:
+            for c in s["columns"]:
+                if s.get("clearing") and s["symbol"] != "clearing" and c["share_pct"] is not None:
+                    assert c["share_pct"] <= cat[c["swprofile"]] + 1e-9, (s["symbol"], c, cat)'
 }

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -222,8 +223,12 @@ static void test_json(void **state)
 	assert_int_equal(json_integer_value(json_object_get(x, "runs")), 1);
 	assert_int_equal(json_integer_value(json_object_get(x, "of_runs")), 4);
 	assert_true(json_is_null(json_object_get(x, "change_pp")));
+	/* 5% in one of base's 4 runs: 1.25% over them all, the others counted 0; 5% where it was */
+	assert_true(json_real_value(json_object_get(x, "share_pct")) == 1.25);
+	assert_true(json_real_value(json_object_get(x, "share_in_runs_pct")) == 5.0);
 	x = json_array_get(json_object_get(rare, "columns"), 1);
-	assert_true(json_real_value(json_object_get(x, "change_pp")) == 2.0);
+	/* 7% in one of patched's 3 runs against base's 1.25% */
+	assert_true(fabs(json_real_value(json_object_get(x, "change_pp")) - (7.0 / 3 - 1.25)) < 1e-12);
 	json_decref(a);
 	json_decref(envs);
 	cmp_free(s);

@@ -119,6 +119,8 @@ static void plan_print(const struct plan *p)
 			width = (int)strlen(label);
 	}
 	plan_print_header(p);
+	if (p->raised > 1)
+		printf("buffers the last-level cache holds raised %u-fold, past it (buffers: past-cache)\n", p->raised);
 	if (p->scale > 1)
 		printf("sizes divided by %u to fit this machine\n", p->scale);
 	printf("\n%4s  %-*s  %7s  %7s  %8s  %11s  %8s\n", "#", width, "benchmark", "warmups", "repeats",
@@ -228,9 +230,15 @@ static int plan_show(int argc, char **argv)
 	unsigned divisor;
 	int ret = plan_open(argc, argv, true, &file, &divisor, &p);
 
+	unsigned factor;
+	uint64_t llc;
+
 	if (ret)
 		return ret;
-	ret = divisor ? plan_scale(p, divisor) : plan_scale_auto(p, &divisor);
+	if (p->past_cache)
+		ret = plan_past_cache(p, &factor, &llc);
+	if (!ret)
+		ret = divisor ? plan_scale(p, divisor) : plan_scale_auto(p, &divisor);
 	if (!ret) {
 		plan_print(p);
 		/* a plan is shown to decide whether to run it: say now what would stop it */

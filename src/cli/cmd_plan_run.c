@@ -119,9 +119,13 @@ static int pr_parse(int argc, char **argv, struct pr_cli *o)
 /* Load, then scale: "auto" only in the parent, which passes the number it chose to the children. */
 static int pr_load(const struct pr_cli *o, struct plan **p)
 {
-	unsigned divisor = 1;
+	unsigned divisor = 1, factor;
+	uint64_t llc;
 	int ret = plan_load(o->file, p);
 
+	/* the same in the parent and in each session process: one machine, one cache */
+	if (!ret && (*p)->past_cache)
+		ret = plan_past_cache(*p, &factor, &llc);
 	if (ret)
 		return ret;
 	for (size_t i = 0; o->sessions && i < (*p)->nbench; i++)

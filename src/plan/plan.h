@@ -182,6 +182,8 @@ struct plan {
 	size_t nbench;
 	struct plan_requires req;
 	unsigned scale;			/* sizes are divided by this (1: as written) */
+	bool past_cache;		/* `buffers: past-cache`: plan_past_cache() before scaling */
+	unsigned raised;		/* what plan_past_cache() multiplied the buffers by (0, 1: nothing) */
 };
 
 /*
@@ -231,6 +233,20 @@ int plan_scale_auto(struct plan *p, unsigned *divisor);
  * last-level cache.  0, or an exit code (EXIT_USAGE for an exec).
  */
 int plan_bench_buffer(const struct plan_bench *b, uint64_t *bytes);
+
+/*
+ * `buffers: past-cache`: raise the buffer size (the option the workload
+ * names as scaled_opt, as if the plan had written it so) of every bench
+ * benchmark whose buffer this machine's last-level cache holds, by the
+ * smallest power of two that takes them all to twice its size (a buffer
+ * just past it still finds most of its lines there), or the largest
+ * smaller one under which the plan still fits memory and the hugepage
+ * pools (a buffer the cache holds measures the cache, not memory).
+ * *@factor is what they were multiplied by (1: none, also on a machine that
+ * does not show its cache), *@llc the cache's size.  Returns 0 or an exit
+ * code after log_err().
+ */
+int plan_past_cache(struct plan *p, unsigned *factor, uint64_t *llc);
 
 /*
  * Call @fn with what each bench benchmark of @p needs for one run (@bytes in

@@ -577,8 +577,20 @@ static int plan_set_string(struct plan_file *f, yaml_node_t *root, const char *k
 }
 
 static const char *const plan_top_keys[] = {
-	"name", "defaults", "swprofile", "swprofiles", "benchmarks", "include", "requires",
+	"name", "defaults", "swprofile", "swprofiles", "benchmarks", "include", "requires", "buffers",
 };
+
+/* `buffers: past-cache` (raise the buffers a last-level cache holds, plan_past_cache()) or `as-written`. */
+static int plan_read_buffers(struct plan_file *f, yaml_node_t *v)
+{
+	struct plan_loc loc = plan_node_loc(f, v);
+	const char *s = v->type == YAML_SCALAR_NODE ? (const char *)v->data.scalar.value : NULL;
+
+	if (!s || (strcmp(s, "past-cache") && strcmp(s, "as-written")))
+		return plan_err(&loc, "'buffers' takes past-cache or as-written");
+	f->rd->plan->past_cache = !strcmp(s, "past-cache");
+	return 0;
+}
 
 /* Walk the top mapping of one file in the order written, so includes land where they are named. */
 static int plan_read_root(struct plan_file *f, yaml_node_t *root, bool top)
@@ -601,6 +613,10 @@ static int plan_read_root(struct plan_file *f, yaml_node_t *root, bool top)
 			ret = plan_read_swprofiles(f, v);
 		else if (!strcmp(key, "requires"))
 			ret = plan_read_requires(f, v);
+		else if (!strcmp(key, "buffers") && !top)
+			ret = plan_err(&loc, "'buffers' belongs in the top plan, not in an included file");
+		else if (!strcmp(key, "buffers"))
+			ret = plan_read_buffers(f, v);
 		else if (!strcmp(key, "defaults"))
 			ret = plan_check_keys(f, v, "defaults", plan_proto_keys, PLAN_NKEYS(plan_proto_keys)) ?:
 			      plan_read_proto(f, v, &d);

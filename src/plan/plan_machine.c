@@ -230,6 +230,89 @@ int plan_scale(struct plan *p, unsigned divisor)
 	return ret;
 }
 
+/* Multiply @b's written buffer size by @factor (a power of two) where @b's buffer is at most @llc; 0 or an exit code. */
+static int plan_raise_bench(struct plan_bench *b, uint64_t llc, unsigned factor)
+{
+	struct plan_arg *size = plan_arg_find(b, b->wl->scaled_opt);
+	uint64_t written, bytes;
+	char buf[32], *w;
+	int ret;
+
+	if (!size || size_parse(size->written, &written) || (ret = plan_bench_buffer(b, &bytes)) || bytes > llc)
+		return 0;	/* not given (the default is small, but the plan chose it), or past the cache already */
+	/* as if the plan said it: scaling divides from it, and the capped -k keeps its value */
+	size_format(written * factor, buf, sizeof(buf));
+	if (!(w = plan_strdup(buf)))
+		return EXIT_INTERNAL;
+	free(size->written);
+	size->written = w;
+	return plan_arg_set_size(size, written * factor, written * factor) ?: plan_bench_build(b);
+}
+
+/* Whether two benchmarks of @p became one (a raised -s 64MB and a written -s 1GB). */
+static bool plan_ids_collide(const struct plan *p)
+{
+	for (size_t i = 0; i < p->nbench; i++)
+		for (size_t j = i + 1; j < p->nbench; j++)
+			if (p->bench[i].kind == p->bench[j].kind && !strcmp(p->bench[i].id, p->bench[j].id))
+				return true;
+	return false;
+}
+
+/* The smallest power of two that takes every buffer of @p at most @llc to twice it, or 0 when none is. */
+static unsigned plan_past_factor(const struct plan *p, uint64_t llc)
+{
+	uint64_t least = 0, bytes;
+
+	for (size_t i = 0; i < p->nbench; i++) {
+		struct plan_bench *b = &p->bench[i];
+		struct plan_arg *size = b->kind == PLAN_BENCH ? plan_arg_find(b, b->wl->scaled_opt) : NULL;
+
+		if (size && !plan_bench_buffer(b, &bytes) && bytes <= llc && (!least || bytes < least))
+			least = bytes;
+	}
+	if (!least)
+		return 0;
+	/* twice the cache at least: a buffer just past it still finds most of its lines there */
+	for (unsigned f = 2; f <= PLAN_MAX_DIVISOR; f <<= 1)
+		if (least * f >= 2 * llc)
+			return f;
+	return 0;
+}
+
+int plan_past_cache(struct plan *p, unsigned *factor, uint64_t *llc)
+{
+	unsigned level, f;
+	int ret = 0;
+
+	*factor = 1;
+	if (machine_llc(llc, &level) || !(f = plan_past_factor(p, *llc)))
+		return 0;
+	/* where memory allows: each halving of the factor, down to none */
+	for (; f > 1; f >>= 1) {
+		struct plan *copy = NULL;
+
+		if ((ret = plan_load(p->file, &copy)))
+			return ret;
+		for (size_t i = 0; !ret && i < copy->nbench; i++)
+			if (copy->bench[i].kind == PLAN_BENCH)
+				ret = plan_raise_bench(&copy->bench[i], *llc, f);
+		if (!ret && !plan_fits(copy, false, NULL, NULL) && !plan_ids_collide(copy)) {
+			plan_free(copy);
+			break;
+		}
+		plan_free(copy);
+		if (ret)
+			return ret;
+	}
+	for (size_t i = 0; f > 1 && !ret && i < p->nbench; i++)
+		if (p->bench[i].kind == PLAN_BENCH)
+			ret = plan_raise_bench(&p->bench[i], *llc, f);
+	if (!ret)
+		*factor = p->raised = f;
+	return ret;
+}
+
 /* Sum of the largest needs: scaling that no longer lowers it cannot help any more. */
 static uint64_t plan_need_total(const struct plan *p)
 {

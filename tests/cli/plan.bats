@@ -120,7 +120,7 @@ setup() {
 @test "odd keys are refused cleanly: 70 characters, empty, an anchor, a list (once read out of bounds)" {
 	run "$CP" plan validate "$F/long-key.yaml"
 	[ "$status" -eq 2 ]
-	[ "$output" = "clearpath: $F/long-key.yaml:3:1: an unknown key (70 characters, not shown) in a plan; valid keys: name, defaults, swprofile, swprofiles, benchmarks, include, requires" ]
+	[ "$output" = "clearpath: $F/long-key.yaml:3:1: an unknown key (70 characters, not shown) in a plan; valid keys: name, defaults, swprofile, swprofiles, benchmarks, include, requires, buffers" ]
 	run "$CP" plan validate "$F/long-arg.yaml"
 	[ "$status" -eq 2 ]
 	echo "$output" | grep -F "$F/long-arg.yaml:4:12: 'kkkkkkkkkk"
@@ -302,4 +302,33 @@ EOF2
 	# a machine that does not show its cache topology: nothing said
 	CLEARPATH_SYSROOT=tests/fixtures/small-box run --separate-stderr "$CP" plan show plans/quick.yaml
 	[[ "$output" != *"cache-resident"* ]]
+}
+
+@test "buffers: past-cache raises the buffers the last-level cache holds to twice its size, -k kept (fixture: a 480MB L3)" {
+	cat >"$BATS_TEST_TMPDIR/pc.yaml" <<-'EOF2'
+	name: pc
+	buffers: past-cache
+	defaults: {warmups: 0, repeats: 1, sessions: 1}
+	benchmarks:
+	  - mem memset -f default -s 64MB
+	  - bench: mem clear
+	    args: {f: default, s: 128MB, k: 4KB}
+	  - mem memset -f default -s 2GB
+	EOF2
+	CLEARPATH_SYSROOT=tests/fixtures/vm-x86 run --separate-stderr "$CP" plan show "$BATS_TEST_TMPDIR/pc.yaml"
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	[[ "$output" == *$'\nbuffers the last-level cache holds raised 16-fold, past it (buffers: past-cache)\n'* ]]
+	echo "$output" | grep -E '^ +1  mem memset -f default -s 1GB '
+	echo "$output" | grep -E '^ +2  mem clear -k 4KB -f default -s 2GB '
+	echo "$output" | grep -E '^ +3  mem memset -f default -s 2GB '
+	[[ "$output" != *"cache-resident"* ]]
+	# where memory does not allow (small-box: 32MB usable), the plan stays as written
+	CLEARPATH_SYSROOT=tests/fixtures/small-box run --separate-stderr "$CP" plan show "$BATS_TEST_TMPDIR/pc.yaml"
+	[[ "$output" != *"raised"* ]]
+	echo "$output" | grep -E '^ +1  mem memset -f default -s 64MB '
+	# a bad value is refused where it is written
+	sed -i 's/past-cache/always/' "$BATS_TEST_TMPDIR/pc.yaml"
+	run --separate-stderr "$CP" plan validate "$BATS_TEST_TMPDIR/pc.yaml"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"pc.yaml:2:"*"'buffers' takes past-cache or as-written"* ]]
 }

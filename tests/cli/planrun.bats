@@ -345,3 +345,18 @@ EOF2
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"cache-resident"* ]]
 }
+
+@test "plan run with buffers: past-cache runs and stores the raised buffers, in every session process (fixture: a 480MB L3)" {
+	plan pc <<'EOF2'
+name: pc
+buffers: past-cache
+defaults: {warmups: 0, repeats: 1, sessions: 2}
+benchmarks:
+  - mem memset -f default -s 64MB
+EOF2
+	CLEARPATH_SYSROOT=tests/fixtures/vm-x86 run --separate-stderr "$CP" plan run --quiet "$D/pc.yaml"
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	[ "$(sql "SELECT count(*) FROM sample s JOIN resultclass r ON r.id = s.resultclass_id
+		WHERE r.name = 'memset -f default -s 1GB'")" -eq 2 ]
+	[[ "$output" != *"cache-resident"* ]]
+}

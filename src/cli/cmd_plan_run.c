@@ -356,7 +356,8 @@ static int pr_record_looks(const struct pr_cli *o, const char *swp, unsigned loo
 	json_t *fp = o->h.sut ? NULL : fp_sut(sut_name, sizeof(sut_name));
 	struct store_sequential q = { o->h.sut ? o->h.sut : sut_name, swp, looks, 0, alpha };
 	struct store *st = NULL;
-	int ret = o->h.sut || fp ? store_url_open_existing(o->h.store_url, wl_identity_parse, &st) : EXIT_INTERNAL;
+	/* it writes: a read-only connection (a server's) would refuse the insert */
+	int ret = o->h.sut || fp ? store_url_open(o->h.store_url, wl_identity_parse, &st) : EXIT_INTERNAL;
 
 	json_decref(fp);
 	if (ret)

@@ -88,7 +88,7 @@ _clearpath_value()
 	--warmups | --repeats | --sessions | --session | --swprofile | --sut | --max-failures | --seed | \
 	--base | --benchmark | --min-effect | --alpha | --fdr | --needs-memory | --boots | --release | --cmdline | --width | \
 	--boot-timeout | --lava | --device-type | --tags | --lava-devices | --lava-identity | --lava-retries | \
-	--lava-queue-timeout | --lava-clearpath | \
+	--lava-queue-timeout | --lava-clearpath | --owner | --writer | --reader | \
 	-s | --size | -l | --nr_loops | -k | --chunk | --extent | -r | --randomize | -t | --threads) ;;
 	*) return 1 ;;
 	esac
@@ -205,6 +205,12 @@ _clearpath()
 		if ! _clearpath_value "$cmd"; then
 			[[ $cur == -* ]] && _clearpath_add "$(_clearpath_options '' "$cmd")"
 			[[ $cur == -* ]] || _clearpath_files
+		fi ;;
+	store)
+		if [[ ${#words[@]} -eq 0 && $cur != -* ]]; then
+			_clearpath_add 'roles'
+		elif ! _clearpath_value store; then
+			_clearpath_add "$(_clearpath_options '' store roles)"
 		fi ;;
 	remote)
 		if [[ ${#words[@]} -eq 0 && $cur != -* ]]; then

@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	{ "export", cmd_export, "every sample of the store as CSV or JSON, to a file or stdout" },
 	{ "import", cmd_import, "add the samples of an exported CSV file to the store, all or nothing" },
 	{ "merge", cmd_merge, "copy the sessions of other stores into one, without duplicates" },
+	{ "store", cmd_store, "a lab's shared PostgreSQL store and its roles: clearpath store roles --store URL" },
 	{ "remote", cmd_remote, "can clearpath run sessions on these hosts over SSH? clearpath remote check user@box" },
 	{ "help", help, "this list, or one command's options: clearpath help run (also: man clearpath)" },
 };

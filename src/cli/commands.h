@@ -28,5 +28,6 @@ int cmd_import(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_remote(int argc, char **argv);
 int cmd_campaign(int argc, char **argv);
+int cmd_store(int argc, char **argv);
 
 #endif

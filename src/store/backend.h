@@ -7,6 +7,7 @@
 
 struct store;
 struct store_merged;
+struct store_roles;
 
 /* What store_step() returns besides a negative errno. */
 enum { STORE_DONE = 0, STORE_ROW = 1 };
@@ -92,6 +93,14 @@ struct store_backend {
 	 * NULL when connections are never lost (a file).
 	 */
 	int (*reconnect)(struct store *st);
+	/*
+	 * A lab's roles (store_lab_setup()): STORE_LAB_PREPARE before the
+	 * schema is created or migrated (create the roles, give the owner the
+	 * database and schema and what clearpath made there before, act as the
+	 * owner from now on), STORE_LAB_GRANT after (each role exactly what
+	 * store_lab_tables[] says).  NULL for a store without roles (a file).
+	 */
+	int (*lab_roles)(struct store *st, const struct store_roles *r, int phase);
 };
 
 extern const struct store_backend store_backend_sqlite;

@@ -231,4 +231,20 @@ int store_swprofile_sut(struct store *st, int64_t swprofile_id, int64_t sut_id, 
  */
 int store_swprofile_agree(const char *name, const char *stored, const char *theirs);
 
+/*
+ * What a lab's writer may do to each table of the schema besides reading
+ * it (every role reads every table): "INSERT", "INSERT, UPDATE"... or ""
+ * (clearpath_schema: only the owner writes the version).  Every table the
+ * migrations make has a row (a unit test holds them together), so a new
+ * table is a decision about who may change it.
+ */
+struct store_lab_table {
+	const char *table;
+	const char *writer;
+};
+extern const struct store_lab_table store_lab_tables[];
+
+/* The phases of a backend's lab_roles(). */
+enum store_lab_phase { STORE_LAB_PREPARE, STORE_LAB_GRANT };
+
 #endif

@@ -223,6 +223,30 @@ const struct store_migration store_migrations[] = {
 
 #define SCHEMA_VERSION ((int)(sizeof(store_migrations) / sizeof(store_migrations[0])))
 
+/*
+ * What a lab's writer may change (store_lab_setup()): a sample, an error, a
+ * benchmark or a result class once written, never; what a session's life,
+ * a resumable run and a campaign update as they go, yes.
+ */
+const struct store_lab_table store_lab_tables[] = {
+	{ "clearpath_schema", "" },			/* the owner's alone: it migrates */
+	{ "sut", "INSERT, UPDATE" },			/* a class's latest fingerprint */
+	{ "swprofile", "INSERT, UPDATE" },		/* one an import made, filled in */
+	{ "swprofile_sut", "INSERT, UPDATE" },		/* the same, per machine class */
+	{ "benchmark", "INSERT" },
+	{ "benchmark_param", "INSERT, DELETE" },	/* a benchmark's parameters, written anew when first stored */
+	{ "resultclass", "INSERT" },
+	{ "session", "INSERT, UPDATE" },		/* its end; a merge completing it */
+	{ "sample", "INSERT" },
+	{ "error", "INSERT" },
+	{ "run_state", "INSERT, UPDATE, DELETE" },	/* plan run's progress, gone once done */
+	{ "run_state_done", "INSERT, DELETE" },
+	{ "campaign", "INSERT, UPDATE" },
+	{ "campaign_boot", "INSERT, UPDATE" },
+	{ "sequential", "INSERT, UPDATE" },		/* plan run --until-decided's looks */
+	{ NULL, NULL },
+};
+
 int store_schema_version(void)
 {
 	return SCHEMA_VERSION;
@@ -423,6 +447,58 @@ static int identify_and_migrate(struct store *st)
 		st->version = SCHEMA_VERSION;
 out:
 	return store_tx_end(st, ret);
+}
+
+/* A role name the setup takes: a plain lower-case identifier, which SQL needs no quoting for. */
+static bool lab_role_name(const char *what, const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	if (n && n <= 63 && strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") == n && !(*name >= '0' && *name <= '9'))
+		return true;
+	log_err("the %s role's name '%s' is not a plain identifier: lower-case letters, digits and _, at most 63,"
+		" not starting with a digit", what, name ? name : "");
+	return false;
+}
+
+int store_lab_setup(const char *url, ident_parse_fn parse, const struct store_roles *r)
+{
+	struct store *st;
+	bool readonly = false, existing = true;
+	int ret;
+
+	if (!lab_role_name("owner", r->owner) || !lab_role_name("writer", r->writer) ||
+	    !lab_role_name("reader", r->reader))
+		return -EINVAL;
+	if (!strcmp(r->owner, r->writer) || !strcmp(r->owner, r->reader) || !strcmp(r->writer, r->reader)) {
+		log_err("the owner, writer and reader must be three roles, not %s, %s and %s", r->owner, r->writer,
+			r->reader);
+		return -EINVAL;
+	}
+	if (!(st = calloc(1, sizeof(*st))))
+		return -ENOMEM;
+	st->parse = parse;
+	st->be = store_backend_for(url);
+	if (st->be && !st->be->lab_roles) {
+		log_err("%s is a file: a lab's roles are a database server's; a file's readers and writers are its"
+			" permissions", url);
+		log_hint("a shared store is a PostgreSQL database: --store postgresql://ADMIN@HOST/DATABASE");
+		free(st);
+		return -EINVAL;
+	}
+	if (!st->be) {
+		free(st);
+		return store_url_is_postgresql(url) ? -ENOTSUP : -EINVAL;
+	}
+	ret = st->be->open(st, url, &readonly, &existing);
+	if (!ret)
+		ret = st->be->lab_roles(st, r, STORE_LAB_PREPARE);
+	if (!ret)
+		ret = identify_and_migrate(st);
+	if (!ret)
+		ret = st->be->lab_roles(st, r, STORE_LAB_GRANT);
+	store_close(st);
+	return ret;
 }
 
 /*

@@ -91,6 +91,26 @@ int store_open(const char *url, ident_parse_fn parse, struct store **out);
  */
 int store_open_readonly(const char *url, ident_parse_fn parse, struct store **out);
 
+/* A lab's roles on a shared (PostgreSQL) store. */
+struct store_roles {
+	const char *owner;	/* owns the database, its schema and tables: runs every migration */
+	const char *writer;	/* runs, plan runs, campaigns, imports, merges in; never changes a sample */
+	const char *reader;	/* show, report, list, export, a merge's source: selects only */
+};
+
+/*
+ * Set up the PostgreSQL database at @url, connected to as its
+ * administrator (a superuser), for a lab: the roles of @r created when
+ * missing (LOGIN, without a password: libpq's ~/.pgpass or a service file
+ * holds those), the database and its public schema given to the owner, the
+ * clearpath schema created or migrated as the owner, and each role granted
+ * exactly what it needs, per table, and nothing else.  Run again after an
+ * upgrade: it migrates and grants the new tables.  Returns 0, -EINVAL
+ * (logged) for a role name that is not a plain lower-case identifier or a
+ * store without roles (a file), or a store error.
+ */
+int store_lab_setup(const char *url, ident_parse_fn parse, const struct store_roles *r);
+
 /* Close @st (NULL is fine).  Committed data is already durable; nothing is lost. */
 void store_close(struct store *st);
 

@@ -46,7 +46,7 @@ workloads() {
 	local missing='' checked=0 help sec cmdlines
 	mapfile -t cmdlines < <(workloads)
 	# "bench mem mmap" and "plan run" are documented under bench and plan
-	for cmdline in "${cmdlines[@]}" run show report plan "plan run" campaign doctor list export import merge "remote check"; do
+	for cmdline in "${cmdlines[@]}" run show report plan "plan run" campaign doctor list export import merge "remote check" "store roles"; do
 		# commands still on other branches are absent from this binary: skip them
 		help=$($CP $cmdline --help 2>/dev/null) || continue
 		sec=$(man_section "${cmdline%% *}")

@@ -430,43 +430,6 @@ EOF2
 	done
 }
 
-@test "postgresql: README's lab roles: the writer runs and cannot delete, the reader shows and cannot write" {
-	pg_sql "CREATE ROLE owner_$DB LOGIN PASSWORD 'o'; CREATE ROLE writer_$DB LOGIN PASSWORD 'w';
-		CREATE ROLE reader_$DB LOGIN PASSWORD 'r';
-		ALTER DATABASE $DB OWNER TO owner_$DB; ALTER SCHEMA public OWNER TO owner_$DB;"
-	host=${PGBASE#postgresql://postgres:secret@}
-	echo sut,swprofile,session,benchmark,resultclass,unit,higher_is_better,iteration,warmup,value,session_started,sample_time |
-		"$CP" import --store "postgresql://owner_$DB:o@$host/$DB" -
-	tests/pg-server psql "$PGDIR" -d "$DB" -U "owner_$DB" -c "
-		GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader_$DB, writer_$DB;
-		GRANT INSERT ON ALL TABLES IN SCHEMA public TO writer_$DB;
-		GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO writer_$DB;
-		GRANT UPDATE ON sut, swprofile, swprofile_sut, session, run_state TO writer_$DB;
-		GRANT DELETE ON benchmark_param, run_state, run_state_done TO writer_$DB;"
-	W="postgresql://writer_$DB:w@$host/$DB"
-	R="postgresql://reader_$DB:r@$host/$DB"
-	"$CP" run --quiet --force --repeats 2 --store "$W" -- mem memset -f default -s 64KB -l 1 >/dev/null
-	cat >"$D/p.yaml" <<'EOF2'
-name: lab
-defaults: {warmups: 0, repeats: 1, sessions: 1}
-benchmarks:
-  - exec: {name: one, command: "echo v 1", regex: 'v ([0-9.]+)', unit: s, higher_is_better: false}
-EOF2
-	"$CP" plan run --quiet --force --store "$W" "$D/p.yaml" >/dev/null
-	small_store "$D/a.db"
-	"$CP" merge --into "$W" "$D/a.db"
-	run "$CP" show --store "$R"
-	[ "$status" -eq 0 ]
-	[[ "$output" == *"memset -f default -s 64KB -l 1"* ]]
-	[ "$(pg_sql 'select count(*) from session where complete = 1')" -eq 3 ]
-	run --separate-stderr "$CP" run --quiet --force --store "$R" -- mem memset -f default -s 64KB -l 1
-	[ "$status" -eq 3 ]
-	[[ "$stderr" == *"permission denied"* ]]
-	run tests/pg-server psql "$PGDIR" -d "$DB" -U "writer_$DB" -c 'delete from sample'
-	[ "$status" -ne 0 ]
-	[[ "$output" == *"permission denied"* ]]
-}
-
 @test "postgresql: export --whole from a server equals SQLite's, and import --whole into one gives it back" {
 	small_store "$D/a.db"
 	small_store "$D/b.db"

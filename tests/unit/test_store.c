@@ -12,6 +12,7 @@
 
 #include "store/campaign.h"
 #include "store/db.h"
+#include "store/db.h"
 #include "store/url.h"
 
 static void test_open_creates_its_directory_only(void **state)
@@ -639,6 +640,34 @@ static void test_resume_state_per_machine(void **state)
 		assert_int_equal(store_resume_set(st, &(struct store_run_key){ "lab", big, big, "h" }, &got),
 				 -EINVAL);
 	}
+	store_close(st);
+}
+
+/*
+ * Every table the migrations make has its row in store_lab_tables[] (what a
+ * lab's writer may do to it), and every row names a table: a new table is
+ * a decision about who may change it, made where the schema is.
+ */
+static void test_lab_tables_cover_the_schema(void **state)
+{
+	struct store *st = fixture_open(state, "lab.db");
+	size_t rows = 0;
+
+	for (const struct store_lab_table *t = store_lab_tables; t->table; t++, rows++) {
+		char sql[256];
+
+		/* the schema version's table is the server's own (SQLite keeps it in its header) */
+		if (!strcmp(t->table, "clearpath_schema") && !fixture_pg(state))
+			continue;
+		snprintf(sql, sizeof(sql), fixture_pg(state)
+			 ? "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = '%s'"
+			 : "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = '%s'", t->table);
+		assert_int_equal(fixture_raw(state, "lab.db", sql), 1);
+	}
+	assert_int_equal(fixture_raw(state, "lab.db", fixture_pg(state)
+				     ? "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()"
+				     : "SELECT count(*) + 1 FROM sqlite_schema WHERE type = 'table'"
+				       " AND name NOT LIKE 'sqlite_%'"), (int64_t)rows);
 	store_close(st);
 }
 
@@ -1284,6 +1313,7 @@ int main(void)
 		cmocka_unit_test(test_incomplete_session_stays),
 		cmocka_unit_test(test_resume_state),
 		cmocka_unit_test(test_resume_state_per_machine),
+		cmocka_unit_test(test_lab_tables_cover_the_schema),
 		cmocka_unit_test(test_listings),
 		cmocka_unit_test(test_concurrent_writers),
 		cmocka_unit_test(test_kill9_keeps_committed_samples),

@@ -10,6 +10,7 @@
 #include <libpq-fe.h>
 
 #include "store/db.h"
+#include "store/postgresql/roles.h"
 #include "store/url.h"
 #include "util/log.h"
 
@@ -894,4 +895,5 @@ const struct store_backend store_backend_postgresql = {
 	.col_double = pg_col_double,
 	.changes = pg_changes,
 	.reconnect = pg_reconnect,
+	.lab_roles = store_pg_lab_roles,
 };

@@ -813,8 +813,9 @@ void cmp_floor_of(const struct stats_cell *c, double alpha, double target_pct, s
 	f->between_pct = c->mean ? 100 * sqrt(c->var_between) / fabs(c->mean) : NAN;
 	f->within_pct = c->mean ? 100 * sqrt(c->var_within) / fabs(c->mean) : NAN;
 	f->at_least = false;
-	f->mde4_pct = stats_mde_independent(rsd, c->robust.df, 4, alpha, &f->at_least);
-	f->sessions_needed = stats_sessions_independent(rsd, c->robust.df, target_pct, alpha, &f->at_least);
+	f->mde4_pct = stats_mde_independent(rsd, c->sessions_df, 4, alpha, &f->at_least);
+	f->sessions_needed = stats_sessions_independent(rsd, c->sessions_df, c->sessions, target_pct, alpha,
+							&f->at_least);
 }
 
 void cmp_attach_floor(struct cmp_set *s, const struct cmp_set *cal, const struct cmp_opts *o)

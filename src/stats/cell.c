@@ -159,10 +159,13 @@ static void stats_robust_estimate(double *levels, size_t k, const struct stats_r
 	c->var_sessions = k > 1 ? gsl_stats_variance_m(levels, 1, k, c->level) : NAN;
 	c->robust.var_mean = k > 1 ? c->var_sessions / (double)k : NAN;
 	c->robust.df = k > 1 ? (double)(k - 1) : 0;
+	c->sessions_df = k > 1 ? (double)(k - 1) : NAN;
+	c->spread_floored = false;
 	if (k > 1 && c->robust.var_mean < floor / (double)k) {
 		c->robust.var_mean = floor / (double)k;
 		c->robust.df = rs->df_w;
 		c->var_sessions = floor;	/* for planning: one session's level varies at least this much */
+		c->spread_floored = true;
 	}
 	c->modes = 0;
 	c->mode_low = 0;

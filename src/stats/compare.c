@@ -171,7 +171,7 @@ static const char *stats_too_few(const struct stats_cell *base, const struct sta
 static void stats_rsd_of(const struct stats_cell *c, double *rsd, double *df)
 {
 	*rsd = stats_rsd(c);
-	*df = isfinite(*rsd) ? c->robust.df : NAN;
+	*df = isfinite(*rsd) ? c->sessions_df : NAN;
 }
 
 int stats_compare(const struct stats_cell *base, const struct stats_cell *other, bool higher_is_better,

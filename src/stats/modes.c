@@ -106,6 +106,7 @@ bool stats_share_modes(struct stats_cell *const *cells, size_t n, double alpha)
 		c->var_sessions = pooled;
 		c->robust.var_mean = pooled / (double)c->sessions;
 		c->robust.df = df;
+		c->sessions_df = df;
 		stats_estimate_interval(&c->robust, c->level, alpha);
 		c->modes_shared = true;
 	}

@@ -25,6 +25,18 @@ static double stats_var_upper(double v, double df, bool *at_least)
 	return v * df / gsl_cdf_chisq_Pinv(1 - STATS_PLAN_CONFIDENCE, df);
 }
 
+/*
+ * A plan of @n sessions from a pilot of @pilot sessions whose spread has
+ * @df df is a lower bound when the df are few and the plan small
+ * (STATS_PLAN_SURE_DF): it then comes mostly from pilots that read the
+ * spread too small.  Sets *@at_least, never clears it.
+ */
+static void stats_small_pilot(double n, double pilot, double df, bool *at_least)
+{
+	if (df < STATS_PLAN_SURE_DF && n < 2 * pilot)
+		*at_least = true;
+}
+
 /* t(1 - alpha/2) + t(power): how many standard errors a change must be to be found that often. */
 static double stats_power_factor(double alpha, double df)
 {
@@ -106,6 +118,11 @@ void stats_plan(struct stats_change *ch, double alpha, double target_pct)
 		ch->mde_pct = stats_power_factor(alpha, ch->df) * sqrt(se2);
 	}
 	ch->sessions_needed = stats_sessions_needed(ch, alpha, target_pct);
+	/* the pilot's spread: the column with fewer df (pairs: the ratios') */
+	stats_small_pilot(ch->sessions_needed, (double)ch->sessions,
+			  isnan(ch->rsd_df_other) || ch->rsd_df_base < ch->rsd_df_other ? ch->rsd_df_base
+										 : ch->rsd_df_other,
+			  &ch->plan_at_least);
 }
 
 double stats_mde_independent(double rsd, double df, size_t sessions, double alpha, bool *at_least)
@@ -121,17 +138,20 @@ double stats_mde_independent(double rsd, double df, size_t sessions, double alph
 	return stats_power_factor(alpha, dfn) * 100 * sqrt(v) * sqrt(2 / (double)sessions);
 }
 
-double stats_sessions_independent(double rsd, double df, double target_pct, double alpha, bool *at_least)
+double stats_sessions_independent(double rsd, double df, size_t pilot, double target_pct, double alpha,
+				  bool *at_least)
 {
-	double v;
+	double v, n;
 	bool lower = false;
 
 	if (!(target_pct > 0) || !(alpha > 0 && alpha < 1) || !(rsd > 0) || !isfinite(rsd) || !(df > 0))
 		return NAN;
 	v = stats_var_upper(rsd * rsd, df, &lower);
+	n = stats_sessions_for(100 * sqrt(2 * v), target_pct, alpha, 2);
+	stats_small_pilot(n, (double)pilot, df, &lower);
 	if (at_least)
 		*at_least = lower;
-	return stats_sessions_for(100 * sqrt(2 * v), target_pct, alpha, 2);
+	return n;
 }
 
 unsigned stats_sequential_looks(unsigned first, unsigned last)

@@ -31,6 +31,14 @@
 #define STATS_PLAN_CONFIDENCE		0.75
 #define STATS_PLAN_MIN_DF		3
 /*
+ * A plan from a spread of fewer than STATS_PLAN_SURE_DF df that asks for
+ * fewer than twice the sessions it was planned from is "at least" too: with
+ * so few df, more than 1 pilot in 20 reads a spread below a third of the
+ * truth, and a small plan is mostly such a pilot (tests/unit/test_stats_sim.c:
+ * 4 calibration sessions asking for at most 7 found +1% in 25% of cases).
+ */
+#define STATS_PLAN_SURE_DF		8
+/*
  * A sample is flagged as an outlier when it is this many robust standard
  * deviations (1.4826 x the median absolute residual) from its session's
  * median; tests/unit/test_stats_sim.c measures how rarely clean data is.
@@ -91,6 +99,15 @@ struct stats_cell {
 	double mode_gap_pct;
 	/* var_sessions and robust raised to the row's pooled spread by stats_share_modes() */
 	bool modes_shared;
+	/*
+	 * The levels agreed more closely than their within-session noise
+	 * allows: var_sessions and robust are that noise's (the floor), a lower
+	 * bound of one session's spread.  sessions_df: the df var_sessions has
+	 * as an estimate of that spread, for planning (sessions - 1, however
+	 * many df the floor has; the row's when modes_shared; NAN with one session).
+	 */
+	bool spread_floored;
+	double sessions_df;
 };
 
 /*
@@ -284,7 +301,9 @@ int stats_compare_paired(const double *base, const double *other, size_t k, bool
  * Both plan for the upper STATS_PLAN_CONFIDENCE confidence bound of the
  * spread, so that following them delivers the power on average; with
  * fewer than STATS_PLAN_MIN_DF df behind it they use the spread as
- * measured and set plan_at_least.  Either is NAN when the data cannot say.
+ * measured and set plan_at_least, which a small plan from a small pilot
+ * (STATS_PLAN_SURE_DF, the pilot being ch->sessions) also sets.  Either is
+ * NAN when the data cannot say.
  * No-op for a NULL @ch or a target_pct that is not positive.
  */
 void stats_plan(struct stats_change *ch, double alpha, double target_pct);
@@ -297,12 +316,15 @@ void stats_plan(struct stats_change *ch, double alpha, double target_pct);
  * stats_mde_independent: the smallest change, in per cent, that @sessions
  * sessions per column detect with STATS_POWER at level 1 - @alpha.
  * stats_sessions_independent: the sessions per column that detect
- * @target_pct.  *@at_least (may be NULL) is set when @df is below
- * STATS_PLAN_MIN_DF (the answer is then a lower bound).  NAN when the inputs
- * cannot say (rsd not finite and > 0, df not > 0, fewer than 2 sessions).
+ * @target_pct, planned from a calibration of @pilot sessions.  *@at_least
+ * (may be NULL) is set when @df is below STATS_PLAN_MIN_DF, and by the
+ * second for a small plan from a small pilot (STATS_PLAN_SURE_DF): the
+ * answer is then a lower bound.  NAN when the inputs cannot say (rsd not
+ * finite and > 0, df not > 0, fewer than 2 sessions).
  */
 double stats_mde_independent(double rsd, double df, size_t sessions, double alpha, bool *at_least);
-double stats_sessions_independent(double rsd, double df, double target_pct, double alpha, bool *at_least);
+double stats_sessions_independent(double rsd, double df, size_t pilot, double target_pct, double alpha,
+				  bool *at_least);
 
 /*
  * The level for each look of a sequential run (plan run --until-decided):

@@ -60,6 +60,7 @@ static struct stats_cell cell_made(double mean, double var_mean, double df)
 	c.pooled = c.nested;
 	c.level = mean;
 	c.robust = c.nested;
+	c.sessions_df = df;
 	return c;
 }
 
@@ -137,6 +138,33 @@ static void test_clamped_between(void **state)
 	assert_near(c.var_within, 8.142857143, 1e-8);
 	assert_near(c.nested.var_mean, 0.8142857143, 1e-10);
 	assert_near(c.nested.df, 7, 1e-9);
+}
+
+/*
+ * Levels that agree more closely than their repeats allow: the floor (the
+ * repeats' noise, with their 8 df) stands in for the test, but as an
+ * estimate of one session's spread it has the sessions' 3 df, and plans
+ * (here calibrate's) say so: 4 sessions planning fewer than 8 is "at least".
+ */
+static void test_floored_spread_plans_with_the_sessions_df(void **state)
+{
+	static const double v[] = { 99.8, 100.2, 100, 99.7, 100.3, 100, 99.9, 100.1, 100, 100.25, 99.75, 100 };
+	static const int s[] = { 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4 };
+	struct stats_cell c = cell_of(v, s, N_OF(v)), o = c;
+	struct stats_change ch;
+	bool lower = false;
+
+	(void)state;
+	assert_true(c.spread_floored);
+	assert_near(c.robust.df, 8, 0);
+	assert_near(c.sessions_df, 3, 0);
+	cell_move(&o, c.level * 1.001);
+	ch = compare(&c, &o, true, STATS_RULE_NESTED);
+	assert_near(ch.rsd_df_base, 3, 0);
+	assert_near(ch.df, 16, 1e-9);	/* the test still has the floor's df, Welch over both */
+	assert_true(stats_sessions_independent(sqrt(c.var_sessions) / c.level, c.sessions_df, c.sessions, 1, 0.05,
+					       &lower) < 8);
+	assert_true(lower);
 }
 
 /* Balanced sessions: Var(mean) = MSB / N with k - 1 df, the exact nested t. */
@@ -573,21 +601,33 @@ static void test_plan_independent(void **state)
 	assert_int_equal(ch.verdict, STATS_INSUFFICIENT);
 	stats_plan(&ch, 0.05, 1);
 	assert_true(ch.sessions_needed > n);
-	assert_near(ch.sessions_needed, stats_sessions_independent(0.02, 3, 1, 0.05, NULL), 0);
+	assert_near(ch.sessions_needed, stats_sessions_independent(0.02, 3, 4, 1, 0.05, NULL), 0);
 	assert_true(isnan(ch.mde_pct));
 	/* planning before a comparison gives the same answer from the same spread and df */
-	assert_near(stats_sessions_independent(0.02, 3, 1, 0.05, &lower),
-		    stats_sessions_independent(0.02 * sqrt(3 / gsl_cdf_chisq_Pinv(0.25, 3)), 1e9, 1, 0.05, NULL), 0);
+	assert_near(stats_sessions_independent(0.02, 3, 4, 1, 0.05, &lower),
+		    stats_sessions_independent(0.02 * sqrt(3 / gsl_cdf_chisq_Pinv(0.25, 3)), 1e9, 4, 1, 0.05, NULL), 0);
 	assert_false(lower);
 	assert_near(stats_mde_independent(0.02, 6, 4, 0.05, &lower),
 		    (gsl_cdf_tdist_Pinv(0.975, 6) + gsl_cdf_tdist_Pinv(0.8, 6)) * 2 * sqrt(0.5 * 6 / gsl_cdf_chisq_Pinv(0.25, 6)),
 		    1e-9);
 	/* a calibration of 2 sessions (1 df) cannot bound its spread: the answer is a lower bound */
-	assert_true(stats_sessions_independent(0.02, 1, 1, 0.05, &lower) < n);
+	assert_true(stats_sessions_independent(0.02, 1, 2, 1, 0.05, &lower) < n);
 	assert_true(lower);
+	/*
+	 * a quiet calibration of 4 sessions asking for fewer than 8: more likely
+	 * a spread read too small than a quiet machine, a lower bound; from 8 df
+	 * on, or a plan of twice the pilot or more, it is not
+	 */
+	n = stats_sessions_independent(0.003, 3, 4, 1, 0.05, &lower);
+	assert_true(n >= STATS_MIN_SESSIONS && n < 8);
+	assert_true(lower);
+	assert_true(stats_sessions_independent(0.003, 8, 9, 1, 0.05, &lower) < 8);
+	assert_false(lower);
+	assert_true(stats_sessions_independent(0.006, 3, 4, 1, 0.05, &lower) >= 8);
+	assert_false(lower);
 	assert_true(isnan(stats_mde_independent(0.02, 6, 1, 0.05, NULL)));
-	assert_true(isnan(stats_sessions_independent(0, 6, 1, 0.05, NULL)));
-	assert_true(isnan(stats_sessions_independent(0.02, 0, 1, 0.05, NULL)));
+	assert_true(isnan(stats_sessions_independent(0, 6, 7, 1, 0.05, NULL)));
+	assert_true(isnan(stats_sessions_independent(0.02, 0, 1, 1, 0.05, NULL)));
 	/* an interval within +-target decides "no change that large" */
 	b = cell_made(100, 1e-4, 11);
 	o = cell_made(100.1, 1e-4, 11);
@@ -774,6 +814,7 @@ int main(void)
 		cmocka_unit_test(test_single_session),
 		cmocka_unit_test(test_unbalanced_sessions),
 		cmocka_unit_test(test_clamped_between),
+		cmocka_unit_test(test_floored_spread_plans_with_the_sessions_df),
 		cmocka_unit_test(test_balanced_sessions),
 		cmocka_unit_test(test_one_sample_per_session),
 		cmocka_unit_test(test_one_sample),

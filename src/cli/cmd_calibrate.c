@@ -194,9 +194,10 @@ static int ca_table(const struct result_block *blk, size_t b, const struct ca_cl
 	if (!ret)
 		rpt_table_add_footer(t, "Spreads as sd in % of the mean; detect: the smallest change found 80% of"
 					" the time at 95% confidence, comparing two kernels with that many"
-					" sessions each, planned for the upper 75% confidence bound of the spread (>=: too few"
-					" sessions to bound it, a lower bound). 'clearpath show --stats' prints these"
-					" under each result.");
+					" sessions each, planned for the upper 75% confidence bound of the spread (>=: a"
+					" lower bound, from too few sessions to bound the spread, or a plan of fewer than"
+					" twice the sessions of a calibration of fewer than 9: mostly one that read the"
+					" spread too small). 'clearpath show --stats' prints these under each result.");
 	if (!ret && truncated)
 		rpt_table_add_footer(t, "within repeats: the sessions differ no more than the repeats explain"
 					" (the estimate of the difference between sessions is 0 or less, truncated"

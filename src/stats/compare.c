@@ -104,19 +104,45 @@ static bool stats_intervals_apart(const struct stats_cell *base, const struct st
 }
 
 /*
+ * The df of a spread the two columns share, or 0 when they do not: equal
+ * session counts (the t statistic is then the same whether the spread is
+ * pooled or not, only its df differ), spreads of their own sessions (not
+ * already the row's, stats_share_modes, nor a floor), and an F test that finds the spreads
+ * agreeing (p above STATS_SHARED_SPREAD_P).  Welch-Satterthwaite's df,
+ * random and below the pooled ones, cost the seed protocol a tenth of its
+ * power; tests/unit/test_stats_sim.c measures what sharing costs where the
+ * spreads differ.
+ */
+static double stats_shared_df(const struct stats_cell *base, const struct stats_cell *other)
+{
+	double fb = base->sessions_df, fo = other->sessions_df, f, p;
+
+	if (base->sessions != other->sessions || base->sessions < STATS_SHARED_MIN_SESSIONS ||
+	    base->modes_shared || other->modes_shared || base->spread_floored || other->spread_floored ||
+	    !(fb > 0 && fo > 0) || !(base->var_sessions > 0 && other->var_sessions > 0))
+		return 0;
+	f = base->var_sessions / other->var_sessions;
+	p = 2 * fmin(gsl_cdf_fdist_P(f, fb, fo), gsl_cdf_fdist_Q(f, fb, fo));
+	return p > STATS_SHARED_SPREAD_P ? fb + fo : 0;
+}
+
+/*
  * Interval, p-value and df of the change; returns the reason when none can
  * be had.  @df_cap > 0 caps the Welch df (a column of 2 sessions: Hsu's
- * conservative min(k) - 1, which holds whatever the columns' variances).
+ * conservative min(k) - 1, which holds whatever the columns' variances);
+ * else @df_shared > 0 (stats_shared_df) raises it to the shared spread's.
  */
 static const char *stats_change_interval(double cb, double co, const struct stats_estimate *eb,
 					 const struct stats_estimate *eo, double alpha, double df_cap,
-					 struct stats_change *ch)
+					 double df_shared, struct stats_change *ch)
 {
 	double lo, hi, tq, tstat;
 
 	ch->df = stats_welch_df(eb, eo);
 	if (df_cap > 0 && !(ch->df <= df_cap))
 		ch->df = df_cap;
+	else if (!(df_cap > 0) && df_shared > ch->df)
+		ch->df = df_shared;
 	tq = gsl_cdf_tdist_Pinv(1 - alpha / 2, ch->df);
 	if (stats_fieller(cb, co, eb, eo, tq, &lo, &hi))
 		return "base mean is not distinguishable from 0, the change interval is unbounded";
@@ -209,7 +235,8 @@ int stats_compare(const struct stats_cell *base, const struct stats_cell *other,
 		eb = stats_cleaned(&eb, cb);
 		eo = stats_cleaned(&eo, co);
 		why = stats_change_interval(cb, co, &eb, &eo, alpha,
-					    ch.why_undecided ? (double)ch.sessions - 1 : 0, &ch);
+					    ch.why_undecided ? (double)ch.sessions - 1 : 0,
+					    rule == STATS_RULE_NESTED ? stats_shared_df(base, other) : 0, &ch);
 	}
 	if (why) {
 		stats_set_insufficient(&ch, why);

@@ -37,6 +37,21 @@ def t_quantile(p, df):
     return (lo + hi) / 2
 
 
+def f_pdf(x, d1, d2):
+    c = math.lgamma((d1 + d2) / 2) - math.lgamma(d1 / 2) - math.lgamma(d2 / 2) + d1 / 2 * math.log(d1 / d2)
+    return math.exp(c + (d1 / 2 - 1) * math.log(x) - (d1 + d2) / 2 * math.log1p(d1 * x / d2))
+
+
+def f_cdf(x, d1, d2, steps=200000):
+    # Simpson on [0, x] in u = x^(1/2), so the density's 1/sqrt at 0 (d1 = 1) stays finite: dx = 2u du
+    h = math.sqrt(x) / steps
+    g = lambda u: 2 * u * f_pdf(u * u, d1, d2) if u > 0 else (2 * math.sqrt(d1 / d2 / math.pi) if d1 == 1 else 0)
+    s = g(0) + g(steps * h)
+    for i in range(1, steps):
+        s += (4 if i % 2 else 2) * g(i * h)
+    return s * h / 3
+
+
 def describe(xs):
     n = len(xs)
     m = F(sum(F(x) for x in xs), n)
@@ -71,9 +86,10 @@ def nested(groups):
     return grand, vb, msw, var, df
 
 
-def fieller(mb, vb, dfb, mo, vo, dfo, alpha=0.05):
+def fieller(mb, vb, dfb, mo, vo, dfo, alpha=0.05, df=None):
     mb, vb, mo, vo = map(float, (mb, vb, mo, vo))
-    df = (vb + vo) ** 2 / (vb ** 2 / dfb + vo ** 2 / dfo)
+    if df is None:
+        df = (vb + vo) ** 2 / (vb ** 2 / dfb + vo ** 2 / dfo)
     t = t_quantile(1 - alpha / 2, df)
     # (mo - r mb)^2 = t^2 (vo + r^2 vb), solved for r with the quadratic formula
     A = mb * mb - t * t * vb
@@ -116,6 +132,12 @@ if __name__ == "__main__":
     show("bal base: mean vb vw var_mean df", gb, vbb, vwb, varb, dfb)
     show("bal other: mean vb vw var_mean df", go, vbo, vwo, varo, dfo)
     show("bal nested change: pct df lo hi p", 100 * (go / gb - 1), *fieller(gb, varb, dfb, go, varo, dfo))
+    # the spreads of the session means agree (two-sided F test p > 0.2): the shared spread's df, 3 + 3
+    lb = [F(sum(s), len(s)) for s in bal_b]
+    lo_ = [F(sum(s), len(s)) for s in bal_o]
+    fr = float(describe(lb)[2] / describe(lo_)[2])
+    pf = 2 * min(f_cdf(fr, 3, 3), 1 - f_cdf(fr, 3, 3))
+    show("bal shared spread: F p; change at df 6: df lo hi p", fr, pf, *fieller(gb, varb, dfb, go, varo, dfo, df=6))
     nb, mb_, vb_, _ = describe([x for s in bal_b for x in s])
     no, mo_, vo_, _ = describe([x for s in bal_o for x in s])
     show("bal pooled change: df lo hi p", *fieller(mb_, vb_ / nb, nb - 1, mo_, vo_ / no, no - 1))

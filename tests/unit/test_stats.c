@@ -343,11 +343,15 @@ static void test_compare_balanced_both_rules(void **state)
 	struct stats_change ch = compare(&cb, &co, true, STATS_RULE_NESTED);
 
 	(void)state;
+	/*
+	 * the spreads of the session means agree (F = 1.41, two-sided p 0.78 by
+	 * stats_ref.py): judged with the shared spread's df, 3 + 3, not Welch's 5.83
+	 */
 	assert_near(ch.pct, -3.252710592, 1e-8);
-	assert_near(ch.df, 5.828928296, 1e-8);
-	assert_near(ch.ci_low, -8.613718622, 1e-6);
-	assert_near(ch.ci_high, 2.469466316, 1e-6);
-	assert_near(ch.p_value, 0.2064698242, 1e-7);
+	assert_near(ch.df, 6, 0);
+	assert_near(ch.ci_low, -8.576784744, 1e-6);
+	assert_near(ch.ci_high, 2.42740789, 1e-6);
+	assert_near(ch.p_value, 0.2050749926, 1e-7);
 	assert_int_equal(ch.verdict, STATS_NONE);
 	assert_null(ch.why_insufficient);
 
@@ -360,6 +364,41 @@ static void test_compare_balanced_both_rules(void **state)
 	assert_near(cb.pooled.ci_low, 97.84524573, 1e-6);
 	assert_near(co.pooled.ci_high, 98.42939904, 1e-6);
 	assert_int_equal(ch.verdict, STATS_NONE);
+}
+
+/*
+ * The spread is shared only between columns of equal session counts, 4 or
+ * more, whose spreads agree: otherwise Welch-Satterthwaite's df, below the
+ * shared spread's.
+ */
+static void test_shared_spread_only_where_it_holds(void **state)
+{
+	static const double b[] = { 100, 101, 102, 95, 96, 96, 104, 103, 105, 99, 100, 98, 97, 98, 97 };
+	static const double o[] = { 97, 98, 98, 93, 92, 94, 101, 100, 99, 96, 95, 97, 95, 96, 94 };
+	/* levels 1% apart against b's 4% or so: F = 16, p < 0.01 */
+	static const double q[] = { 97, 97.1, 96.9, 96, 96.1, 95.9, 98, 97.9, 98.1, 96.5, 96.6, 96.4 };
+	static const int s[] = { 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5 };
+	struct stats_cell cb = cell_of(b, s, 12), co = cell_of(o, s, 12), cq = cell_of(q, s, 12);
+	struct stats_change ch = compare(&cb, &co, true, STATS_RULE_NESTED);
+
+	(void)state;
+	assert_near(ch.df, 6, 0);
+	/* spreads 4 times apart */
+	ch = compare(&cb, &cq, true, STATS_RULE_NESTED);
+	assert_true(ch.df < 6);
+	/* 3 sessions each: an F test of 2 and 2 df cannot tell spreads apart */
+	cb = cell_of(b, s, 9);
+	co = cell_of(o, s, 9);
+	ch = compare(&cb, &co, true, STATS_RULE_NESTED);
+	assert_true(ch.df < 4);
+	/* 4 sessions against 5 */
+	cb = cell_of(b, s, 12);
+	co = cell_of(o, s, 15);
+	ch = compare(&cb, &co, true, STATS_RULE_NESTED);
+	assert_true(ch.df < 7);
+	/* the fastpath rule compares samples, never a shared spread of sessions */
+	ch = compare(&cb, &cb, true, STATS_RULE_FASTPATH);
+	assert_near(ch.df, 22, 1e-9);
 }
 
 /* Verdict direction, the minimum effect, and p < alpha exactly when the CI excludes 0. */
@@ -823,6 +862,7 @@ int main(void)
 		cmocka_unit_test(test_compare_matches_r_welch),
 		cmocka_unit_test(test_compare_vast_ratio),
 		cmocka_unit_test(test_compare_balanced_both_rules),
+		cmocka_unit_test(test_shared_spread_only_where_it_holds),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_fastpath_rule),
 		cmocka_unit_test(test_rounding_noise_is_no_spread),

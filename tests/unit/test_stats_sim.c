@@ -606,12 +606,20 @@ static bool sim_report(const char *what, struct sim_rate m, const char *promise,
 
 /*
  * A/A designs: no false mark in more than 5% of them.  Those marked
- * "limit" are Welch-Satterthwaite's known weakness, not held: a small
- * column noisier than a large one (its spread underestimated by chance
- * raises the df just when the statistic is large): 5.2-6.6% at 10000
- * datasets (bench/stats-rates).  Only Hsu's df
- * (min sessions - 1) holds there, at a loss of a third of the power of the
- * seed protocol; printed, so the README's numbers stay honest.
+ * "limit" are not held, and printed so the README's numbers stay honest:
+ * a column of 3-5 sessions whose spread differs from the other's.  Welch-
+ * Satterthwaite is liberal there (a small column noisier than a large one:
+ * its spread underestimated by chance raises the df just when the
+ * statistic is large; 6.4-6.6% for 3 noisy sessions against 10 quiet ones
+ * at 10000 datasets, bench/stats-rates).  Where the session counts are
+ * equal and 4 or more, the spread is shared when an F test finds the two
+ * agreeing (STATS_SHARED_SPREAD_P), for the seed protocol's power (+2%:
+ * 56.5% found with Welch's df, 58.6% shared); that costs 4 sessions
+ * against 4 with spreads 4 times apart 0.3-0.5 points (5.3-6.1% instead of
+ * 5.0-5.6%).  No rule on two columns alone does better: the most powerful
+ * test held at 5% for every ratio of the spreads finds +2% in 57.4% of
+ * seed-protocol datasets (a search over critical values as a function of
+ * the estimated ratio), so 58% costs some ratio of spreads its 5%.
  */
 static const struct {
 	const char *name;
@@ -631,33 +639,49 @@ static const struct {
 	{ "3 sessions (2% between) vs 20 (0.5%)", { 3, 20, 0.02, 0.005, .rows = 1 }, true },
 	{ "5 sessions (2% between) vs 20 (0.5%)", { 5, 20, 0.02, 0.005, .rows = 1 }, true },
 	{ "4 sessions vs 10, equal noise", { 4, 10, 0.01, 0.01, .rows = 1 }, false },
+	{ "3 sessions (2% between) vs 3 (0.5%)", { 3, 3, 0.02, 0.005, .rows = 1 }, true },
+	{ "4 sessions (2% between) vs 4 (0.5%)", { 4, 4, 0.02, 0.005, .rows = 1 }, true },
+	{ "4 sessions (1% between) vs 4 (0.5%)", { 4, 4, 0.01, 0.005, .rows = 1 }, false },
+	{ "4 sessions (0.5% between) vs 4 (2%)", { 4, 4, 0.005, 0.02, .rows = 1 }, true },
+	{ "6 sessions (2% between) vs 6 (0.5%)", { 6, 6, 0.02, 0.005, .rows = 1 }, true },
+	{ "8 sessions (2% between) vs 8 (0.5%)", { 8, 8, 0.02, 0.005, .rows = 1 }, false },
 	{ "3 sessions (1% between) vs 10 (0.5%)", { 3, 10, 0.01, 0.005, .rows = 1 }, true },
 	{ "8 sessions x 3 repeats, 5% samples -15%", { 8, 8, 0.01, 0.01, .p_out = 0.05, .dip = -0.15, .rows = 1 }, false },
 	{ "paired boots, 4 sessions", { 4, 4, 0.02, 0.02, .rows = 1, .paired = true }, false },
 	{ "paired bimodal boots, 4 sessions", { 4, 4, 0.01, 0.01, 0.5, 0.08, .rows = 1, .paired = true }, false },
 };
 
+/* Power: the two promises (found at least that often, the interval reaching it), and the rest as measured. */
 static const struct {
 	const char *name;
 	struct sim_design d;
+	double promise;
 } sim_power[] = {
-	{ "seed protocol +2%", { 4, 4, 0.01, 0.01, .effect = 0.02, .rows = 1, .real = 1 } },
-	{ "seed protocol +3%, 5% samples -15%", { 4, 4, 0.01, 0.01, .p_out = 0.05, .dip = -0.15, .effect = 0.03, .rows = 1, .real = 1 } },
-	{ "3 vs 6 sessions +3%", { 3, 6, 0.01, 0.01, .effect = 0.03, .rows = 1, .real = 1 } },
-	{ "4 vs 10 sessions +2%", { 4, 10, 0.01, 0.01, .effect = 0.02, .rows = 1, .real = 1 } },
-	{ "3 vs 10 sessions +3%", { 3, 10, 0.01, 0.01, .effect = 0.03, .rows = 1, .real = 1 } },
-	{ "bimodal boots 4 vs 10 +5%", { 4, 10, 0.01, 0.01, 0.5, 0.08, .effect = 0.05, .rows = 1, .real = 1 } },
+	{ "seed protocol +2%", { 4, 4, 0.01, 0.01, .effect = 0.02, .rows = 1, .real = 1 }, 0.58 },
+	{ "seed protocol +3%, 5% samples -15%", { 4, 4, 0.01, 0.01, .p_out = 0.05, .dip = -0.15, .effect = 0.03, .rows = 1, .real = 1 }, 0.8 },
+	{ "3 vs 6 sessions +3%", { 3, 6, 0.01, 0.01, .effect = 0.03, .rows = 1, .real = 1 }, 0 },
+	{ "4 vs 10 sessions +2%", { 4, 10, 0.01, 0.01, .effect = 0.02, .rows = 1, .real = 1 }, 0 },
+	{ "3 vs 10 sessions +3%", { 3, 10, 0.01, 0.01, .effect = 0.03, .rows = 1, .real = 1 }, 0 },
+	{ "bimodal boots 4 vs 10 +5%", { 4, 10, 0.01, 0.01, 0.5, 0.08, .effect = 0.05, .rows = 1, .real = 1 }, 0 },
 };
 
 static void test_power_designs(void **state)
 {
+	bool ok = true;
+
 	(void)state;
 	for (size_t i = 0; i < sizeof(sim_power) / sizeof(sim_power[0]); i++) {
 		struct sim_rate f, found;
+		char promise[16];
 
 		sim_tables(&sim_power[i].d, sim_n(SIM_DATASETS), &f, &found, NULL);
-		sim_report(sim_power[i].name, found, "-", 0, false);
+		snprintf(promise, sizeof(promise), ">= %.0f%%", 100 * sim_power[i].promise);
+		if (sim_power[i].promise > 0)
+			ok &= sim_report(sim_power[i].name, found, promise, sim_power[i].promise, false);
+		else
+			sim_report(sim_power[i].name, found, "-", 0, false);
 	}
+	assert_true(ok);
 }
 
 /*

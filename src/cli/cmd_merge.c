@@ -20,6 +20,7 @@ static const struct cli_spec merge_spec = {
 		 "the same store again adds nothing.  A session both hold must be the same one: DST's\n"
 		 "copy of a session cut short (merged while it ran) takes the further samples and the\n"
 		 "end SRC holds, a copy SRC made while it ran adds nothing, anything else is refused.\n"
+		 "SRC's sequential runs (plan run --until-decided's looks) come along, each once.\n"
 		 "Each SRC is merged whole or not at all.\n\n"
 		 "    --into URL     the store to merge into (a path, sqlite:///path or postgresql://...)\n",
 	.into = true,
@@ -73,6 +74,8 @@ static int merge_one(struct store *dst, const char *src)
 		printf(", %d completed", done.completed);
 	if (done.extended)
 		printf(", %d given more of what the source holds", done.extended);
+	if (done.sequential)
+		printf(", %d sequential run%s", done.sequential, done.sequential == 1 ? "" : "s");
 	printf("\n");
 	free(shown);
 	return 0;

@@ -354,7 +354,7 @@ static int pr_record_looks(const struct pr_cli *o, const char *swp, unsigned loo
 {
 	char sut_name[256];
 	json_t *fp = o->h.sut ? NULL : fp_sut(sut_name, sizeof(sut_name));
-	struct store_sequential q = { o->h.sut ? o->h.sut : sut_name, swp, looks, 0, alpha };
+	struct store_sequential q = { o->h.sut ? o->h.sut : sut_name, swp, looks, 0, alpha, NULL, NULL };
 	struct store *st = NULL;
 	/* it writes: a read-only connection (a server's) would refuse the insert */
 	int ret = o->h.sut || fp ? store_url_open(o->h.store_url, wl_identity_parse, &st) : EXIT_INTERNAL;

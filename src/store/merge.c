@@ -219,6 +219,8 @@ int store_merge_rows(struct store *dst, struct store *src, struct store_merged *
 		ret = merge_benchmarks(&m);
 	if (!ret)
 		ret = store_merge_sessions(&m);
+	if (!ret)
+		ret = store_sequential_copy(dst, src, &m.done.sequential);
 	ret = store_tx_end(dst, ret);
 	if (!ret && out)
 		*out = m.done;

@@ -327,16 +327,32 @@ struct store_sequential {
 	const char *sut, *swprofile;
 	unsigned looks, looked;
 	double alpha;
+	/* when it began and last looked (UTC, as the store writes times); store_sequential_begin() sets them */
+	const char *started, *updated;
 };
 
 /* Record a sequential run about to look (looked 0); its id into *@id.  0, -EINVAL (logged), or a store error. */
 int store_sequential_begin(struct store *st, const struct store_sequential *q, int64_t *id);
 
+/*
+ * Record sequential run @q of another store (import, merge), with its times.
+ * A run the store holds already (the same SUT class, swprofile, start, looks
+ * and level) stays one record and takes the larger looked and updated of the
+ * two: a merge or an import done twice adds nothing, and a run copied while
+ * it was looking is brought up to date.  In the caller's transaction.
+ * *@added (may be NULL) says whether it was new.  0, -EINVAL (logged) for
+ * what no run can be, or a store error.
+ */
+int store_sequential_take(struct store *st, const struct store_sequential *q, bool *added);
+
+/* store_sequential_take() of every sequential run @src records into @dst; *@added (may be NULL) counts the new. */
+int store_sequential_copy(struct store *dst, struct store *src, int *added);
+
 /* Sequential run @id has now made @looked looks.  0 or a store error. */
 int store_sequential_looked(struct store *st, int64_t id, unsigned looked);
 
 /*
- * Call @fn for every sequential run recorded, oldest first (strings live
+ * Call @fn for every sequential run recorded, by SUT class, swprofile and start (strings live
  * until it returns); a store whose schema predates them has none.  Stops
  * at and returns @fn's nonzero return; else 0 or a store error.
  */
@@ -452,7 +468,8 @@ int store_import_csv(struct store *st, FILE *in, const char *name);
  * Write the sessions of @st whole to @out: the sut and swprofile records
  * (name, fingerprint), then per session its record (sut, swprofile, UUID,
  * boot id, start, end, completeness, environment) followed by its samples
- * and its errors; in @fmt (CSV: one header naming every column, records of
+ * and its errors, then the sequential runs of their SUT classes and
+ * swprofiles (store_sequential); in @fmt (CSV: one header naming every column, records of
  * each kind filling theirs, a last "end" record; JSON: an array of objects,
  * one a line, with the keys of their kind).  With @n UUIDs in @uuids only
  * those sessions and the suts and swprofiles they use, else all.  The order
@@ -480,6 +497,7 @@ struct store_merged {
 	int added;		/* sessions @dst lacked, copied */
 	int completed;		/* sessions @dst held cut short, finished as the source holds them */
 	int extended;		/* sessions @dst held cut short, given further samples (or a record) but not finished */
+	int sequential;		/* sequential runs' looks @dst lacked (store_sequential_copy()) */
 };
 
 /*
@@ -491,6 +509,8 @@ struct store_merged {
  * holds cut short (a run killed, or merged while it ran) takes the source's
  * further samples and errors and, once the source holds it finished, its end;
  * any other difference refuses the merge (-EINVAL, logged with the session).
+ * The source's sequential runs come along (store_sequential_copy()), so the
+ * cells they looked at are judged at their level in @dst too.
  * One transaction.  *@out (may be NULL) says what was done.  Returns 0 or a
  * negative errno (open errors as store_open).
  */

@@ -11,21 +11,22 @@
 const char *const store_xw_col_name[XW_NCOLS] = {
 	"record", "sut", "swprofile", "session", "fingerprint", "boot_id", "started", "ended", "complete",
 	"environment", "benchmark", "resultclass", "unit", "higher_is_better", "iteration", "warmup", "value",
-	"time", "message",
+	"time", "message", "looks", "looked", "alpha",
 };
 
 const char *const store_xw_kind_name[XW_NKINDS] = { "sut", "swprofile", "sut_swprofile", "session", "sample",
-						     "error", "end" };
+						     "error", "sequential", "end" };
 
 /* Columns in enum xw_col order. */
 const char store_xw_spec[XW_NKINDS][XW_NCOLS + 1] = {
-	[XW_KIND_SUT] =        "rr--r--------------",
-	[XW_KIND_SWPROFILE] =  "r-r-r--------------",
-	[XW_KIND_SUT_SWPROFILE] = "rrr-r--------------",
-	[XW_KIND_SESSION] =    "rrrr-ororr---------",
-	[XW_KIND_SAMPLE] =     "r--r------rrrrrrrr-",
-	[XW_KIND_ERROR] =      "r--r------r---or-rr",
-	[XW_KIND_END] =        "r------------------",
+	[XW_KIND_SUT] =        "rr--r-----------------",
+	[XW_KIND_SWPROFILE] =  "r-r-r-----------------",
+	[XW_KIND_SUT_SWPROFILE] = "rrr-r-----------------",
+	[XW_KIND_SESSION] =    "rrrr-ororr------------",
+	[XW_KIND_SAMPLE] =     "r--r------rrrrrrrr----",
+	[XW_KIND_ERROR] =      "r--r------r---or-rr---",
+	[XW_KIND_SEQUENTIAL] = "rrr---r----------r-rrr",
+	[XW_KIND_END] =        "r---------------------",
 };
 
 enum xw_type store_xw_type(enum xw_col col)
@@ -39,8 +40,11 @@ enum xw_type store_xw_type(enum xw_col col)
 	case XW_WARMUP:
 		return XW_BOOL;
 	case XW_ITERATION:
+	case XW_LOOKS:
+	case XW_LOOKED:
 		return XW_INT;
 	case XW_VALUE:
+	case XW_ALPHA:
 		return XW_REAL;
 	default:
 		return XW_TEXT;
@@ -249,6 +253,18 @@ static int xw_named(struct xw_out *o, int k)
 	return ret;
 }
 
+/* Whether SUT class @sut and swprofile @swp are a pair of the sessions chosen (or every session is). */
+static bool xw_pair_chosen(const struct xw_out *o, const char *sut, const char *swp)
+{
+	for (size_t i = 0; o->uuids && i < o->nnames[2]; i++) {
+		const char *pair = o->names[2][i], *nl = strchr(pair, '\n');
+
+		if (!strncmp(pair, sut, (size_t)(nl - pair)) && !sut[nl - pair] && !strcmp(nl + 1, swp))
+			return true;
+	}
+	return !o->uuids;
+}
+
 /*
  * The sut_swprofile records: the fingerprint each swprofile has on each SUT
  * class (every pair, or those of the sessions chosen); none from a store
@@ -266,16 +282,9 @@ static int xw_pairs(struct xw_out *o)
 			    " ORDER BY u.name, p.name", NULL);
 	while (!ret && (rc = store_step(stmt)) == STORE_ROW) {
 		const char *f[XW_NCOLS] = { NULL };
-		bool chosen = !o->uuids;
 		char *fp;
 
-		for (size_t i = 0; !chosen && i < o->nnames[2]; i++) {
-			const char *pair = o->names[2][i], *nl = strchr(pair, '\n');
-
-			chosen = !strncmp(pair, store_col_text(stmt, 0), (size_t)(nl - pair)) &&
-				 !store_col_text(stmt, 0)[nl - pair] && !strcmp(nl + 1, store_col_text(stmt, 1));
-		}
-		if (!chosen)
+		if (!xw_pair_chosen(o, store_col_text(stmt, 0), store_col_text(stmt, 1)))
 			continue;
 		fp = store_xw_object(store_col_text(stmt, 2), "a swprofile's fingerprint on a SUT class");
 		if (!fp) {
@@ -413,6 +422,37 @@ static int xw_sessions(struct xw_out *o)
 	return ret;
 }
 
+/* store_sequential_each() callback: one sequential record, when its pair is chosen. */
+static int xw_sequential_one(const struct store_sequential *q, void *arg)
+{
+	struct xw_out *o = arg;
+	const char *f[XW_NCOLS] = { NULL };
+	char looks[24], looked[24], alpha[32];
+
+	if (!xw_pair_chosen(o, q->sut, q->swprofile))
+		return 0;
+	snprintf(looks, sizeof(looks), "%u", q->looks);
+	snprintf(looked, sizeof(looked), "%u", q->looked);
+	snprintf(alpha, sizeof(alpha), "%.17g", q->alpha);
+	f[XW_SUT] = q->sut;
+	f[XW_SWPROFILE] = q->swprofile;
+	f[XW_STARTED] = q->started;
+	f[XW_TIME] = q->updated;
+	f[XW_LOOKS] = looks;
+	f[XW_LOOKED] = looked;
+	f[XW_ALPHA] = alpha;
+	return xw_emit(o, XW_KIND_SEQUENTIAL, f);
+}
+
+/*
+ * The sequential records: the looks of each sequential run on the pairs
+ * chosen, so the store they go to judges those cells at their level too.
+ */
+static int xw_sequential(struct xw_out *o)
+{
+	return store_sequential_each(o->st, xw_sequential_one, o);
+}
+
 /* A sorted copy of @uuids into @o (none: every session). */
 static int xw_choose(struct xw_out *o, const char *const *uuids, size_t n)
 {
@@ -460,6 +500,8 @@ int store_export_whole(struct store *st, FILE *out, enum store_format fmt, const
 		ret = xw_pairs(&o);
 	if (!ret)
 		ret = xw_sessions(&o);
+	if (!ret)
+		ret = xw_sequential(&o);
 	if (!ret)
 		ret = xw_emit(&o, XW_KIND_END, end);
 	if (!ret && fmt == STORE_JSON)

@@ -128,8 +128,8 @@ static int xw_kind_of(struct xw_in *in, const char *s)
 			return 0;
 		}
 	}
-	return xw_bad(in, XW_RECORD, "'%s' is not a record kind (sut, swprofile, sut_swprofile, session, sample, error"
-		      " or end)", s);
+	return xw_bad(in, XW_RECORD, "'%s' is not a record kind (sut, swprofile, sut_swprofile, session, sample, error,"
+		      " sequential or end)", s);
 }
 
 static void xw_record_free(struct xw_in *in)
@@ -165,6 +165,21 @@ static bool xw_is_value(const char *s)
 	return store_xchg_value(s, &v);
 }
 
+/* A count of looks: digits, at most 10^9 (as an iteration); at least 1 when @s is looks, not looked. */
+static bool xw_is_looks(const char *s)
+{
+	int n;
+
+	return store_xchg_iteration(s, &n) && n >= 1;
+}
+
+static bool xw_is_level(const char *s)
+{
+	double v;
+
+	return store_xchg_value(s, &v) && v > 0 && v < 1;
+}
+
 /* The form of each column that has one, and what the message says a field lacking it is not. */
 static const struct {
 	bool (*ok)(const char *s);
@@ -179,6 +194,9 @@ static const struct {
 	[XW_WARMUP] = { xw_is_flag, "0 or 1" },
 	[XW_ITERATION] = { xw_is_iteration, "an iteration number" },
 	[XW_VALUE] = { xw_is_value, "a finite number" },
+	[XW_LOOKS] = { xw_is_looks, "a number of looks, 1 or more" },
+	[XW_LOOKED] = { xw_is_iteration, "a number of looks made" },
+	[XW_ALPHA] = { xw_is_level, "a level between 0 and 1" },
 };
 
 /* The record's session UUID lower-cased (store_uuid_lower()): 0, or -ENOMEM. */
@@ -498,6 +516,20 @@ static int xw_pair(struct xw_in *in)
 				       " on that class") : ret;
 }
 
+/* A sequential record: the looks of a run of the file's store, so this one judges its cells at their level too. */
+static int xw_sequential(struct xw_in *in)
+{
+	struct store_sequential q = {
+		in->f[XW_SUT], in->f[XW_SWPROFILE], (unsigned)strtoul(in->f[XW_LOOKS], NULL, 10),
+		(unsigned)strtoul(in->f[XW_LOOKED], NULL, 10), strtod(in->f[XW_ALPHA], NULL), in->f[XW_STARTED],
+		in->f[XW_TIME],
+	};
+
+	if (store_xchg_time_cmp(q.updated, q.started) < 0)
+		return xw_bad(in, XW_TIME, "the run's last look is before its start");
+	return store_sequential_take(in->st, &q, NULL);
+}
+
 /* Act on the record just checked. */
 static int xw_record(struct xw_in *in)
 {
@@ -520,6 +552,8 @@ static int xw_record(struct xw_in *in)
 		return xw_sample(in);
 	case XW_KIND_ERROR:
 		return xw_error(in);
+	case XW_KIND_SEQUENTIAL:
+		return xw_sequential(in);
 	default:
 		in->ended = true;
 		return 0;
@@ -631,28 +665,35 @@ struct xw_csv {
 	struct csv_record *rec;
 };
 
-static int xw_csv_header(struct xw_in *in, const struct csv_record *rec)
+/*
+ * The header: every column, or those of an export made before sequential
+ * runs were carried (XW_NCOLS_BEFORE_SEQUENTIAL), whose records are read as
+ * if the later columns were empty.  Their number into *@ncols.
+ */
+static int xw_csv_header(struct xw_in *in, const struct csv_record *rec, size_t *ncols)
 {
-	for (int i = 0; i < XW_NCOLS; i++)
-		if ((size_t)i >= rec->n || strcmp(rec->field[i], store_xw_col_name[i]))
-			return xw_bad(in, i < (int)rec->n ? i : -1, "the header of export --whole has the column '%s' here",
+	*ncols = rec->n == XW_NCOLS_BEFORE_SEQUENTIAL ? XW_NCOLS_BEFORE_SEQUENTIAL : XW_NCOLS;
+	for (size_t i = 0; i < *ncols; i++)
+		if (i >= rec->n || strcmp(rec->field[i], store_xw_col_name[i]))
+			return xw_bad(in, i < rec->n ? (int)i : -1, "the header of export --whole has the column '%s' here",
 				      store_xw_col_name[i]);
-	return rec->n == XW_NCOLS ? 0 : xw_bad(in, -1, "the header has %zu columns, expected %d", rec->n, XW_NCOLS);
+	return rec->n == *ncols ? 0 : xw_bad(in, -1, "the header has %zu columns, expected %d", rec->n, XW_NCOLS);
 }
 
 static int xw_csv_records(struct xw_in *in, void *arg)
 {
 	struct xw_csv *c = arg;
 	struct csv_error err;
+	size_t ncols;
 	int ret, got;
 
 	in->where = c->rec->line;
-	ret = xw_csv_header(in, c->rec);
+	ret = xw_csv_header(in, c->rec, &ncols);
 	while (!ret && (got = csv_read_record(c->r, c->rec, &err)) == 1) {
 		in->where = c->rec->line;
-		if (c->rec->n != XW_NCOLS)
-			return xw_bad(in, -1, "expected %d columns, found %zu", XW_NCOLS, c->rec->n);
-		for (int i = 0; i < XW_NCOLS; i++)
+		if (c->rec->n != ncols)
+			return xw_bad(in, -1, "expected %zu columns, found %zu", ncols, c->rec->n);
+		for (size_t i = 0; i < ncols; i++)
 			in->f[i] = c->rec->field[i];
 		ret = xw_take(in, xw_kind_of(in, in->f[XW_RECORD]));
 	}

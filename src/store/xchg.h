@@ -159,19 +159,26 @@ int store_xchg_export_end(struct store *st, FILE *out, int ret);
 
 /*
  * The whole-sessions form (export --whole): one record per sut, swprofile,
- * session, sample and error, each with the columns of its kind; the CSV
+ * session, sample, error and sequential run, each with the columns of its kind; the CSV
  * form ends with an "end" record, so a cut file is refused.  The same
  * columns are the JSON form's keys.
  */
 enum xw_col {
 	XW_RECORD, XW_SUT, XW_SWPROFILE, XW_SESSION, XW_FINGERPRINT, XW_BOOT_ID, XW_STARTED, XW_ENDED,
 	XW_COMPLETE, XW_ENVIRONMENT, XW_BENCHMARK, XW_RESULTCLASS, XW_UNIT, XW_HIGHER, XW_ITERATION,
-	XW_WARMUP, XW_VALUE, XW_TIME, XW_MESSAGE, XW_NCOLS
+	XW_WARMUP, XW_VALUE, XW_TIME, XW_MESSAGE, XW_LOOKS, XW_LOOKED, XW_ALPHA, XW_NCOLS
 };
 
-/* XW_KIND_SUT_SWPROFILE: the fingerprint a swprofile has on one SUT class (schema v8's swprofile_sut). */
+/* The columns of a CSV export made before sequential runs were carried (up to message): import reads it too. */
+#define XW_NCOLS_BEFORE_SEQUENTIAL XW_LOOKS
+
+/*
+ * XW_KIND_SUT_SWPROFILE: the fingerprint a swprofile has on one SUT class
+ * (schema v8's swprofile_sut); XW_KIND_SEQUENTIAL: a sequential run's looks
+ * (store_sequential: started, time its last look, looks, looked, alpha).
+ */
 enum xw_kind { XW_KIND_SUT, XW_KIND_SWPROFILE, XW_KIND_SUT_SWPROFILE, XW_KIND_SESSION, XW_KIND_SAMPLE,
-	       XW_KIND_ERROR, XW_KIND_END, XW_NKINDS };
+	       XW_KIND_ERROR, XW_KIND_SEQUENTIAL, XW_KIND_END, XW_NKINDS };
 
 /* How a column is typed in JSON (CSV holds text; booleans are 0 and 1). */
 enum xw_type { XW_TEXT, XW_OBJECT, XW_BOOL, XW_INT, XW_REAL };

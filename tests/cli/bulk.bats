@@ -99,7 +99,7 @@ stores() {
 @test "bulk: a sample the schema refuses in a later batch refuses the file, named by its line; nothing stays" {
 	# an error for iteration 100 of session 3's first class, declared before its samples: that sample
 	# (in the third batch of samples) is refused by the trigger, as an invocation has samples or an error
-	err='error,,,b0000000-0000-4000-8000-000000000003,,,,,,,mem/memset memset -s 1MB -f default,,,,100,0,,2026-09-04T09:00:00.000000Z,failed'
+	err='error,,,b0000000-0000-4000-8000-000000000003,,,,,,,mem/memset memset -s 1MB -f default,,,,100,0,,2026-09-04T09:00:00.000000Z,failed,,,'
 	awk -F, -v e="$err" '{ print } $1 == "session" && $4 == "b0000000-0000-4000-8000-000000000003" { print e }' \
 		"$D/w.csv" >"$D/bad.csv"
 	line=$(grep -n '^sample,,,b0000000-0000-4000-8000-000000000003,,,,,,,mem/memset memset -s 1MB -f default,memset -s 1MB -f default,bytes/sec,1,100,0,' "$D/bad.csv" | cut -d: -f1)

@@ -41,6 +41,11 @@ setup_file() {
 	           " FROM session WHERE id = ?", (sid,))
 	# a sut no session uses any more (merge copies it)
 	db.execute("INSERT INTO sut (name, fingerprint) VALUES ('retired box', '{\"cores\": 8}')")
+	# a sequential run grew the patched column of the first SUT class: 8 looks at 0.05 / 8, 2 made
+	sut, = db.execute("SELECT min(u.name) FROM sut u JOIN session s ON s.sut_id = u.id").fetchone()
+	db.execute("INSERT INTO sequential (sut, swprofile, looks, looked, alpha, started, updated) VALUES"
+	           " (?, ?, 8, 2, 0.00625, '2026-08-22T07:00:00.000000Z', '2026-08-22T10:00:00.000000Z')",
+	           (sut, sys.argv[2]))
 	db.commit()
 	EOF
 	"$cp" merge --into "$BATS_FILE_TMPDIR/merged.db" "$BATS_FILE_TMPDIR/seed.db" >/dev/null
@@ -102,6 +107,11 @@ views() {
 	cmp "$D/a.json" "$D/csv/whole.json"
 	# the settings-differ warning survived the trip
 	grep -qF "Warning: $WITH ran with thp_enabled = \"always\", the base with \"madvise\"" "$D/csv/show.txt"
+	# and so did the sequential run: its column's cells are judged at 0.05 / 8, not 0.05, after either way
+	for v in csv json merged; do
+		grep -qF "Cells of $WITH are judged at alpha 0.00625: plan run --until-decided looked at them 8 times" "$D/$v/show.txt"
+		[ "$(grep -c '"judged_alpha": 0.00625' "$D/$v/show.json")" -ge 1 ]
+	done
 }
 
 # The number of rows of each table of store $1, one line.
@@ -148,7 +158,7 @@ counts() {
 	[ "$(grep -c '^session,' <<<"$output")" -eq 1 ]
 	[ "$(grep -c "^sample,,,$U," <<<"$output")" -eq 12 ]
 	[ "$(grep -c "^error,,,$U," <<<"$output")" -eq 2 ]
-	[ "${lines[-1]}" = "end,,,,,,,,,,,,,,,,,," ]
+	[ "${lines[-1]}" = "end,,,,,,,,,,,,,,,,,,,,," ]
 	# the controller's side of a remote session: a pipe, all or nothing
 	"$CP" export --store "$S/seed.db" --session $U --format json - | "$CP" import --store "$D/c.db" - >"$D/out"
 	[ "$(cat "$D/out")" = "imported 12 samples and 2 errors in 1 new session from <stdin>" ]
@@ -236,7 +246,7 @@ counts() {
 	"$CP" import --store "$D/m.db" "$D/samples.csv" >/dev/null
 	run "$CP" merge --into "$D/m.db" "$S/seed.db"
 	[ "$status" -eq 0 ]
-	[ "$output" = "$S/seed.db: 1 session added, 15 completed, 1 given more of what the source holds" ]
+	[ "$output" = "$S/seed.db: 1 session added, 15 completed, 1 given more of what the source holds, 1 sequential run" ]
 	"$CP" export --store "$D/m.db" --whole "$D/m.csv"
 	cmp "$D/a.csv" "$D/m.csv"
 	run "$CP" merge --into "$S/merged2.db" "$S/seed.db" "$D/old.db"
@@ -428,7 +438,7 @@ while_running() {
 		"nothing from $S/merged.db was merged"
 	[ "$(STORE=$D/odd-lab.db store_sql "SELECT complete FROM session WHERE uuid = '$U'")" = 0 ]
 	run --separate-stderr "$CP" merge --into "$D/both.db" "$S/merged.db" "$D/odd.db"
-	[ "$status" -eq 2 ] && [ "$output" = "$S/merged.db: 17 sessions added" ]
+	[ "$status" -eq 2 ] && [ "$output" = "$S/merged.db: 17 sessions added, 1 sequential run" ]
 	[[ "$stderr" == *"session $U is in both stores with other content: a sample's value or time differs"* ]]
 	# the finished form lacking a sample the running copy has: refused, naming both counts
 	"$CP" export --store "$S/merged.db" --session $U "$D/u.csv"

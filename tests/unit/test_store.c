@@ -1193,7 +1193,7 @@ static void test_pg_lost_connection_bulk_paths(void **state)
 	struct fixture_ids ids;
 	size_t len = 0;
 	FILE *out;
-	struct store_merged added = { -1, 0, 0 };
+	struct store_merged added = { -1, 0, 0, 0 };
 
 	fixture_path(path, sizeof(path), fixture_dir(state), "src.db");
 	assert_int_equal(store_open(path, wl_identity_parse, &src), 0);

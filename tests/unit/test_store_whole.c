@@ -28,6 +28,12 @@ static void populate(struct store *st, struct whole_set *w)
 	assert_int_equal(store_error_add(st, sess, b.benchmark, 1, false, "needs hugepages, \"1GB\"\nsee dmesg"), 0);
 	assert_int_equal(fixture_benchmark(st, "mem/memset", "-s 1MB", &bench), 0);
 	assert_int_equal(store_error_add(st, sess, bench, -1, false, "the whole benchmark failed"), 0);
+	/* a sequential run on each pair, one that has looked 3 times */
+	assert_int_equal(store_sequential_begin(st, &(struct store_sequential){ "ampere-one", "next-20260821 \"patched\", v2",
+								 7, 0, 0.05 / 7, NULL, NULL }, &sess), 0);
+	assert_int_equal(store_sequential_looked(st, sess, 3), 0);
+	assert_int_equal(store_sequential_begin(st, &(struct store_sequential){ "aws-m7g.metal", "next-20260821", 8, 0,
+								 0.05 / 8, NULL, NULL }, &sess), 0);
 }
 
 /* store_export_whole() of @st (the @n sessions @uuids, or all) as a new string. */
@@ -309,6 +315,174 @@ static void test_whole_subset(void **state)
 	assert_int_equal(store_export_whole(st, f, STORE_CSV, unknown, 1), -EINVAL);
 	fclose(f);
 	store_close(st);
+}
+
+/* store_sequential_each(): one line per run into the open stream @arg. */
+static int run_line(const struct store_sequential *q, void *arg)
+{
+	fprintf(arg, "%s|%s|%u|%u|%.17g|%s|%s\n", q->sut, q->swprofile, q->looks, q->looked, q->alpha, q->started,
+		q->updated);
+	return 0;
+}
+
+/* The sequential runs @st records, a line each. */
+static char *runs_of(struct store *st)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(store_sequential_each(st, run_line, f), 0);
+	fclose(f);
+	return buf;
+}
+
+static void assert_same_runs(struct store *a, struct store *b)
+{
+	char *ra = runs_of(a), *rb = runs_of(b);
+
+	assert_string_equal(ra, rb);
+	free(ra);
+	free(rb);
+}
+
+/* @text (a whole CSV export) with @line inserted before its end record. */
+static char *with_line(const char *text, const char *line)
+{
+	const char *end = strstr(text, "\nend,");
+	char *out;
+
+	assert_non_null(end);
+	assert_true(asprintf(&out, "%.*s\n%s%s", (int)(end - text), text, line, end) > 0);
+	return out;
+}
+
+/* @text as an export before sequential runs were carried wrote it: no sequential records, 19 columns. */
+static char *before_sequential(const char *text)
+{
+	char *out = malloc(strlen(text) + 1), *o = out;
+
+	assert_non_null(out);
+	for (const char *line = text; *line;) {
+		const char *nl = strchr(line, '\n'), *cut = nl;
+
+		assert_non_null(nl);
+		/* the last three columns are empty in every record but a sequential one (no field holds a newline here) */
+		if (strncmp(line, "sequential,", 11)) {
+			cut -= 3;
+			if (line == text)
+				cut -= strlen(",looks,looked,alpha") - 3;
+			memcpy(o, line, (size_t)(cut - line));
+			o += cut - line;
+			*o++ = '\n';
+		}
+		line = nl + 1;
+	}
+	*o = '\0';
+	return out;
+}
+
+/*
+ * Sequential runs travel with their sessions: by the whole form (CSV and
+ * JSON) and by merge (SQLite's attached merge and the row by row one), once
+ * however often, brought up to date when the source looked again, and a
+ * file written before they were carried still imports.  A merged store
+ * judged their cells at 0.05 again.
+ */
+static void test_whole_sequential_runs_travel(void **state)
+{
+	struct store *src = fixture_open(state, "src.db"), *mrg = fixture_open(state, "mrg.db"), *dst, *old;
+	struct store_merged done;
+	struct whole_set w;
+	char *want, *text, *cut;
+	int64_t run;
+
+	populate(src, &w);
+	want = runs_of(src);
+	assert_non_null(strstr(want, "ampere-one|next-20260821 \"patched\", v2|7|3|"));
+	assert_non_null(strstr(want, "aws-m7g.metal|next-20260821|8|0|"));
+	for (int fmt = STORE_CSV; fmt <= STORE_JSON; fmt++) {
+		dst = fixture_open(state, fmt == STORE_CSV ? "csv.db" : "json.db");
+		text = whole_text(src, fmt, NULL, 0);
+		assert_int_equal(import_text(dst, text, NULL), 0);
+		assert_int_equal(import_text(dst, text, NULL), 0);
+		assert_same_runs(src, dst);
+		free(text);
+		store_close(dst);
+	}
+	assert_int_equal(store_merge(mrg, fixture_url(state, "src.db"), &done), 0);
+	assert_int_equal(done.sequential, 2);
+	assert_int_equal(store_merge(mrg, fixture_url(state, "src.db"), &done), 0);
+	assert_int_equal(done.sequential, 0);
+	assert_same_runs(src, mrg);
+	/* a run merged while it looks, merged again after more looks: one run, up to date */
+	assert_int_equal(store_sequential_begin(src, &(struct store_sequential){ "aws-m7g.metal", "next-20260821", 5, 0,
+								  0.01, NULL, NULL }, &run), 0);
+	assert_int_equal(store_merge(mrg, fixture_url(state, "src.db"), &done), 0);
+	assert_int_equal(done.sequential, 1);
+	assert_int_equal(store_sequential_looked(src, run, 4), 0);
+	assert_int_equal(store_merge(mrg, fixture_url(state, "src.db"), &done), 0);
+	assert_int_equal(done.sequential, 0);
+	assert_same_runs(src, mrg);
+	free(want);
+	/* an export from before: every session, no run */
+	text = whole_text(src, STORE_CSV, NULL, 0);
+	cut = before_sequential(text);
+	assert_null(strstr(cut, "looks"));
+	old = fixture_open(state, "old.db");
+	assert_int_equal(import_text(old, cut, NULL), 0);
+	assert_counts(old, 2, 5, 2, 1);
+	want = runs_of(old);
+	assert_string_equal(want, "");
+	free(want);
+	free(cut);
+	free(text);
+	store_close(old);
+	store_close(mrg);
+	store_close(src);
+}
+
+/* A sequential record that no run can be is refused, and nothing of its file goes in. */
+static void test_whole_sequential_refused(void **state)
+{
+	static const char *const bad[][2] = {
+		{ "0", "0.5" },			/* no look planned */
+		{ "7", "1.5" },			/* not a level */
+		{ "7", "0" },
+		{ "-1", "0.5" },
+	};
+	struct store *src = fixture_open(state, "src.db"), *dst = fixture_open(state, "dst.db");
+	struct whole_set w;
+	struct capture c;
+	char line[256], *text, *one;
+
+	populate(src, &w);
+	text = whole_text(src, STORE_CSV, NULL, 0);
+	for (size_t i = 0; i <= sizeof(bad) / sizeof(bad[0]); i++) {
+		/* the last: its last look before its start */
+		bool late = i == sizeof(bad) / sizeof(bad[0]);
+
+		snprintf(line, sizeof(line), "sequential,box,k,,,,2026-08-21T09:00:00Z,,,,,,,,,,,%s,,%s,2,%s",
+			 late ? "2026-08-21T08:00:00Z" : "2026-08-21T10:00:00Z", late ? "7" : bad[i][0],
+			 late ? "0.5" : bad[i][1]);
+		one = with_line(text, line);
+		capture_begin(&c);
+		assert_int_equal(import_text(dst, one, NULL), -EINVAL);
+		assert_non_null(strstr(capture_end(&c), late ? "last look is before its start" : "column"));
+		assert_counts(dst, 0, 0, 0, 0);
+		free(one);
+	}
+	/* the same line with what a run is goes in */
+	one = with_line(text, "sequential,box,k,,,,2026-08-21T09:00:00Z,,,,,,,,,,,2026-08-21T10:00:00Z,,7,2,0.5");
+	assert_int_equal(import_text(dst, one, NULL), 0);
+	free(one);
+	one = runs_of(dst);
+	assert_non_null(strstr(one, "box|k|7|2|0.5|2026-08-21T09:00:00Z|2026-08-21T10:00:00Z\n"));
+	free(one);
+	free(text);
+	store_close(dst);
+	store_close(src);
 }
 
 /* A copy of @text with the first @from replaced by @to. */
@@ -736,6 +910,8 @@ int main(void)
 		cmocka_unit_test(test_edge_values_round_trip),
 		cmocka_unit_test(test_negative_zero_is_zero),
 		cmocka_unit_test(test_identity_round_trips),
+		cmocka_unit_test(test_whole_sequential_runs_travel),
+		cmocka_unit_test(test_whole_sequential_refused),
 	};
 	/* PostgreSQL with SQLite files beside it */
 	const struct CMUnitTest across[] = {

@@ -171,9 +171,12 @@ static int src_profiles(struct store *dst)
 	return ret;
 }
 
-static int merge_attached(struct store *dst, bool metric, struct store_merged *out)
+/* @src, also attached as "src", merged into @dst in one transaction. */
+static int merge_attached(struct store *dst, struct store *src, struct store_merged *out)
 {
+	bool metric = store_has_metric(src);
 	int64_t n = 0;
+	int seq = 0;
 	int ret = store_tx_begin(dst);
 
 	if (ret)
@@ -195,9 +198,12 @@ static int merge_attached(struct store *dst, bool metric, struct store_merged *o
 		ret = store_exec(dst, "DROP TABLE temp.src_bench", NULL);
 	if (!ret)
 		ret = store_exec(dst, "DROP TABLE temp.src_rc", NULL);
+	/* the looks of its sequential runs, as every backend's merge takes them */
+	if (!ret)
+		ret = store_sequential_copy(dst, src, &seq);
 	ret = store_tx_end(dst, ret);
 	if (!ret && out)
-		*out = (struct store_merged){ .added = (int)n };
+		*out = (struct store_merged){ .added = (int)n, .sequential = seq };
 	return ret;
 }
 
@@ -205,7 +211,6 @@ int store_sqlite_merge(struct store *dst, const char *src_url, struct store_merg
 {
 	struct store *src;
 	int64_t both = 0;
-	bool metric;
 	int ret;
 
 	if (!store_backend_sqlite.claims(src_url))
@@ -218,16 +223,17 @@ int store_sqlite_merge(struct store *dst, const char *src_url, struct store_merg
 	ret = store_open_readonly(src_url, dst->parse, &src);
 	if (ret)
 		return ret;
-	metric = store_has_metric(src);
 	ret = store_exec(dst, "ATTACH DATABASE ?1 AS src", "t", (const char *)src->priv);
-	store_close(src);
-	if (ret)
+	if (ret) {
+		store_close(src);
 		return ret;
+	}
 	/* sessions both hold are judged row by row, as every other backend's are (merge_sessions.c) */
 	ret = store_int64(dst, &both, "SELECT count(*) FROM src.session WHERE uuid IN (SELECT uuid FROM main.session)",
 			  NULL);
 	if (!ret)
-		ret = both ? -ENOTSUP : merge_attached(dst, metric, out);
+		ret = both ? -ENOTSUP : merge_attached(dst, src, out);
 	store_exec(dst, "DETACH DATABASE src", NULL);
+	store_close(src);
 	return ret;
 }

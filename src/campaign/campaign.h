@@ -78,6 +78,7 @@ struct campaign_start {
 	const char *ssh_config;	/* remote mode: ssh -F FILE (absolute), recorded for 'continue'; or NULL */
 	unsigned boot_timeout;	/* remote mode: seconds a host may take to come back, recorded; 0: default */
 	const json_t *settings;	/* the executor's own settings (a LAVA lab's URL, device type...), recorded; or NULL */
+	const char *sut;	/* --sut: the machine class this machine's sessions are stored under, or NULL */
 };
 
 /*
@@ -144,9 +145,10 @@ json_t *campaign_spec(const struct campaign_start *s, const struct plan *p, cons
 
 /*
  * Create the campaign in the store at @store_url: the spec and every
- * target's boots, pending, in the seeded order.  *@id is its id.  Returns 0
- * or an exit code after log_err() (another campaign running in that store
- * is EXIT_USAGE).
+ * target's boots, pending, in the seeded order, and the machine each target
+ * is (its kind's machine()).  *@id is its id.  Returns 0 or an exit code
+ * after log_err() (a target's machine in another running campaign is
+ * EXIT_USAGE; other machines' campaigns run beside it).
  */
 int campaign_create(const char *store_url, const struct campaign_start *s, const struct plan *p,
 		    int64_t *id);
@@ -160,11 +162,30 @@ int campaign_create(const char *store_url, const struct campaign_start *s, const
 int campaign_make_dry(const struct campaign_start *s, struct plan *p, const char *store_url, struct campaign *c);
 
 /*
- * Load campaign @id (0: the running one, else the most recent) from the
- * store at @store_url, with its plan.  Returns 0 with @c filled (free with
+ * Load campaign @id (0 with @running: this machine's running one, as
+ * campaign_pick() finds it; 0 without: the most recent) from the store at
+ * @store_url, with its plan.  Returns 0 with @c filled (free with
  * campaign_free()), EXIT_USAGE when there is none, or another exit code.
  */
 int campaign_load(const char *store_url, int64_t id, bool running, struct campaign *c);
+
+/*
+ * The campaign @which names in the store at @store_url: its id ("3"), or
+ * one of its targets as written at start ("local", "root@box1"), or with
+ * @which NULL this machine's: one with a target on this machine, or started
+ * from it.  Running ones only with @running.  A store a lab shares holds
+ * other machines' campaigns: one is never taken for this machine's, and
+ * when several match, none is picked (EXIT_USAGE naming them).  0 with *@id,
+ * EXIT_USAGE after log_err() when none or several match, or another exit
+ * code.
+ */
+int campaign_pick(const char *store_url, const char *which, bool running, int64_t *id);
+
+/* The id of the newest campaign of the store at @store_url older than @after (0: the newest), into *@id, 0 when none is.  0 or an exit code. */
+int campaign_next(const char *store_url, int64_t after, int64_t *id);
+
+/* One line about @c for `campaign status --all`: id, state, boots done, its targets, where it was started. */
+void campaign_print_summary(const struct campaign *c);
 void campaign_free(struct campaign *c);
 
 /*
@@ -231,18 +252,19 @@ bool campaign_all_done(const struct campaign *c);
 /* The targets of @c in the order they were given (the spec's array of strings). */
 json_t *campaign_targets(const struct campaign *c);
 
-#define CAMPAIGN_SESSION_ARGC 12	/* campaign_session_argv()'s words, with the NULL */
+#define CAMPAIGN_SESSION_ARGC 14	/* campaign_session_argv()'s words, with the NULL */
 /* Set for a campaign's sessions (to the campaign's id): 'plan run' keeps no resume state of its own then. */
 #define CAMPAIGN_SESSION_ENV "CLEARPATH_CAMPAIGN"
 
 /*
  * The command line of one session of @c's plan as @swprofile: "clearpath
- * plan run --sessions 1 --swprofile NAME [--store URL] PLAN" into @argv,
- * NULL-terminated, with @clearpath, @store_url and @plan (the target's
- * binary, store and plan file).  Returns the number of words.
+ * plan run --sessions 1 --swprofile NAME [--sut CLASS] [--store URL] PLAN"
+ * into @argv, NULL-terminated, with @clearpath, @sut (NULL: the class the
+ * target detects), @store_url and @plan (the target's binary, store and
+ * plan file).  Returns the number of words.
  */
-int campaign_session_argv(const char *clearpath, const char *swprofile, const char *store_url, const char *plan,
-			  const char *argv[CAMPAIGN_SESSION_ARGC]);
+int campaign_session_argv(const char *clearpath, const char *swprofile, const char *sut, const char *store_url,
+			  const char *plan, const char *argv[CAMPAIGN_SESSION_ARGC]);
 
 /*
  * The store @url names (NULL: the default) as a campaign records it and

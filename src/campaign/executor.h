@@ -118,6 +118,16 @@ struct campaign_executor_kind {
 	/* Optional, once per campaign: before its first boot; after it ended (done, failed, aborted).  0 or an exit code. */
 	int (*begin)(const struct campaign *c);
 	int (*end)(const struct campaign *c);
+	/*
+	 * Optional: which machine @target is, into @buf, for "one running
+	 * campaign per machine" in a store a lab shares (two campaigns whose
+	 * targets are one machine never run at once; others do).  With @spec
+	 * NULL, what every machine @target can name starts with (a campaign's
+	 * target to find it by).  NULL: the kind's targets never keep another
+	 * campaign waiting (a LAVA lab queues its own jobs).  0 or an exit code
+	 * after log_err().
+	 */
+	int (*machine)(const json_t *spec, const char *target, char *buf, size_t len);
 };
 
 #define CAMPAIGN_EXECUTORS(X)			\

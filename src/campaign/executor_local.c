@@ -1,6 +1,7 @@
 /* executor_local: the campaign executor for this machine: boots run here, sessions re-execute this binary. */
 #include "campaign/campaign.h"
 #include "campaign/executor.h"
+#include "harness/fingerprint.h"
 #include "campaign/method.h"
 #include "campaign/unit.h"
 
@@ -156,7 +157,8 @@ static int local_session(struct campaign_executor *ex, const struct campaign *c,
 	int ret;
 
 	(void)resumable;
-	campaign_session_argv(l->self, b->swprofile, c->store_url, c->plan_path, argv);
+	campaign_session_argv(l->self, b->swprofile, json_string_value(json_object_get(c->spec, "sut")), c->store_url,
+			      c->plan_path, argv);
 	printf("%s: session of %s\n", ex->target, b->swprofile);
 	if (ex->dry_run) {
 		if (!(line = sh_join(argv))) {
@@ -250,6 +252,29 @@ static int local_end(const struct campaign *c)
 	return !c->dry_run || campaign_reboots(c->plan) ? campaign_unit_remove(c, false) : 0;
 }
 
+/*
+ * This machine: its host name and the machine class its sessions are
+ * stored under (the spec's --sut, else the class it detects), so machines a
+ * test stands in for by their classes are apart too.  "local:HOST/" names
+ * every class of it.
+ */
+static int local_machine(const json_t *spec, const char *target, char *buf, size_t len)
+{
+	const char *sut = spec ? json_string_value(json_object_get(spec, "sut")) : NULL;
+	char host[256] = "", name[256] = "";
+	json_t *fp = spec && !sut ? fp_sut(name, sizeof(name)) : NULL;
+
+	(void)target;
+	json_decref(fp);
+	if (gethostname(host, sizeof(host) - 1) || !host[0])
+		snprintf(host, sizeof(host), "localhost");
+	if (snprintf(buf, len, "local:%s/%s", host, spec ? sut ? sut : name : "") >= (int)len) {
+		log_err("this machine's name (%s, class %s) is too long to name it in a campaign", host, sut ? sut : name);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 const struct campaign_executor_kind campaign_executor_local = {
 	.name = "local",
 	.summary = "this machine: the systemd unit continues after each reboot",
@@ -260,4 +285,5 @@ const struct campaign_executor_kind campaign_executor_local = {
 	.close = local_close,
 	.begin = local_begin,
 	.end = local_end,
+	.machine = local_machine,
 };

@@ -13,6 +13,7 @@
 #include "util/shquote.h"
 #include "workloads/workload.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -359,7 +360,8 @@ static char *rx_session_cmd(struct rx *x, long long id, const char *swprofile, c
 	const char *argv[CAMPAIGN_SESSION_ARGC];
 	char *line, *qstore = sh_quote_always(store), *cmd = NULL;
 
-	campaign_session_argv(x->h.bin, swprofile, store, x->plan, argv);
+	/* a host keeps its own machine class: the one it detects, whatever this machine is called */
+	campaign_session_argv(x->h.bin, swprofile, NULL, store, x->plan, argv);
 	line = sh_join(argv);
 	/* a fresh store per session: what comes back is this session, whole; a campaign's session keeps no resume state */
 	if (line && qstore && asprintf(&cmd, "rm -f %s %s-wal %s-shm && " CAMPAIGN_SESSION_ENV "=%lld %s", qstore,
@@ -629,6 +631,27 @@ static int rx_open(struct campaign_executor *ex, const struct campaign *c, const
 	return ret;
 }
 
+/* A host is its name and port, whoever logs in: root@box1 and box1 are one machine. */
+static int rx_machine(const json_t *spec, const char *target, char *buf, size_t len)
+{
+	struct remote_host h;
+	const char *at;
+	int ret = remote_host_parse(target, &h);
+
+	(void)spec;
+	if (ret)
+		return ret;
+	at = strrchr(h.login, '@');
+	if (snprintf(buf, len, "ssh:%s:%d", at ? at + 1 : h.login, h.port ? h.port : 22) >= (int)len) {
+		log_err("%s: the host's name is too long to name it in a campaign", target);
+		ret = EXIT_USAGE;
+	}
+	for (char *c = buf; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	remote_host_free(&h);
+	return ret;
+}
+
 const struct campaign_executor_kind campaign_executor_ssh = {
 	.name = "remote",
 	.summary = "hosts over ssh: clearpath is copied there, each session comes back whole",
@@ -637,4 +660,5 @@ const struct campaign_executor_kind campaign_executor_ssh = {
 	.check = rx_check,
 	.open = rx_open,
 	.close = rx_close,
+	.machine = rx_machine,
 };

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "harness/harness.h"
@@ -69,6 +70,8 @@ json_t *campaign_spec(const struct campaign_start *s, const struct plan *p, cons
 		json_object_set_new(spec, "ssh_config", json_string(s->ssh_config));
 	if (spec && s->boot_timeout)
 		json_object_set_new(spec, "boot_timeout", json_integer(s->boot_timeout));
+	if (spec && s->sut)
+		json_object_set_new(spec, "sut", json_string(s->sut));
 	if (spec && s->settings && json_object_update(spec, (json_t *)s->settings)) {
 		json_decref(spec);
 		spec = NULL;
@@ -113,11 +116,46 @@ static const char *record_mode(const struct campaign_start *s)
 	return k ? k->name : NULL;
 }
 
+/*
+ * Which machine each target of the campaign is, into @t[0..s->ntargets):
+ * the kind's machine(), or for a kind whose targets never keep another
+ * campaign waiting, the target and a nonce of its own.
+ */
+static int record_machines(const struct campaign_start *s, const json_t *spec, struct store_campaign_target *t)
+{
+	const struct campaign_executor_kind *k = campaign_executor_for_target(s->targets[0]);
+	unsigned char rnd[8];
+	int ret = 0;
+
+	if (k && !k->machine && getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+		log_err("cannot draw the campaign's machines' names: %s", strerror(errno));
+		return EXIT_INTERNAL;
+	}
+	for (size_t i = 0; !ret && k && i < s->ntargets; i++) {
+		snprintf(t[i].target, sizeof(t[i].target), "%s", s->targets[i]);
+		if (k->machine)
+			ret = k->machine(spec, s->targets[i], t[i].machine, sizeof(t[i].machine));
+		else
+			snprintf(t[i].machine, sizeof(t[i].machine), "%s:%s#%02x%02x%02x%02x%02x%02x%02x%02x", k->name,
+				 s->targets[i], rnd[0], rnd[1], rnd[2], rnd[3], rnd[4], rnd[5], rnd[6], rnd[7]);
+	}
+	return ret;
+}
+
+/* This machine's host name, as a campaign records where it was started. */
+static void record_host(char *buf, size_t len)
+{
+	if (gethostname(buf, len - 1) || !buf[0])
+		snprintf(buf, len, "localhost");
+	buf[len - 1] = '\0';
+}
+
 static int record_insert(struct store *st, const struct campaign_start *s, const struct plan *p, int64_t *id)
 {
-	char *plan_abs = realpath(s->plan_file, NULL), *spec_text = NULL;
+	char *plan_abs = realpath(s->plan_file, NULL), *spec_text = NULL, host[256];
 	const char *mode = record_mode(s);
 	json_t *spec = mode ? campaign_spec(s, p, mode) : NULL;
+	struct store_campaign_target *targets = calloc(s->ntargets + 1, sizeof(*targets)), busy;
 	struct store_campaign_boot *boots = NULL;
 	size_t n = 0;
 	int ret = EXIT_INTERNAL;
@@ -132,15 +170,25 @@ static int record_insert(struct store *st, const struct campaign_start *s, const
 		goto out;
 	}
 	spec_text = spec ? json_dumps(spec, JSON_SORT_KEYS | JSON_COMPACT) : NULL;
-	boots = spec_text ? record_boots(spec, &n) : NULL;
-	if (boots && (ret = store_campaign_create(st, plan_abs, spec_text, boots, n, id)) == -EEXIST)
+	boots = spec_text && targets ? record_boots(spec, &n) : NULL;
+	if (boots && (ret = record_machines(s, spec, targets)))
+		goto out;
+	record_host(host, sizeof(host));
+	if (boots && (ret = store_campaign_create(st, plan_abs, spec_text, boots, n, targets, s->ntargets, host, id,
+						  &busy)) == -EEXIST) {
+		log_err("%s is in campaign %lld, which is running in this store (as %s)", busy.target,
+			(long long)busy.campaign, busy.machine);
+		log_hint("'clearpath campaign continue %lld' goes on with it, 'clearpath campaign abort %lld' ends it;"
+			 " other machines' campaigns run beside each other", (long long)busy.campaign,
+			 (long long)busy.campaign);
 		ret = EXIT_USAGE;
-	else if (boots)
+	} else if (boots) {
 		ret = store_exit_code(ret);
-	else
+	} else
 		log_err("cannot record the campaign: out of memory");
 out:
 	free(boots);
+	free(targets);
 	free(plan_abs);
 	free(spec_text);
 	json_decref(spec);
@@ -150,21 +198,11 @@ out:
 int campaign_create(const char *store_url, const struct campaign_start *s, const struct plan *p, int64_t *id)
 {
 	struct store *st;
-	int64_t running;
-	int ret = store_url_open(store_url, wl_identity_parse, &st), err;
+	int ret = store_url_open(store_url, wl_identity_parse, &st);
 
 	if (ret)
 		return ret;
-	err = store_campaign_running(st, &running);
-	if (err == -ENOENT && (ret = record_insert(st, s, p, id)) == EXIT_USAGE)
-		err = store_campaign_running(st, &running);	/* another start got in first */
-	if (!err) {
-		log_err("campaign %lld is still running in this store", (long long)running);
-		log_hint("'clearpath campaign continue' goes on with it, 'clearpath campaign abort' ends it");
-		ret = EXIT_USAGE;
-	} else if (err != -ENOENT) {
-		ret = store_exit_code(err);
-	}
+	ret = record_insert(st, s, p, id);
 	store_close(st);
 	return ret;
 }
@@ -286,21 +324,17 @@ int campaign_load(const char *store_url, int64_t id, bool running, struct campai
 	/* no store there is an error that says so, not a new empty store */
 	ret = store_url_open_existing(store_url, wl_identity_parse, &st);
 	store_close(st);
+	if (!ret && running && !id)
+		ret = campaign_pick(store_url, NULL, true, &id);
 	if (!ret)
 		ret = store_url_open(store_url, wl_identity_parse, &st);
 	if (ret)
 		return ret;
-	if (running)
-		err = store_campaign_running(st, &id);
-	if (!err)
-		err = store_campaign_get(st, id, &c->row, &c->boots, &c->nboots);
+	err = store_campaign_get(st, id, &c->row, &c->boots, &c->nboots);
 	store_close(st);
 	if (err == -ENOENT) {
-		if (running)
-			log_err("no campaign is running in this store");
-		else
-			log_err(id ? "there is no campaign %lld in this store" : "there is no campaign in this store",
-				(long long)id);
+		log_err(id ? "there is no campaign %lld in this store" : "there is no campaign in this store",
+			(long long)id);
 		return EXIT_USAGE;
 	}
 	if (err == -EBADMSG)
@@ -350,8 +384,8 @@ json_t *campaign_targets(const struct campaign *c)
 	return json_is_array(t) ? t : NULL;
 }
 
-int campaign_session_argv(const char *clearpath, const char *swprofile, const char *store_url, const char *plan,
-			  const char *argv[CAMPAIGN_SESSION_ARGC])
+int campaign_session_argv(const char *clearpath, const char *swprofile, const char *sut, const char *store_url,
+			  const char *plan, const char *argv[CAMPAIGN_SESSION_ARGC])
 {
 	int n = 0;
 
@@ -362,6 +396,10 @@ int campaign_session_argv(const char *clearpath, const char *swprofile, const ch
 	argv[n++] = "1";
 	argv[n++] = "--swprofile";
 	argv[n++] = swprofile;
+	if (sut) {
+		argv[n++] = "--sut";
+		argv[n++] = sut;
+	}
 	if (store_url) {
 		argv[n++] = "--store";
 		argv[n++] = store_url;

@@ -24,7 +24,7 @@
 
 enum { CA_BOOTS = 256, CA_STORE, CA_YES, CA_DRY_RUN, CA_SEED, CA_RELEASE, CA_CMDLINE, CA_HOST, CA_SSH_CONFIG,
        CA_BOOT_TIMEOUT, CA_FORMAT, CA_LAVA, CA_DEVICE_TYPE, CA_TAGS, CA_LAVA_DEVICES, CA_LAVA_TOKEN_FILE,
-       CA_LAVA_IDENTITY, CA_LAVA_RETRIES, CA_LAVA_QUEUE_TIMEOUT, CA_LAVA_CLEARPATH, CA_HELP };
+       CA_LAVA_IDENTITY, CA_LAVA_RETRIES, CA_LAVA_QUEUE_TIMEOUT, CA_LAVA_CLEARPATH, CA_SUT, CA_ALL, CA_HELP };
 
 #define CA_MAX_HOSTS 64
 #define CA_MAX_TYPES 16
@@ -51,6 +51,8 @@ static const struct option ca_options[] = {
 	{ "lava-retries", required_argument, NULL, CA_LAVA_RETRIES },
 	{ "lava-queue-timeout", required_argument, NULL, CA_LAVA_QUEUE_TIMEOUT },
 	{ "lava-clearpath", required_argument, NULL, CA_LAVA_CLEARPATH },
+	{ "sut", required_argument, NULL, CA_SUT },
+	{ "all", no_argument, NULL, CA_ALL },
 	{ "help", no_argument, NULL, CA_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -67,6 +69,8 @@ struct ca_cli {
 	unsigned boot_timeout;
 	bool json;	/* status --format json */
 	bool format_given;
+	bool all;	/* status --all */
+	const char *sut;	/* start --sut */
 	/* a LAVA lab */
 	const char *lava, *tags, *token_file, *identity, *lava_clearpath;
 	const char *types[CA_MAX_TYPES];
@@ -82,15 +86,18 @@ static void ca_usage(FILE *out)
 		"                [--host [USER@]HOST[:PORT]]... [--ssh-config FILE] [--boot-timeout S]\n"
 		"                [--lava URL --device-type T... [--tags A,B] [--lava-devices N]\n"
 		"                 [--lava-token-file FILE | --lava-identity ID] [--lava-retries N]\n"
-		"                 [--lava-queue-timeout MIN] [--lava-clearpath URL]]\n"
-		"       clearpath campaign status [ID] [--store URL] [--format text|json]\n"
-		"       clearpath campaign continue [ID] [--store URL] [--ssh-config FILE] [--boot-timeout S]\n"
+		"                 [--lava-queue-timeout MIN] [--lava-clearpath URL]] [--sut NAME]\n"
+		"       clearpath campaign status [ID|TARGET | --all] [--store URL] [--format text|json]\n"
+		"       clearpath campaign continue [ID|TARGET] [--store URL] [--ssh-config FILE] [--boot-timeout S]\n"
 		"                [--lava-token-file FILE | --lava-identity ID]\n"
-		"       clearpath campaign abort [ID] [--store URL]\n"
+		"       clearpath campaign abort [ID|TARGET] [--store URL]\n"
 		"       clearpath campaign fake-boot --release R [--cmdline C]\n\n"
 		"Boots each swprofile the plan names (its `swprofiles`) N times, in an interleaved\n"
 		"seeded order, and runs one session of the plan after each boot, checking first\n"
-		"that the boot gave the kernel asked for.  The campaign's state is in the store.\n\n"
+		"that the boot gave the kernel asked for.  The campaign's state is in the store; a\n"
+		"store a lab shares holds a campaign per machine at once.  Without ID or TARGET (a\n"
+		"target as start named it: local, USER@HOST), status, continue and abort take this\n"
+		"machine's campaign: one with a target here, or started here; never another's.\n\n"
 		"    start PLAN        create the campaign and take its first boot; on this machine a\n"
 		"                      systemd unit runs 'campaign continue' after each boot (fake\n"
 		"                      boots run to the end at once); prints the table at the end\n"
@@ -116,6 +123,9 @@ static void ca_usage(FILE *out)
 		"                      that boot's error, one that still runs the boot it left (as\n"
 		"                      this machine, if it never went down) has the boot pending again\n"
 		"    --format text|json  status: the table, or one JSON object with the same facts\n"
+		"    --all             status: every campaign of the store, newest first (JSON: an array)\n"
+		"    --sut NAME        start: the machine class this machine's sessions are stored\n"
+		"                      under, as for run (hosts keep the class they detect)\n"
 		"    --lava URL        LAVA mode: each boot is one job on this LAVA server (the plan's\n"
 		"                      swprofiles boot with method lava: what the job deploys); its\n"
 		"                      session comes back in the job's log, checked, and is imported\n"
@@ -215,6 +225,10 @@ static int ca_option(int c, const char *arg, void *ctx)
 	}
 	case CA_LAVA_QUEUE_TIMEOUT: return cli_number(arg, "lava-queue-timeout", 1, &o->queue_minutes);
 	case CA_LAVA_CLEARPATH: o->lava_clearpath = arg; return 0;
+	case CA_SUT:
+		o->sut = arg;
+		return cli_store_name("sut", arg);
+	case CA_ALL: o->all = true; return 0;
 	case CA_FORMAT:
 		o->format_given = true;
 		o->json = !strcmp(arg, "json");
@@ -238,6 +252,15 @@ static int ca_parse(int argc, char **argv, struct ca_cli *o, int max)
 	}
 	if (!ret && o->format_given && strcmp(argv[0], "status")) {
 		log_err("--format is for 'campaign status'");
+		return EXIT_USAGE;
+	}
+	if (!ret && o->all && (strcmp(argv[0], "status") || optind < argc)) {
+		log_err(strcmp(argv[0], "status") ? "--all is for 'campaign status'"
+			: "'campaign status --all' lists every campaign: it takes no ID or target");
+		return EXIT_USAGE;
+	}
+	if (!ret && o->sut && strcmp(argv[0], "start")) {
+		log_err("--sut is for 'campaign start': the campaign keeps it");
 		return EXIT_USAGE;
 	}
 	return ret ?: remote_ssh_config_check(o->ssh_config);
@@ -475,6 +498,11 @@ static int ca_start(int argc, char **argv)
 		log_err("--lava and --host name two kinds of target: a campaign runs on one");
 		return EXIT_USAGE;
 	}
+	if (o.sut && (o.nhosts || o.lava)) {
+		log_err("--sut names this machine's class: hosts keep the class each detects, LAVA each device type's");
+		return EXIT_USAGE;
+	}
+	s.sut = o.sut;
 	if (!o.lava && (o.ntypes || o.tags || o.lanes || o.token_file || o.identity || o.retries >= 0 ||
 			o.queue_minutes || o.lava_clearpath)) {
 		log_err("--device-type, --tags and the --lava-* options are for campaigns on a LAVA lab (--lava URL)");
@@ -524,21 +552,24 @@ static int ca_open(int argc, char **argv, int max, struct ca_cli *o, char *url, 
 	return ret ? ret : campaign_store_url(o->store, false, url, len);
 }
 
-/* The optional campaign ID after the options (0 when none).  0 or EXIT_USAGE. */
-static int ca_id(int argc, char **argv, int64_t *id)
+/*
+ * The campaign ID or TARGET after the options, as an id (0 when none is
+ * given: campaign_load() then takes this machine's running one); a target
+ * is the running campaign of that target (campaign_pick()).  0 or an exit
+ * code after log_err().
+ */
+static int ca_id(int argc, char **argv, const char *url, int64_t *id)
 {
-	char *end;
+	const char *arg = optind < argc ? argv[optind] : NULL;
 
 	*id = 0;
-	if (optind >= argc)
+	if (!arg)
 		return 0;
-	errno = 0;
-	*id = strtoll(argv[optind], &end, 10);
-	if (*argv[optind] < '1' || *argv[optind] > '9' || *end || errno) {
-		log_err("a campaign id is a number such as 1, not '%s'", argv[optind]);
+	if (*arg == '0' || *arg == '-' || !*arg) {
+		log_err("a campaign id is a number such as 1, not '%s'", arg);
 		return EXIT_USAGE;
 	}
-	return 0;
+	return campaign_pick(url, arg, true, id);
 }
 
 /* The campaign continue and abort act on: ID when given (it must be running), else the running one. */
@@ -562,7 +593,7 @@ static int ca_continue(int argc, char **argv)
 	struct campaign c = { .boots = NULL };
 	char url[PATH_MAX + 64];
 	int64_t id;
-	int ret = ca_open(argc, argv, 1, &o, url, sizeof(url)) ?: ca_id(argc, argv, &id);
+	int ret = ca_open(argc, argv, 1, &o, url, sizeof(url)) ?: ca_id(argc, argv, url, &id);
 
 	if (ret)
 		return ret;
@@ -578,7 +609,7 @@ static int ca_abort(int argc, char **argv)
 	struct campaign c = { .boots = NULL };
 	char url[PATH_MAX + 64];
 	int64_t id;
-	int ret = ca_open(argc, argv, 1, &o, url, sizeof(url)) ?: ca_id(argc, argv, &id);
+	int ret = ca_open(argc, argv, 1, &o, url, sizeof(url)) ?: ca_id(argc, argv, url, &id);
 
 	if (ret)
 		return ret;
@@ -606,14 +637,49 @@ static int ca_print_json(const struct campaign *c)
 	return 0;
 }
 
+/* `status --all`: each campaign of the store, newest first: a line each, or the JSON objects in an array. */
+static int ca_status_all(const char *url, bool json)
+{
+	json_t *all = json ? json_array() : NULL;
+	int64_t id = 0;
+	int ret = 0;
+
+	if (json && !all) {
+		log_err("out of memory");
+		return EXIT_INTERNAL;
+	}
+	while (!ret && !(ret = campaign_next(url, id, &id)) && id) {
+		struct campaign c;
+
+		if ((ret = campaign_load(url, id, false, &c)))
+			break;
+		if (json && json_array_append_new(all, campaign_status_json(&c)))
+			ret = EXIT_INTERNAL;
+		else if (!json)
+			campaign_print_summary(&c);
+		campaign_free(&c);
+	}
+	if (!ret && json && (json_dumpf(all, stdout, JSON_INDENT(2)) || putchar('\n') == EOF)) {
+		log_err("cannot write the campaigns' status: %s", strerror(errno));
+		ret = EXIT_RESOURCE;
+	}
+	json_decref(all);
+	return ret;
+}
+
 static int ca_status(int argc, char **argv)
 {
 	struct ca_cli o = { 0 };
 	struct campaign c;
 	char url[PATH_MAX + 64];
-	int64_t id;
-	int ret = ca_open(argc, argv, 1, &o, url, sizeof(url)) ?: ca_id(argc, argv, &id);
+	int64_t id = 0;
+	int ret = ca_open(argc, argv, 1, &o, url, sizeof(url));
 
+	if (!ret && o.all)
+		return ca_status_all(url, o.json);
+	/* this machine's, the one of a target, or campaign ID: running first, else the newest that ran */
+	if (!ret)
+		ret = campaign_pick(url, optind < argc ? argv[optind] : NULL, false, &id);
 	if (ret)
 		return ret;
 	ret = campaign_load(url, id, false, &c);

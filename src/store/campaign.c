@@ -27,26 +27,119 @@ static const char *or_null(const char *s)
 	return s && *s ? s : NULL;
 }
 
+/*
+ * Which running campaign holds @machine now, into *@busy (none: -ENOENT).
+ * One whose status no longer says running (ended by hand, or by a clearpath
+ * killed between the two writes) lets its machines go.
+ */
+static int machine_holder(struct store *st, const char *machine, struct store_campaign_target *busy)
+{
+	int64_t id;
+	int ret = store_exec(st, "UPDATE campaign_machine SET running = 0 WHERE running = 1 AND machine = ?1"
+			     " AND campaign_id IN (SELECT id FROM campaign WHERE status <> 'running')", "t", machine);
+
+	if (!ret)
+		ret = store_int64(st, &id, "SELECT campaign_id FROM campaign_machine WHERE machine = ?1 AND running = 1",
+				  "t", machine);
+
+	if (!ret && busy) {
+		memset(busy, 0, sizeof(*busy));
+		busy->campaign = id;
+		busy->running = true;
+		snprintf(busy->machine, sizeof(busy->machine), "%s", machine);
+	}
+	return ret;
+}
+
+/* Target @t of new campaign @id, its machine taken; -EEXIST (*@busy) when a running campaign has it. */
+static int machine_take(struct store *st, int64_t id, const struct store_campaign_target *t,
+			struct store_campaign_target *busy)
+{
+	int64_t taken;
+	/* the unique index decides between two starts at once: the second gets no row */
+	int ret = store_int64(st, &taken, "INSERT INTO campaign_machine (campaign_id, target, machine, running)"
+			      " VALUES (?1, ?2, ?3, 1) ON CONFLICT (machine) WHERE running = 1 DO NOTHING"
+			      " RETURNING campaign_id", "itt", id, t->target, t->machine);
+
+	if (ret != -ENOENT)
+		return ret;
+	ret = machine_holder(st, t->machine, busy);
+	if (!ret && busy)
+		snprintf(busy->target, sizeof(busy->target), "%s", t->target);
+	/* it was let go: take it */
+	if (ret == -ENOENT)
+		ret = store_exec(st, "INSERT INTO campaign_machine (campaign_id, target, machine, running)"
+				 " VALUES (?1, ?2, ?3, 1)", "itt", id, t->target, t->machine);
+	else if (!ret)
+		ret = -EEXIST;
+	return ret;
+}
+
 int store_campaign_create(struct store *st, const char *plan, const char *spec,
-			  const struct store_campaign_boot *boots, size_t n, int64_t *id)
+			  const struct store_campaign_boot *boots, size_t n,
+			  const struct store_campaign_target *targets, size_t ntargets, const char *controller,
+			  int64_t *id, struct store_campaign_target *busy)
 {
 	char now[STORE_TIME_LEN + 1];
 	int ret;
 
 	store_now(now);
 	ret = store_tx_begin(st);
-	/* at most one runs (campaign_one_running): a second start that checked at the same time gets no row */
 	if (!ret)
-		ret = store_int64(st, id, "INSERT INTO campaign (status, plan, spec, created, updated)"
-				  " VALUES (?1, ?2, ?3, ?4, ?4) ON CONFLICT (status) WHERE status = 'running'"
-				  " DO NOTHING RETURNING id", "tttt", STORE_CAMPAIGN_RUNNING, plan, spec, now);
-	if (ret == -ENOENT)
-		ret = -EEXIST;
+		ret = store_int64(st, id, "INSERT INTO campaign (status, plan, spec, created, updated, controller)"
+				  " VALUES (?1, ?2, ?3, ?4, ?4, ?5) RETURNING id", "ttttt", STORE_CAMPAIGN_RUNNING, plan,
+				  spec, now, controller);
+	for (size_t i = 0; !ret && i < ntargets; i++)
+		ret = machine_take(st, *id, &targets[i], busy);
 	for (size_t i = 0; !ret && i < n; i++)
 		ret = store_exec(st, "INSERT INTO campaign_boot (campaign_id, target, pos, swprofile, status,"
 				 " updated) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", "itittt", *id, boots[i].target,
 				 (int64_t)boots[i].pos, boots[i].swprofile, STORE_BOOT_PENDING, now);
 	return store_tx_end(st, ret);
+}
+
+int store_campaign_targets(struct store *st, bool running_only, struct store_campaign_target **out, size_t *n)
+{
+	struct store_stmt *stmt;
+	struct store_campaign_target *t = NULL, *grown;
+	size_t cnt = 0;
+	int rc, ret = st->be->has_table(st, "campaign_machine");
+
+	*out = NULL;
+	*n = 0;
+	if (ret <= 0)
+		return ret;
+	/* running as the campaign says: one ended by hand (its status set) has no machine any more */
+	ret = store_prepare(st, &stmt, "SELECT m.campaign_id, m.target, m.machine,"
+			    " CASE WHEN m.running = 1 AND c.status = 'running' THEN 1 ELSE 0 END,"
+			    " c.controller FROM campaign_machine m JOIN campaign c ON c.id = m.campaign_id"
+			    " WHERE (m.running = 1 AND c.status = 'running') OR ?1 = 0 ORDER BY m.campaign_id DESC, m.target",
+			    "i", (int64_t)running_only);
+	if (ret)
+		return ret;
+	while ((rc = store_step(stmt)) == STORE_ROW) {
+		if (!(grown = realloc(t, (cnt + 1) * sizeof(*t)))) {
+			rc = -ENOMEM;
+			break;
+		}
+		t = grown;
+		memset(&t[cnt], 0, sizeof(t[cnt]));
+		t[cnt].campaign = store_col_int64(stmt, 0);
+		t[cnt].running = store_col_int(stmt, 3) != 0;
+		/* a row too long for these fields is none clearpath wrote: cut, it only names */
+		copy_text(t[cnt].target, sizeof(t[cnt].target), stmt, 1);
+		copy_text(t[cnt].machine, sizeof(t[cnt].machine), stmt, 2);
+		copy_text(t[cnt].controller, sizeof(t[cnt].controller), stmt, 4);
+		cnt++;
+	}
+	store_finalize(stmt);
+	if (rc < 0) {
+		free(t);
+		return rc == -ENOMEM ? rc : store_sql_fail(st, rc, "reading the campaigns' targets");
+	}
+	*out = t;
+	*n = cnt;
+	return 0;
 }
 
 /* One boot of the result row of read_boots() into @b; false when a field does not fit. */
@@ -110,7 +203,7 @@ int store_campaign_get(struct store *st, int64_t id, struct store_campaign *c,
 {
 	struct store_stmt *stmt;
 	int rc, ret = store_prepare(st, &stmt,
-				    "SELECT id, status, plan, spec, message, created, updated, owner, owner_since"
+				    "SELECT id, status, plan, spec, message, created, updated, owner, owner_since, controller"
 				    " FROM campaign WHERE ?1 = 0 OR id = ?1 ORDER BY id DESC LIMIT 1", "i", id);
 	bool fits = true;
 
@@ -130,6 +223,7 @@ int store_campaign_get(struct store *st, int64_t id, struct store_campaign *c,
 		c->spec = dup_text(stmt, 3);
 		c->message = dup_text(stmt, 4);
 		c->owner = dup_text(stmt, 7);
+		c->controller = dup_text(stmt, 9);
 	}
 	store_finalize(stmt);
 	if (rc == STORE_DONE)
@@ -152,12 +246,6 @@ int store_campaign_get(struct store *st, int64_t id, struct store_campaign *c,
 	return ret;
 }
 
-int store_campaign_running(struct store *st, int64_t *id)
-{
-	return store_int64(st, id, "SELECT id FROM campaign WHERE status = ?1 ORDER BY id DESC LIMIT 1", "t",
-			   STORE_CAMPAIGN_RUNNING);
-}
-
 int store_campaign_finish(struct store *st, int64_t id, const char *status, const char *message)
 {
 	char now[STORE_TIME_LEN + 1];
@@ -165,9 +253,15 @@ int store_campaign_finish(struct store *st, int64_t id, const char *status, cons
 	int ret;
 
 	store_now(now);
-	ret = store_int64(st, &changed, "UPDATE campaign SET status = ?2, message = ?3, updated = ?4 WHERE id = ?1"
-			  " AND status = ?5 RETURNING id", "ittt" "t", id, status, message, now,
-			  STORE_CAMPAIGN_RUNNING);
+	ret = store_tx_begin(st);
+	if (!ret)
+		ret = store_int64(st, &changed, "UPDATE campaign SET status = ?2, message = ?3, updated = ?4 WHERE id = ?1"
+				  " AND status = ?5 RETURNING id", "ittt" "t", id, status, message, now,
+				  STORE_CAMPAIGN_RUNNING);
+	/* its machines are free for the next campaign */
+	if (!ret)
+		ret = store_exec(st, "UPDATE campaign_machine SET running = 0 WHERE campaign_id = ?1", "i", id);
+	ret = store_tx_end(st, ret);
 	return ret == -ENOENT ? -ESTALE : ret;
 }
 
@@ -272,11 +366,18 @@ int store_campaign_holding(struct store *st, int64_t id, const char *owner, char
 	return rc == STORE_ROW ? -EBUSY : -ENOENT;
 }
 
+int store_campaign_before(struct store *st, int64_t before, int64_t *id)
+{
+	return store_int64(st, id, "SELECT id FROM campaign WHERE ?1 = 0 OR id < ?1 ORDER BY id DESC LIMIT 1", "i",
+			   before);
+}
+
 void store_campaign_free(struct store_campaign *c)
 {
 	free(c->plan);
 	free(c->spec);
 	free(c->message);
 	free(c->owner);
-	c->plan = c->spec = c->message = c->owner = NULL;
+	free(c->controller);
+	c->plan = c->spec = c->message = c->owner = c->controller = NULL;
 }

@@ -33,6 +33,7 @@ struct store_campaign {
 	char *spec;		/* JSON object text: what the campaign was started with (core's business) */
 	char *message;		/* why it failed or stopped, or NULL */
 	char *owner;		/* the controller that holds it (campaign/'s token), or NULL */
+	char *controller;	/* the host that started it, or NULL (a campaign from before) */
 	char owner_since[STORE_TIME_LEN + 1];	/* when it last said so ("" none) */
 	char created[STORE_TIME_LEN + 1];
 	char updated[STORE_TIME_LEN + 1];
@@ -55,13 +56,38 @@ struct store_campaign_boot {
 };
 
 /*
+ * One target of a campaign and the machine it is: a lab's campaigns share a
+ * store, and a machine is in one running campaign at a time (another
+ * machine's campaign runs beside it).  The executor kind names machines
+ * ("local:HOST/SUT" for this machine, "ssh:HOST:PORT"...).
+ */
+struct store_campaign_target {
+	int64_t campaign;	/* filled in by reads */
+	char target[256];	/* as the boots name it ("local", "root@box1") */
+	char machine[512];
+	bool running;		/* filled in by reads */
+	char controller[256];	/* filled in by reads: the host that started the campaign ("" not recorded) */
+};
+
+/*
  * Add a running campaign of @plan (absolute path) and @spec (JSON object
- * text) with its @n boots, all pending, in one transaction.  *@id is its
- * id.  Returns 0, -EEXIST (not logged) when a campaign runs in the store
- * already (one started at the same time), or a store error.
+ * text) with its @n boots, all pending, and its @ntargets targets, started
+ * from @controller (this host's name), in one transaction.  *@id is its id.
+ * Returns 0, -EEXIST (not logged) when a machine of @targets is in a
+ * running campaign already (*@busy its id, *@machine which machine, one
+ * started at the same time too), or a store error.
  */
 int store_campaign_create(struct store *st, const char *plan, const char *spec,
-			  const struct store_campaign_boot *boots, size_t n, int64_t *id);
+			  const struct store_campaign_boot *boots, size_t n,
+			  const struct store_campaign_target *targets, size_t ntargets, const char *controller,
+			  int64_t *id, struct store_campaign_target *busy);
+
+/*
+ * Every target of every campaign, newest campaign first (only those of
+ * running campaigns with @running_only), into the new array *@out of *@n
+ * (free() it).  A store older than campaigns has none.  0 or a store error.
+ */
+int store_campaign_targets(struct store *st, bool running_only, struct store_campaign_target **out, size_t *n);
 
 /*
  * Read campaign @id (0: the most recent one) into @c and its boots, ordered
@@ -74,13 +100,11 @@ int store_campaign_create(struct store *st, const char *plan, const char *spec,
 int store_campaign_get(struct store *st, int64_t id, struct store_campaign *c,
 		       struct store_campaign_boot **boots, size_t *n);
 
-/* The id of the running campaign (the newest when several run).  0, -ENOENT, or a store error. */
-int store_campaign_running(struct store *st, int64_t *id);
 
 /*
  * Set campaign @id's status and message (NULL: none) when it is still
- * running.  Returns 0, -ESTALE (not logged) when it no longer was running,
- * or a store error.
+ * running; its machines are free for another campaign then.  Returns 0,
+ * -ESTALE (not logged) when it no longer was running, or a store error.
  */
 int store_campaign_finish(struct store *st, int64_t id, const char *status, const char *message);
 
@@ -112,6 +136,9 @@ int store_campaign_boot_set(struct store *st, int64_t id, const struct store_cam
  */
 int store_campaign_session_of_boot(struct store *st, const char *boot_id, const char *swprofile,
 				   char uuid[STORE_UUID_LEN + 1], bool *interrupted);
+
+/* The id of the newest campaign older than @before (0: the newest of all) into *@id.  0, -ENOENT, or a store error. */
+int store_campaign_before(struct store *st, int64_t before, int64_t *id);
 
 /* Free what store_campaign_get() put in @c. */
 void store_campaign_free(struct store_campaign *c);

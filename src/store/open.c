@@ -219,6 +219,27 @@ const struct store_migration store_migrations[] = {
 	  "INSERT INTO swprofile_sut (swprofile_id, sut_id, fingerprint)"
 	  "  SELECT DISTINCT s.swprofile_id, s.sut_id, p.fingerprint FROM session s"
 	  "  JOIN swprofile p ON p.id = s.swprofile_id WHERE p.fingerprint <> '{}';", NULL, NULL, NULL },
+	/*
+	 * v11: campaigns of a lab share its store: one runs per machine, not
+	 * per store.  Each target of a campaign names the machine it is
+	 * (store/campaign.c; "local:HOST/SUT", a host over ssh...), and a
+	 * machine is in one running campaign at a time; the campaign records
+	 * the host that started it.  A campaign from before names none: its
+	 * targets are machines of their own.
+	 */
+	{ "DROP INDEX campaign_one_running;"
+	  "ALTER TABLE campaign ADD COLUMN controller TEXT;"
+	  "CREATE TABLE campaign_machine ("
+	  "  campaign_id INTEGER NOT NULL REFERENCES campaign(id) ON DELETE CASCADE,"
+	  "  target TEXT NOT NULL,"
+	  "  machine TEXT NOT NULL,"
+	  "  running INTEGER NOT NULL DEFAULT 1 CHECK (running IN (0, 1)),"
+	  "  PRIMARY KEY (campaign_id, target));"
+	  "CREATE UNIQUE INDEX campaign_machine_running ON campaign_machine(machine) WHERE running = 1;"
+	  "INSERT INTO campaign_machine (campaign_id, target, machine, running)"
+	  "  SELECT DISTINCT b.campaign_id, b.target, 'legacy:' || b.target || '#' || b.campaign_id,"
+	  "  CASE WHEN c.status = 'running' THEN 1 ELSE 0 END FROM campaign_boot b"
+	  "  JOIN campaign c ON c.id = b.campaign_id;", NULL, NULL, NULL },
 };
 
 #define SCHEMA_VERSION ((int)(sizeof(store_migrations) / sizeof(store_migrations[0])))
@@ -243,6 +264,7 @@ const struct store_lab_table store_lab_tables[] = {
 	{ "run_state_done", "INSERT, DELETE" },
 	{ "campaign", "INSERT, UPDATE" },
 	{ "campaign_boot", "INSERT, UPDATE" },
+	{ "campaign_machine", "INSERT, UPDATE" },	/* a machine free again once its campaign ended */
 	{ "sequential", "INSERT, UPDATE" },		/* plan run --until-decided's looks */
 	{ NULL, NULL },
 };

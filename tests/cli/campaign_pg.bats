@@ -144,5 +144,5 @@ EOF2
 		cat "$D/a" "$D/b"; return 1; }
 	# one started, the other was refused saying which campaign runs
 	[ $((sa + sb)) -eq 2 ] || { echo "$sa $sb"; cat "$D/a" "$D/b"; return 1; }
-	grep -q "campaign 1 is still running in this store" "$D/a" "$D/b"
+	grep -q "local is in campaign [12], which is running in this store" "$D/a" "$D/b"
 }

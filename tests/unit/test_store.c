@@ -963,19 +963,43 @@ static void test_campaign_state(void **state)
 		{ .target = "local", .pos = 1, .swprofile = "nohz" },
 		{ .target = "host-b", .pos = 0, .swprofile = "base" },
 	};
+	const struct store_campaign_target targets[2] = {
+		{ .target = "local", .machine = "local:box/m7g" }, { .target = "host-b", .machine = "ssh:host-b:22" },
+	};
 	struct store *st = fixture_open(state, "campaign.db");
 	struct store_session s1 = { .boot_id = "b1" }, s2 = { .boot_id = "b1" };
+	struct store_campaign_target *listed, busy;
 	struct store_campaign_boot *got;
 	struct store_campaign c;
 	struct fixture_ids ids;
 	char uuid[STORE_UUID_LEN + 1];
-	int64_t id, newer, running, sess;
+	int64_t id, newer, other, sess;
 	bool interrupted;
 	size_t n;
 
 	assert_int_equal(store_campaign_get(st, 0, &c, &got, &n), -ENOENT);
-	assert_int_equal(store_campaign_running(st, &running), -ENOENT);
-	assert_int_equal(store_campaign_create(st, "/plans/a.yaml", "{\"seed\":42}", boots, 3, &id), 0);
+	assert_int_equal(store_campaign_targets(st, true, &listed, &n), 0);
+	assert_int_equal(n, 0);
+	free(listed);
+	assert_int_equal(store_campaign_create(st, "/plans/a.yaml", "{\"seed\":42}", boots, 3, targets, 2, "box", &id,
+						&busy), 0);
+	/* a machine in a running campaign is in no other; another machine's campaign runs beside it */
+	assert_int_equal(store_campaign_create(st, "/plans/a.yaml", "{}", boots + 2, 1, targets + 1, 1, "box", &other,
+						&busy), -EEXIST);
+	assert_int_equal(busy.campaign, id);
+	assert_string_equal(busy.machine, "ssh:host-b:22");
+	assert_int_equal(store_campaign_create(st, "/plans/a.yaml", "{}", boots + 2, 1,
+						&(struct store_campaign_target){ .target = "host-c", .machine = "ssh:host-c:22" },
+						1, "box", &other, &busy), 0);
+	assert_int_equal(store_campaign_targets(st, true, &listed, &n), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(listed[0].campaign, other);
+	assert_string_equal(listed[1].target, "host-b");
+	assert_string_equal(listed[2].machine, "local:box/m7g");
+	assert_string_equal(listed[2].controller, "box");
+	assert_true(listed[2].running);
+	free(listed);
+	assert_int_equal(store_campaign_finish(st, other, STORE_CAMPAIGN_ABORTED, NULL), 0);
 	snprintf(boots[1].status, sizeof(boots[1].status), STORE_BOOT_BOOTING);
 	snprintf(boots[1].boot_before, sizeof(boots[1].boot_before), "b0");
 	assert_int_equal(store_campaign_boot_set(st, id, &boots[1]), 0);
@@ -985,9 +1009,7 @@ static void test_campaign_state(void **state)
 
 	/* the next controller reads it back, boots ordered by target then position */
 	st = fixture_open(state, "campaign.db");
-	assert_int_equal(store_campaign_running(st, &running), 0);
-	assert_int_equal(running, id);
-	assert_int_equal(store_campaign_get(st, 0, &c, &got, &n), 0);
+	assert_int_equal(store_campaign_get(st, id, &c, &got, &n), 0);
 	assert_int_equal(c.id, id);
 	assert_string_equal(c.status, STORE_CAMPAIGN_RUNNING);
 	assert_string_equal(c.plan, "/plans/a.yaml");
@@ -1020,8 +1042,11 @@ static void test_campaign_state(void **state)
 	/* finished once; the newest campaign is the one read by default */
 	assert_int_equal(store_campaign_finish(st, id, STORE_CAMPAIGN_FAILED, "boot 2 never came back"), 0);
 	assert_int_equal(store_campaign_finish(st, id, STORE_CAMPAIGN_DONE, NULL), -ESTALE);
-	assert_int_equal(store_campaign_running(st, &running), -ENOENT);
-	assert_int_equal(store_campaign_create(st, "/plans/b.yaml", "{}", boots, 1, &newer), 0);
+	/* its machines are free once it ended */
+	assert_int_equal(store_campaign_targets(st, true, &listed, &n), 0);
+	assert_int_equal(n, 0);
+	free(listed);
+	assert_int_equal(store_campaign_create(st, "/plans/b.yaml", "{}", boots, 1, targets, 1, NULL, &newer, &busy), 0);
 	assert_true(newer > id);
 	assert_int_equal(store_campaign_get(st, id, &c, &got, &n), 0);
 	assert_string_equal(c.status, STORE_CAMPAIGN_FAILED);

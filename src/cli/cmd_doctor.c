@@ -1,6 +1,8 @@
 /* cmd_doctor: `clearpath doctor [--for PLAN] [--fix] [--format text|json]`: is this machine fit to measure? */
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "cli/doctor_modes.h"
+#include "harness/fingerprint.h"
 #include "plan/plan.h"
 #include "doctor/doctor.h"
 #include "util/log.h"
@@ -18,6 +20,7 @@ static void doctor_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: clearpath doctor [--format text|json] [--needs-memory SIZE] [--hugepages SIZE:N]... [--fix]\n"
+		"                        [--store URL [--sut NAME]]\n"
 		"\n"
 		"Checks whether this machine is fit to measure memory clearing: CPU frequency,\n"
 		"transparent and hugetlb huge pages, memory, noise, NUMA and performance counters.\n"
@@ -32,6 +35,10 @@ static void doctor_usage(FILE *out)
 		"                         the --hugepages, page_reporting_order above the largest order\n"
 		"                         while a balloon reports free pages, NUMA balancing off on more\n"
 		"                         than one node; prints each change and the command that undoes it\n"
+		"  --store URL            also read this machine's calibration sessions (clearpath calibrate)\n"
+		"                         in the store: WARN per result class whose boots land in a fast or\n"
+		"                         a slow mode (their levels fall into 2 modes)\n"
+		"  --sut NAME             the SUT class to read there, instead of the detected one\n"
 		"\n"
 		"Nothing changes without --fix.  Exit codes: 0 no FAIL, 2 usage error (also --fix\n"
 		"when not root), 3 a check failed or --fix could not get the resources.\n");
@@ -40,6 +47,7 @@ static void doctor_usage(FILE *out)
 struct doctor_args {
 	bool fix, json;
 	struct doctor_needs needs;
+	const char *store, *sut;	/* --store, --sut: NULL when not given */
 };
 
 /* The value of option @argv[*i], also in --opt=value form; NULL after logging when it is missing. */
@@ -122,13 +130,43 @@ static int doctor_parse(int argc, char **argv, struct doctor_args *a)
 				return EXIT_USAGE;
 			if ((ret = doctor_plan_needs(v, &a->needs)))
 				return ret;
+		} else if (doctor_is(argv[i], "--store") || doctor_is(argv[i], "--sut")) {
+			bool store = doctor_is(argv[i], "--store");
+
+			if (!(v = doctor_optval(argc, argv, &i, store ? "--store" : "--sut")))
+				return EXIT_USAGE;
+			if (!*v) {
+				log_err("%s needs a %s, not an empty one", store ? "--store" : "--sut", store ? "URL" : "name");
+				return EXIT_USAGE;
+			}
+			*(store ? &a->store : &a->sut) = v;
 		} else {
 			log_err("unknown doctor option '%s'", argv[i]);
 			log_hint("'clearpath doctor --help' lists them");
 			return EXIT_USAGE;
 		}
 	}
+	if (a->sut && !a->store) {
+		log_err("--sut names the SUT class to read in --store: give --store too");
+		return EXIT_USAGE;
+	}
 	return 0;
+}
+
+/* doctor --store: the calibration sessions of --sut, or of the SUT class this machine is, into @rep. */
+static int doctor_run_store(const struct doctor_args *a, struct doctor_report *rep)
+{
+	char name[256];
+	json_t *fp = NULL;
+	int ret;
+
+	if (!a->sut && !(fp = fp_sut(name, sizeof(name)))) {
+		log_err("out of memory reading this machine's fingerprint");
+		return EXIT_INTERNAL;
+	}
+	ret = doctor_store_modes(a->store, a->sut ? a->sut : name, rep);
+	json_decref(fp);
+	return ret;
 }
 
 /*
@@ -189,6 +227,10 @@ int cmd_doctor(int argc, char **argv)
 		log_err("out of memory while checking");
 		doctor_report_free(&rep);
 		return EXIT_INTERNAL;
+	}
+	if (a.store && (ret = doctor_run_store(&a, &rep))) {
+		doctor_report_free(&rep);
+		return ret;
 	}
 	if (!doctor_print(&rep, a.json) && !ret && doctor_worst(&rep) == DOCTOR_FAIL)
 		ret = EXIT_RESOURCE;

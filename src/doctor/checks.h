@@ -20,14 +20,6 @@ struct doctor_check {
 	unsigned session;	/* DOCTOR_SESSION_* bits: when a session records it (0: never) */
 };
 
-/*
- * Append a result: @value and @fix verbatim ("" or NULL for none), the
- * detail from @fmt.  Returns 0 or -ENOMEM.
- */
-int doctor_add(struct doctor_report *rep, const char *check, enum doctor_status st,
-	       const char *value, const char *fix, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
-
 /* cpu.c */
 int doctor_check_governor(const struct doctor_ctx *ctx, struct doctor_report *rep);
 int doctor_check_boost(const struct doctor_ctx *ctx, struct doctor_report *rep);

@@ -61,6 +61,15 @@ struct doctor_report {
 };
 
 /*
+ * Append a result: @value and @fix verbatim ("" or NULL for none), the
+ * detail from @fmt.  For the checks here and those of the store the cli
+ * adds (doctor --store).  Returns 0 or -ENOMEM.
+ */
+int doctor_add(struct doctor_report *rep, const char *check, enum doctor_status st,
+	       const char *value, const char *fix, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/*
  * Which checks a session records as it starts: the cheap ones whose findings
  * colour every number it measures, plus the perf checks when it counts
  * (--counters) or profiles (--profile).

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # doctor.bats: `clearpath doctor` on this machine, on the fixture trees, and --fix (for real only as root).
 
+bats_require_minimum_version 1.5.0
 load helpers
 
 setup() {
@@ -303,4 +304,73 @@ assert r["status"] == "WARN", r
 assert "asks for page_reporting.page_reporting_order=11, but the order in effect is 9" in r["detail"], r
 assert "boot with" not in r["fix"] and "after each boot" in r["fix"], r
 '
+}
+
+# Calibration sessions of SUT class box under "6.1 (calibration)" in store $1: $2 boots of memset -s 1GB
+# alternating between 100 and 92 (two modes 8.7% apart) unless $3 is "one", and of memset -s 1MB around 50.
+calibrated() {
+	python3 - "$1.csv" "$2" "${3:-two}" <<'EOF2'
+import sys
+out, k, shape = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+rows = ["sut,swprofile,session,benchmark,resultclass,unit,higher_is_better,iteration,warmup,value,"
+        "session_started,sample_time"]
+for s in range(k):
+    big = (100, 92)[s % 2] + 0.1 * (s // 2) if shape == "two" else 100 + 0.2 * (s % 3)
+    for size, level in (("1GB", big), ("1MB", 50 + 0.1 * (s % 3))):
+        for it, d in enumerate((-0.1, 0, 0.1)):
+            rows.append("box,6.1 (calibration),00000000-0000-4000-8000-%012d,mem/memset memset -s %s,memset -s %s,"
+                        "bytes/sec,1,%d,0,%r,2026-08-%02dT08:00:00Z,2026-08-%02dT08:00:1%dZ"
+                        % (s + 1, size, size, it, (level + d) * 1e9, s + 1, s + 1, it))
+open(out, "w").write("\n".join(rows) + "\n")
+EOF2
+	"$CP" import --store "$1" "$1.csv" >/dev/null
+}
+
+# The doctor's modes lines of store $1 for SUT class box, as JSON [status, value, detail] per line.
+modes_of() {
+	"$CP" doctor --store "$1" --sut box --format json |
+		python3 -c 'import json, sys; print(json.dumps([[r["status"], r["value"], r["detail"]] for r in json.load(sys.stdin) if r["check"] == "modes"]))'
+}
+
+@test "doctor --store: calibration sessions that fall into two modes warn, per result class; one mode passes" {
+	local st="$BATS_TEST_TMPDIR/cal.db"
+	calibrated "$st" 6
+	run "$CP" doctor --store "$st" --sut box
+	[ "$status" -eq 0 ] || [ "$status" -eq 3 ]
+	only_check_lines "$output"
+	[[ "$output" == *"WARN  modes                2 modes 8.7% apart: memset -s 1GB (bytes/sec) under 6.1 (calibration): 3"* ]] || { echo "$output"; false; }
+	[[ "$output" == *"fix: more sessions per kernel"* ]]
+	run modes_of "$st"
+	[ "$status" -eq 0 ]
+	[[ "$output" == '[["WARN", "2 modes 8.7% apart", "memset -s 1GB (bytes/sec) under 6.1 (calibration): 3 of 6 sessions in the lower mode'* ]]
+	[[ "$output" != *"memset -s 1MB"* ]]
+	# one mode: one PASS for the store
+	st="$BATS_TEST_TMPDIR/one.db"
+	calibrated "$st" 6 one
+	run modes_of "$st"
+	[ "$output" = '[["PASS", "one mode", "the calibration'"'"'s sessions of SUT class box fall into one mode (2 result classes with 4 sessions or more)"]]' ]
+	# three sessions cannot tell
+	st="$BATS_TEST_TMPDIR/three.db"
+	calibrated "$st" 3
+	run modes_of "$st"
+	[[ "$output" == '[["WARN", "cannot tell", "the calibration of SUT class box has fewer than 4 sessions per result class'* ]]
+}
+
+@test "doctor --store: no calibration of this SUT class says so; --sut needs --store; a missing store is refused" {
+	local st="$BATS_TEST_TMPDIR/cal.db"
+	calibrated "$st" 6
+	# the SUT class detected: the fixture's DMI product
+	CLEARPATH_SYSROOT=$FIXTURES/vm run "$CP" doctor --store "$st" --format json
+	[[ "$output" == *'"value": "not calibrated"'* ]]
+	[[ "$output" == *"no calibration sessions of SUT class Standard PC (Q35 + ICH9, 2009)"* ]]
+	run --separate-stderr "$CP" doctor --sut box
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--sut names the SUT class to read in --store: give --store too"* ]]
+	run --separate-stderr "$CP" doctor --store "$BATS_TEST_TMPDIR/none.db"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"no store at $BATS_TEST_TMPDIR/none.db"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/none.db" ]
+	# without --store nothing is read from any store
+	CLEARPATH_STORE=$st run "$CP" doctor
+	[[ "$output" != *modes* ]]
 }

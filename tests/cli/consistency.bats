@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # consistency.bats: one estimate behind every number: base x (1 + change) = the level, in every format and JSON,
-# one-row geomean = the row, the answer's numbers = the table's, the report's plots = the tables; make run's store.
+# one-row geomean = the row, the answer's numbers = the table's, the report page's tables, study and answer =
+# JSON's, its plots = the tables; make run's store.
 #
 # tests/fixtures/show/makerun.csv.gz is `make run`'s store on the 2-core development VM (plans/quick.yaml,
 # 4 sessions), as `export --whole` wrote it.  The interrupted store is the same with its last session cut
@@ -47,7 +48,29 @@ setup() {
 	run python3 "$BATS_TEST_DIRNAME/consistency_check.py" "$CP" "$S/makerun.db"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ "$output" == "91 JSON cells, 455 table cells in 5 formats, 15 one-row tables, 15 quotes of the answer checked" ]]
+	[[ "$output" == "91 JSON cells, 455 table cells in 5 formats, 15 one-row tables, 15 quotes of the answer, 204 cells and 15 quotes of the page checked" ]]
+}
+
+@test "the check fails a report page whose table cell, study cell or answer is not JSON's" {
+	# a clearpath whose page (report -o) has one change of the result table, one rate of the study and
+	# one rate of its answer changed after it was written
+	cat >"$D/cp" <<-EOF
+	#!/bin/sh
+	"$CP" "\$@" || exit
+	while [ \$# -gt 1 ]; do [ "\$1" = -o ] && sed -i -e 's|(?) +4.39%</td>|(?) +5.39%</td>|' \\
+	    -e 's|8.51 GB/sec, (?) +31.44% vs default</td>|8.61 GB/sec, (?) +31.44% vs default</td>|' \\
+	    -e 's|x86-64-nt-avx512 at 9.31 GB/sec|x86-64-nt-avx512 at 9.41 GB/sec|' "\$2"; shift; done
+	EOF
+	chmod +x "$D/cp"
+	run python3 "$BATS_TEST_DIRNAME/consistency_check.py" "$D/cp" "$S/makerun.db"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"FAIL: page: clear -k 4KB -s 64MB (bytes/sec) x86-64-stosb: '(?) +5.39%', JSON has undecided 4.39"* ]]
+	[[ "$output" == *"FAIL: page: clear -k 4KB -s 64MB (bytes/sec) x86-64-stosb: base 6951783306.22 x (1 + +5.39%) is not the level"* ]]
+	[[ "$output" == *"FAIL: page: study 4KB x86-64-movnti clear: 8.61, the table's level is "* ]]
+	[[ "$output" == *"FAIL: page: study 4KB x86-64-movnti clear: 6.47 x (1 + +31.44%) is not 8.61"* ]]
+	[[ "$output" == *"FAIL: answer: clear -k 4KB -s 64MB x86-64-nt-avx512 at 9.41 GB/sec, the table's level is "* ]]
+	[ "$(grep -c '^FAIL' <<<"$output")" -eq 5 ]
 }
 
 @test "an interrupted session and outliers: the same identities hold where paired columns lack sessions" {
@@ -60,7 +83,7 @@ assert any(c.get("level_implied") for c in cells), "no paired cell"'
 	run python3 "$BATS_TEST_DIRNAME/consistency_check.py" "$CP" "$S/interrupted.db"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *" JSON cells, "*" table cells in 5 formats, "*" one-row tables, "*" quotes of the answer checked" ]]
+	[[ "$output" == *" JSON cells, "*" table cells in 5 formats, "*" one-row tables, "*" quotes of the answer, "*" cells and "*" quotes of the page checked" ]]
 }
 
 @test "headless Chromium: make run's report has the terminal's tables, rate axes from zero, whiskers around their marks, under 1.5 MB" {

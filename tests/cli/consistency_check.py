@@ -10,15 +10,22 @@ mem/mmap by swprofile), in every table format (box, grid, compact, markdown, csv
     every cell with a change; each format prints the same level and change as JSON;
   - a one-row table's geometric mean equals its row (every row, shown alone);
   - every percentage and level `report --answer` quotes is the mem/clear table's own
-    cell, in the row the sentence names, with its mark.
+    cell, in the row the sentence names, with its mark;
+  - the HTML report (`report -o`): every cell of its result tables and of its study
+    tables is JSON's (level, change, mark), base x (1 + change) is the level within
+    the printed digits, and its answer in words quotes the table as --answer does.
 Prints what it checked; exit 0 when all hold, 1 with the reasons otherwise.
 """
 import csv
+import html
+import html.parser
 import io
 import json
+import os
 import re
 import subprocess
 import sys
+import tempfile
 
 VIEWS = [
     ["--columns", "param:f", "--base", "default", "--benchmark", "mem/clear"],
@@ -214,10 +221,13 @@ def check_quote(row, col, m, cells, problems):
                         f" {cell['state']} {cell.get('change_pct')}%")
 
 
-def check_answer(cp, store, problems):
+def check_answer(cp, store, problems, text=None):
+    """The answer's quotes (--answer's, or @text: the page's) against the mem/clear table; how many."""
     doc = json.loads(run(cp, "show", "--store", store, *VIEWS[0], "--format", "json"))
     cells = {(r["resultclass"], c["value"]): c for b in doc["blocks"] for r in b["results"] for c in r["columns"]}
-    text = " ".join(run(cp, "report", "--store", store, "--answer").split())
+    if text is None:
+        text = run(cp, "report", "--store", store, "--answer")
+    text = " ".join(text.split())
     quoted = 0
     for sentence in re.split(r"(?<=\.) (?=fastest|after|\d)", text):
         m = ANSWER.search(sentence)
@@ -234,11 +244,189 @@ def check_answer(cp, store, problems):
     return quoted
 
 
+def bounds(text):
+    """The interval a printed number stands for: @text rounded to the digits it shows."""
+    dec = len(text.split(".")[1]) if "." in text else 0
+    half = 0.5 * 10 ** -dec * (1 + 1e-9)
+    return float(text) - half, float(text) + half
+
+
+def identity_holds(base, pct, level):
+    """Whether some base, change and level that print as @base, @pct and @level (texts) have
+    base x (1 + change) within TOLERANCE of the level: the identity up to the digits printed."""
+    (b0, b1), (p0, p1), (l0, l1) = bounds(base), bounds(pct), bounds(level)
+    lo, hi = b0 * (1 + p0 / 100), b1 * (1 + p1 / 100)
+    return lo <= l1 * (1 + TOLERANCE) and hi >= l0 * (1 - TOLERANCE)
+
+
+class Page(html.parser.HTMLParser):
+    """The report page's tables (class, the h4 before it, rows of cell texts) and its answer's text."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.answer, self.h4 = [], [], None
+        self.cur = self.cell = self.text = None
+        self.in_answer = 0
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table":
+            self.cur = {"class": a.get("class"), "h4": self.h4, "rows": []}
+        elif tag == "tr" and self.cur is not None:
+            self.cur["rows"].append([])
+        elif tag in ("td", "th") and self.cur is not None:
+            self.cell = []
+        elif tag == "h4":
+            self.text = []
+        elif tag == "ul" and a.get("class") == "answer":
+            self.in_answer = 1
+        elif tag == "br" and self.in_answer:
+            self.answer.append(" ")
+
+    def handle_endtag(self, tag):
+        if tag == "table" and self.cur is not None:
+            self.tables.append(self.cur)
+            self.cur = None
+        elif tag in ("td", "th") and self.cell is not None:
+            self.cur["rows"][-1].append("".join(self.cell).strip())
+            self.cell = None
+        elif tag == "h4" and self.text is not None:
+            self.h4, self.text = "".join(self.text).strip(), None
+        elif tag == "ul" and self.in_answer:
+            self.in_answer = 0
+        elif tag == "li" and self.in_answer:
+            self.answer.append(" ")
+
+    def handle_data(self, data):
+        for sink in (self.cell, self.text):
+            if sink is not None:
+                sink.append(data)
+        if self.in_answer:
+            self.answer.append(data)
+
+
+PAGE_CHANGE = re.compile(r"^(\([IR?-]\) )?(" + NUM + r")%$")
+STUDY_CELL = re.compile(r"^(\d+\.\d+) (GB|MB|KB|bytes)/sec(?:, (\([IR?-]\) )?(" + NUM + r")% vs (\S+))?$")
+STUDY_ROWS = {"clear": "", "clear (then-read pass)": " --then read", "then-read": " --then read :then-read",
+              "combined": " --then read :combined"}
+
+
+def page_change(where, text, base_text, cell, problems):
+    """A change cell of the page (@text, "(I) +1.92%") against JSON's @cell and its base's printed level."""
+    m = PAGE_CHANGE.match(text)
+    if not m:
+        problems.append(f"page: {where}: {text!r} prints no change")
+        return
+    if not same(m.group(2), cell["change_pct"]) or (m.group(1) or "") != MARKS.get(cell["state"], ""):
+        problems.append(f"page: {where}: {text!r}, JSON has {cell['state']} {cell['change_pct']}%")
+    if not identity_holds(base_text, m.group(2), repr(cell["level"])):
+        problems.append(f"page: {where}: base {base_text} x (1 + {m.group(2)}%) is not the level {cell['level']}")
+
+
+def check_geomean(row, head, geomeans, problems):
+    """The page's geometric-mean row against JSON's, of the block whose rows the table has."""
+    g = geomeans.get(row[1])
+    if g is None:
+        problems.append(f"page: {row[1]!r}: JSON's block has no such geometric-mean row")
+        return 0
+    for i in range(2, len(row)):
+        pct = g.get(head[i])
+        m = PAGE_CHANGE.match(row[i])
+        if (pct is None) != (not row[i]) or (m and not same(m.group(2), pct)) or (row[i] and not m):
+            problems.append(f"page: {row[1]} {head[i]}: {row[i]!r}, JSON has {pct}")
+    return 1
+
+
+def check_results_table(t, cells, blocks, problems):
+    """One `table.results` of the page: the base's level and every change as JSON has them, and the
+    geometric mean of ratios as the JSON block has it whose rows the table shows."""
+    head = [h[:-len(" (base)")] if h.endswith(" (base)") else h for h in t["rows"][0]]
+    b = next(i for i, h in enumerate(t["rows"][0]) if h.endswith(" (base)"))
+    checked = 0
+    labels = {row[1] for row in t["rows"][1:]}
+    geomeans = next((g for rows, g in blocks if labels & rows), {})
+    for row in t["rows"][1:]:
+        if row[1].startswith("geometric mean of ratios"):
+            checked += check_geomean(row, head, geomeans, problems)
+            continue
+        for i in range(2, len(row)):
+            cell = cells.get((row[1], head[i]))
+            if cell is None or not cell.get("n"):
+                if row[i]:
+                    problems.append(f"page: {row[1]} {head[i]}: {row[i]!r} where JSON has no cell")
+                continue
+            checked += 1
+            if i == b or cell.get("change_pct") is None:
+                if not same(row[i], cell["level"]):
+                    problems.append(f"page: {row[1]} {head[i]}: {row[i]!r}, JSON's level is {cell['level']}")
+            else:
+                page_change(f"{row[1]} {head[i]}", row[i], row[b], cell, problems)
+    return checked
+
+
+def check_study_table(t, cells, problems):
+    """One `table.study` (an extent: its h4) of the page: each rate and change is the mem/clear table's cell."""
+    k = t["h4"].split(" ")[0]
+    head, checked = t["rows"][0], 0
+    base_text = {}
+    for row in t["rows"][1:]:
+        col = row[0].removesuffix(" (non-temporal)")
+        for what, text in zip(head[1:], row[1:]):
+            m = STUDY_CELL.match(text)
+            want = [r for (r, c) in cells if c == col and re.fullmatch(r"clear -k " + re.escape(k) + r" -s \S+"
+                                                                       + re.escape(STUDY_ROWS.get(what, "?")), r)]
+            if not m or len(want) != 1:
+                problems.append(f"page: study {k} {col} {what}: {text!r} (rows {want})")
+                continue
+            cell, scale = cells[(want[0], col)], SCALE[m.group(2) + "/sec"]
+            checked += 1
+            if f"{cell['level'] / scale:.2f}" != m.group(1):
+                problems.append(f"page: study {k} {col} {what}: {m.group(1)}, the table's level is {cell['level']}")
+            if m.group(4) is None:
+                base_text[what] = m.group(1)
+                if not cell.get("base"):
+                    problems.append(f"page: study {k} {col} {what}: no change printed for a compared cell")
+                continue
+            if not same(m.group(4), cell["change_pct"]) or (m.group(3) or "") != MARKS.get(cell["state"], ""):
+                problems.append(f"page: study {k} {col} {what}: {text!r}, the table has {cell['state']}"
+                                f" {cell['change_pct']}%")
+            if what in base_text and not identity_holds(base_text[what], m.group(4), m.group(1)):
+                problems.append(f"page: study {k} {col} {what}: {base_text[what]} x (1 + {m.group(4)}%) is not"
+                                f" {m.group(1)}")
+    return checked
+
+
+def check_page(cp, store, docs, problems):
+    """The report page's tables and answer; (cells, quotes) checked."""
+    cells = {(f"{r['resultclass']} ({r['unit']})", c[doc["columns"]]): c
+             for doc in docs for b in doc["blocks"] for r in b["results"] for c in r["columns"]}
+    clear = {(r["resultclass"], c["value"]): c for b in docs[0]["blocks"] for r in b["results"] for c in r["columns"]}
+    # per JSON block: its rows' labels, and its geometric-mean row {label: {column: change}}
+    blocks = [({f"{r['resultclass']} ({r['unit']})" for r in b["results"]},
+               {b["geomean"]["label"]: {c[doc["columns"]]: c["change_pct"] for c in b["geomean"]["columns"]}}
+               if b.get("geomean") else {}) for doc in docs for b in doc["blocks"]]
+    with tempfile.TemporaryDirectory() as tmp:
+        run(cp, "report", "--store", store, "-o", os.path.join(tmp, "r.html"))
+        page = Page()
+        page.feed(open(os.path.join(tmp, "r.html")).read())
+    checked = 0
+    for t in page.tables:
+        if t["class"] == "results":
+            checked += check_results_table(t, cells, blocks, problems)
+        elif t["class"] == "study":
+            checked += check_study_table(t, clear, problems)
+    if not any(t["class"] == "results" for t in page.tables):
+        problems.append("page: no result table")
+    quoted = check_answer(cp, store, problems, html.unescape("".join(page.answer))) if page.answer else 0
+    return checked, quoted
+
+
 def main():
     cp, store = sys.argv[1:3]
-    problems, counts = [], {"json": 0, "text": 0, "one-row": 0}
+    problems, counts, docs = [], {"json": 0, "text": 0, "one-row": 0}, []
     for view in VIEWS:
         doc = json.loads(run(cp, "show", "--store", store, *view, "--format", "json"))
+        docs.append(doc)
         counts["json"] += check_json(doc, problems)
         for fmt in FORMATS:
             text = run(cp, "show", "--store", store, *view, "--format", fmt, "--stats", "--units", "raw",
@@ -246,8 +434,10 @@ def main():
             counts["text"] += check_text(fmt, text, doc, problems)
         counts["one-row"] += check_one_row(cp, store, view, doc, problems)
     counts["answer"] = check_answer(cp, store, problems)
+    counts["page"], counts["page quotes"] = check_page(cp, store, docs, problems)
     print(f"{counts['json']} JSON cells, {counts['text']} table cells in {len(FORMATS)} formats,"
-          f" {counts['one-row']} one-row tables, {counts['answer']} quotes of the answer checked")
+          f" {counts['one-row']} one-row tables, {counts['answer']} quotes of the answer,"
+          f" {counts['page']} cells and {counts['page quotes']} quotes of the page checked")
     for p in problems:
         print("FAIL:", p)
     return 1 if problems else 0

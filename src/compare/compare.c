@@ -57,6 +57,10 @@ struct cmp_set *cmp_new(const struct cmp_opts *o)
 
 	if (p)
 		p->pub.axis = o->axis;
+	if (p && o->axis == CMP_BY_PARAM && o->param && !(p->pub.param = strdup(o->param))) {
+		free(p);
+		return NULL;
+	}
 	return p ? &p->pub : NULL;
 }
 
@@ -107,6 +111,7 @@ void cmp_free(struct cmp_set *s)
 	free(s->cols);
 	free(s->col_first);
 	free(s->blocks);
+	free(s->param);
 	free(p->rows_cap);
 	cmp_index_free(&p->row_ix);
 	for (size_t i = 0; i < p->nswp_seen; i++)
@@ -404,7 +409,7 @@ int cmp_add(struct cmp_set *s, const struct cmp_opts *o, const struct cmp_sample
 		/* the columns are the parameter's values; the row is the class without it */
 		drop = o->param;
 		value = ident_value(&x->ident, o->param);
-		col = value ? value : "(none)";
+		col = value ? value : CMP_NO_VALUE;
 		/* Parameter values compare within one kernel: never pool swprofiles into a cell. */
 		snprintf(blk_buf, sizeof(blk_buf), "%s, swprofile %s", x->sut, x->swprofile);
 		blk_name = blk_buf;

@@ -45,6 +45,9 @@ struct cmp_opts {
 
 #define CMP_CALIBRATION_SUFFIX " (calibration)"
 
+/* The column of CMP_BY_PARAM samples whose benchmark has no such parameter. */
+#define CMP_NO_VALUE "(none)"
+
 /* Whether @swprofile names a calibration run. */
 bool cmp_is_calibration(const char *swprofile);
 
@@ -124,6 +127,11 @@ struct cmp_block {
 
 struct cmp_set {
 	enum cmp_axis axis;
+	/*
+	 * CMP_BY_PARAM: the parameter the columns are values of ("f"), which
+	 * the rows' identities leave out (cmp_row.key); NULL otherwise.
+	 */
+	char *param;
 	char **cols;		/* column names in display order */
 	char **col_first;	/* earliest session start seen per column (for ordering) */
 	size_t ncols;

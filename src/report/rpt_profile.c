@@ -141,7 +141,7 @@ static int rpt_profile_sampled(const struct cmp_set *s, const struct result_prof
 		struct result_sampling smp;
 		char text[512];
 
-		if (result_profile_sampling(p, c, envs, &smp))
+		if (result_profile_sampling(s, p, c, envs, &smp))
 			return -ENOMEM;
 		result_sampling_text(&smp, text, sizeof(text));
 		fputs(c ? "; <b>" : " <b>", out);

@@ -88,7 +88,7 @@ static int sp_sampled(const struct cmp_set *s, const struct result_profile *p, c
 	char text[512];
 
 	for (size_t c = 0; smp && c < s->ncols; c++)
-		if (result_profile_sampling(p, c, envs, &smp[c])) {
+		if (result_profile_sampling(s, p, c, envs, &smp[c])) {
 			free(smp);
 			smp = NULL;
 		}

@@ -3,6 +3,7 @@
 #include "result/profile.h"
 #include "result/result.h"
 #include "profile/profile.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <math.h>
@@ -162,15 +163,45 @@ static bool prof_sampling_valid(const json_t *e)
 	return json_is_string(json_object_get(e, "event")) && json_is_integer(hz) && json_integer_value(hz) > 0;
 }
 
-/* The entry of session environment @env that says how benchmark @bench was sampled, or NULL. */
-static const json_t *prof_sampling_entry(const json_t *env, const char *bench)
+/*
+ * Whether @text, a benchmark as a session's profile record names it ("mem
+ * mmap -p 4KB -f demand -s 64MB"), is column @col's of profile @p in @s:
+ * its parameters, not its spelling (the store keeps the first spelling of
+ * a benchmark; by -f columns the rows leave -f out, which the column holds).
+ * @id is scratch space.
+ */
+static bool prof_sampling_names(const struct cmp_set *s, const struct result_profile *p, size_t col,
+				const char *text, struct bench_identity *id)
+{
+	const struct cmp_row *row = prof_profile_nth(p, 0);
+	struct ident_class e;
+	const char *value;
+	char *key;
+	bool same;
+
+	if (ident_parse_named(wl_identity_parse, text, id) || !ident_is(row->ident, id->workload))
+		return false;
+	e = (struct ident_class){ row->ident->suite, id->workload, id->display, id->key, id->params, id->nparams,
+				  row->ident->metric, row->ident->name };
+	value = s->param ? ident_value(&e, s->param) : NULL;
+	if (s->param && strcmp(value ? value : CMP_NO_VALUE, s->cols[col]))
+		return false;
+	key = ident_class_key(&e, s->param);
+	same = key && !strcmp(key, row->key);
+	free(key);
+	return same;
+}
+
+/* The entry of session environment @env that says how column @col of @p was sampled, or NULL. */
+static const json_t *prof_sampling_entry(const struct cmp_set *s, const struct result_profile *p, size_t col,
+					 const json_t *env, struct bench_identity *id)
 {
 	const json_t *rec = json_object_get(env, "profile"), *e, *first = NULL;
 	size_t i;
 
 	json_array_foreach(rec, i, e)
 		if (json_is_string(json_object_get(e, "benchmark")) &&
-		    !strcmp(json_string_value(json_object_get(e, "benchmark")), bench))
+		    prof_sampling_names(s, p, col, json_string_value(json_object_get(e, "benchmark")), id))
 			return prof_sampling_valid(e) ? e : NULL;
 	/* no entry of its own (stored under another spelling): the session's, when all of them agree */
 	json_array_foreach(rec, i, e) {
@@ -184,10 +215,11 @@ static const json_t *prof_sampling_entry(const json_t *env, const char *bench)
 	return first;
 }
 
-/* Count session environment @env's sampling of @bench into @out. */
-static void prof_sampling_add(struct result_sampling *out, const json_t *env, const char *bench)
+/* Count session environment @env's sampling of column @col of @p into @out. */
+static void prof_sampling_add(struct result_sampling *out, const struct cmp_set *s, const struct result_profile *p,
+			      size_t col, const json_t *env, struct bench_identity *id)
 {
-	const json_t *e = prof_sampling_entry(env, bench);
+	const json_t *e = prof_sampling_entry(s, p, col, env, id);
 	const char *event = e ? json_string_value(json_object_get(e, "event")) : NULL;
 	long long hz = e ? json_integer_value(json_object_get(e, "hz")) : 0;
 	size_t w = 0;
@@ -208,16 +240,13 @@ static void prof_sampling_add(struct result_sampling *out, const json_t *env, co
 	out->ways[w].sessions++;
 }
 
-int result_profile_sampling(const struct result_profile *p, size_t col, const json_t *envs, struct result_sampling *out)
+int result_profile_sampling(const struct cmp_set *s, const struct result_profile *p, size_t col, const json_t *envs,
+			    struct result_sampling *out)
 {
 	json_t *seen = json_object();
-	char *bench = NULL;
-	int ret = -ENOMEM;
-
-	if (seen && asprintf(&bench, "%s %.*s", p->bench, (int)p->namelen, p->name) >= 0)
-		ret = 0;
-	else
-		bench = NULL;
+	/* a parsed identity is large: one, reused for every entry */
+	struct bench_identity *id = malloc(sizeof(*id));
+	int ret = seen && id ? 0 : -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; !ret && i < (p->clearing ? 1 : 0) + p->nsyms; i++) {
@@ -227,10 +256,10 @@ int result_profile_sampling(const struct result_profile *p, size_t col, const js
 			if (json_object_get(seen, c->uuids[u]))
 				continue;
 			ret = json_object_set_new(seen, c->uuids[u], json_true()) ? -ENOMEM : 0;
-			prof_sampling_add(out, json_object_get(envs, c->uuids[u]), bench);
+			prof_sampling_add(out, s, p, col, json_object_get(envs, c->uuids[u]), id);
 		}
 	}
-	free(bench);
+	free(id);
 	json_decref(seen);
 	return ret;
 }
@@ -305,7 +334,7 @@ static json_t *prof_profile_col_json(const struct cmp_set *s, const struct resul
 	struct result_sampling smp;
 	double v = p->clearing ? result_profile_share(p->clearing, c) : NAN;
 
-	if (result_profile_sampling(p, c, envs, &smp))
+	if (result_profile_sampling(s, p, c, envs, &smp))
 		return NULL;
 	return json_pack("{s:s, s:b, s:I, s:I, s:o, s:o}", result_axis_name(s->axis), s->cols[c], "base", c == s->base,
 			 "runs", (json_int_t)(p->clearing ? p->clearing->cells[c].n : 0), "sessions",

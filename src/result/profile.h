@@ -98,13 +98,16 @@ struct result_sampling {
 };
 
 /*
- * Column @col's sampling of profile @p: its sessions (those of @p's rows in
- * that column) looked up in @envs (session UUID -> environment; NULL:
- * nothing known).  A session's entry for @p's benchmark counts; a session
- * without one whose entries all agree counts as those (a plan's "-f all"
- * recorded as given).  0 or -ENOMEM.
+ * Column @col of @s's sampling of profile @p: its sessions (those of @p's
+ * rows in that column) looked up in @envs (session UUID -> environment;
+ * NULL: nothing known).  A session's entry for @p's benchmark in that
+ * column counts, known by its parameters (wl_identity_parse()), never its
+ * spelling: by -f columns the entry of that function; a session without
+ * one whose entries all agree counts as those (a plan's "-f all" recorded
+ * as given).  0 or -ENOMEM.
  */
-int result_profile_sampling(const struct result_profile *p, size_t col, const json_t *envs, struct result_sampling *out);
+int result_profile_sampling(const struct cmp_set *s, const struct result_profile *p, size_t col, const json_t *envs,
+			    struct result_sampling *out);
 
 /*
  * @s in words into @buf: "cpu-clock at 100 Hz" when every session sampled

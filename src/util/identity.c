@@ -7,6 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+int ident_parse_named(ident_parse_fn parse, const char *text, struct bench_identity *out)
+{
+	char suite[sizeof(out->suite)];
+	size_t coll = strcspn(text, " "), name = coll + (text[coll] == ' '), len;
+
+	len = strcspn(text + name, " ");
+	if (!coll || !len || coll + 1 + len >= sizeof(suite))
+		return -EINVAL;
+	snprintf(suite, sizeof(suite), "%.*s/%.*s", (int)coll, text, (int)len, text + name);
+	return parse(suite, text + name + len + (text[name + len] == ' '), out);
+}
+
 void ident_raw(struct bench_identity *id, const char *suite, const char *text)
 {
 	memset(id, 0, sizeof(*id));

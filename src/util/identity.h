@@ -63,6 +63,14 @@ struct bench_identity {
  */
 typedef int (*ident_parse_fn)(const char *suite, const char *params, struct bench_identity *out);
 
+/*
+ * The identity of a benchmark as `show` names it in its Benchmark and
+ * Result Class columns ("mem mmap -p 4KB -f demand -s 64MB": collection,
+ * workload, then the display), by @parse; 0 or a negative errno (-EINVAL
+ * when @text is not so named).
+ */
+int ident_parse_named(ident_parse_fn parse, const char *text, struct bench_identity *out);
+
 /* An identity that is its text: no parameters, key and display both @text (NULL: ""). */
 void ident_raw(struct bench_identity *id, const char *suite, const char *text);
 

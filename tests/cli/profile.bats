@@ -332,6 +332,30 @@ assert got.pop("mem mmap -p 4KB -f demand -s 16MB") == "cpu-clock at 500 Hz", go
 assert "mem memset -f default -s 64MB" in got and set(got.values()) == {"cpu-clock at 4000 Hz"}, got'
 }
 
+@test "show --profile --columns param:f: each function's column sampled as its sessions recorded it, by parameters" {
+	can_profile || skip "perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid) and not root"
+	setup_store
+	# the session samples another benchmark otherwise: the row's name (without -f) is no entry's
+	cat > "$D/p.yaml" <<'YAML'
+defaults: {warmups: 0, repeats: 1, profile: true, profile_freq: 500}
+benchmarks:
+  - mem mmap -p 4KB -f demand,populate -s 16MB
+  - bench: mem memset
+    args: {s: 1MB, f: default}
+    profile_freq: 4000
+YAML
+	run --separate-stderr "$CP" plan run "$D/p.yaml"
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	run --separate-stderr "$CP" show --profile --columns param:f --benchmark 'mem/mmap' --format grid
+	[ "$status" -eq 0 ]
+	[ "$(grep '^  sampled with' <<<"$output" | tr -s ' ')" = " sampled with cpu-clock at 500 Hz cpu-clock at 500 Hz" ] ||
+		{ echo "$output"; return 1; }
+	run --separate-stderr "$CP" show --profile --columns param:f --benchmark 'mem/mmap' --format json
+	json_check '
+(p,) = d["blocks"][0]["profiles"]
+assert [c["sampling"]["ways"] for c in p["columns"]] == [[{"event": "cpu-clock", "hz": 500, "sessions": 1}]] * 2, p'
+}
+
 @test "a plan's profile_freq and profile_event are checked, with the line: range, not a number, unknown event" {
 	run --separate-stderr "$CP" plan validate tests/fixtures/plans/profile-freq-zero.yaml
 	refused 2 "profile-freq-zero.yaml:4:19: profile_freq must be a whole number from 1 to 100000, not '0'"

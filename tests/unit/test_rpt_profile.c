@@ -129,12 +129,13 @@ static json_t *envs_of(const char *text)
 	return j;
 }
 
-static void sampled(const struct result_profile *p, size_t col, const json_t *envs, const char *want, bool one)
+static void sampled(const struct cmp_set *s, const struct result_profile *p, size_t col, const json_t *envs,
+		    const char *want, bool one)
 {
 	struct result_sampling smp;
 	char text[512];
 
-	assert_int_equal(result_profile_sampling(p, col, envs, &smp), 0);
+	assert_int_equal(result_profile_sampling(s, p, col, envs, &smp), 0);
 	assert_int_equal(result_sampling_text(&smp, text, sizeof(text)), one);
 	assert_string_equal(text, want);
 }
@@ -168,11 +169,11 @@ static void test_sampling(void **state)
 
 	(void)state;
 	the_profile(s, &p);
-	sampled(p, 0, envs, "cpu-clock at 100 Hz", true);
-	sampled(p, 1, envs, "differs: cpu-clock at 4000 Hz in 1 session, not recorded in 2", false);
+	sampled(s, p, 0, envs, "cpu-clock at 100 Hz", true);
+	sampled(s, p, 1, envs, "differs: cpu-clock at 4000 Hz in 1 session, not recorded in 2", false);
 	/* no environments at all (an imported CSV): not recorded, never a default */
-	sampled(p, 0, NULL, "not recorded", true);
-	assert_int_equal(result_profile_sampling(p, 1, envs, &smp), 0);
+	sampled(s, p, 0, NULL, "not recorded", true);
+	assert_int_equal(result_profile_sampling(s, p, 1, envs, &smp), 0);
 	assert_int_equal(smp.sessions, 3);
 	assert_int_equal(smp.not_recorded, 2);
 	assert_int_equal(smp.nways, 1);
@@ -185,11 +186,58 @@ static void test_sampling(void **state)
 	/* two frequencies in one column: both said, with their sessions */
 	json_object_set_new(envs, UUID(2), envs_of("{\"profile\": [{\"benchmark\": \"mem " BENCH "\","
 						   " \"event\": \"cycles\", \"hz\": 250}]}"));
-	sampled(p, 0, envs, "differs: cpu-clock at 100 Hz in 1 session, cycles at 250 Hz in 1", false);
+	sampled(s, p, 0, envs, "differs: cpu-clock at 100 Hz in 1 session, cycles at 250 Hz in 1", false);
 	/* a malformed entry is no record */
 	json_object_set_new(envs, UUID(2), envs_of("{\"profile\": [{\"benchmark\": \"mem " BENCH "\","
 						   " \"event\": \"cycles\", \"hz\": \"fast\"}]}"));
-	sampled(p, 0, envs, "differs: cpu-clock at 100 Hz in 1 session, not recorded in 1", false);
+	sampled(s, p, 0, envs, "differs: cpu-clock at 100 Hz in 1 session, not recorded in 1", false);
+	/* the benchmark spelled otherwise than stored is its parameters all the same; another benchmark is not */
+	json_object_set_new(envs, UUID(2), envs_of("{\"profile\": ["
+						   "{\"benchmark\": \"mem mmap -p 4KB -f demand -s 1GB\", \"event\": \"cycles\", \"hz\": 9},"
+						   "{\"benchmark\": \"mem mmap -s 64MB -f demand\", \"event\": \"cycles\", \"hz\": 250}]}"));
+	sampled(s, p, 0, envs, "differs: cpu-clock at 100 Hz in 1 session, cycles at 250 Hz in 1", false);
+	json_decref(envs);
+	result_profiles_free(p, 1);
+	cmp_free(s);
+}
+
+/*
+ * By -f columns the rows leave -f out ("mmap -p 4KB -s 64MB"): each column
+ * is sampled as its own function's entry says, in a session that sampled
+ * another benchmark otherwise, which no display string of the row names.
+ */
+static void test_sampling_by_function(void **state)
+{
+	struct cmp_opts o = opts();
+	struct cmp_set *s;
+	struct result_profile *p;
+	size_t n;
+	json_t *envs = envs_of(
+		"{\"aaaaaaaa-0000-4000-8000-000000000001\": {\"profile\": ["
+		"  {\"benchmark\": \"mem memset -f default -s 1MB\", \"event\": \"cpu-clock\", \"hz\": 4000},"
+		"  {\"benchmark\": \"mem mmap -p 4KB -f populate -s 64MB\", \"event\": \"cycles\", \"hz\": 250},"
+		"  {\"benchmark\": \"mem mmap -p 4KB -f demand -s 64MB\", \"event\": \"cpu-clock\", \"hz\": 500}]}}");
+
+	(void)state;
+	o.axis = CMP_BY_PARAM;
+	o.param = "f";
+	s = cmp_new(&o);
+	assert_non_null(s);
+	for (int i = 0; i < 2; i++) {
+		struct fixture_class fc;
+		const char *name = i ? "mmap -p 4KB -f populate -s 64MB :profile:clearing"
+				     : "mmap -p 4KB -f demand -s 64MB :profile:clearing";
+		struct cmp_sample x = { "box", "base", UUID(1), "2026-01-01T00:00:00Z",
+					*fixture_class(&fc, "mem/mmap", name), "%", false, 10 + i };
+
+		assert_int_equal(cmp_add(s, &o, &x), 0);
+	}
+	assert_int_equal(cmp_finish(s, &o), 0);
+	assert_int_equal(result_profiles_of(s, 0, &p, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(s->cols[0], "demand");
+	sampled(s, p, 0, envs, "cpu-clock at 500 Hz", true);
+	sampled(s, p, 1, envs, "cycles at 250 Hz", true);
 	json_decref(envs);
 	result_profiles_free(p, 1);
 	cmp_free(s);
@@ -239,6 +287,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cover),
 		cmocka_unit_test(test_sampling),
+		cmocka_unit_test(test_sampling_by_function),
 		cmocka_unit_test(test_json),
 	};
 

@@ -170,6 +170,33 @@ settings_store() {
 	[ "$(grep -c '^(I) improvement, (R) regression: the 95% confidence interval of the change excludes 0' <<< "$output")" -eq 2 ]
 }
 
+@test "show: the seed post's two tables, every string of them as the post has it (tests/fixtures/show/seed-post.txt)" {
+	# the post's titles, headers, benchmark, result classes and base levels byte for byte; each change
+	# the post's number, now with its sign and mark; show adds the geometric mean and the legend
+	"$CP" show --format box >"$D/box.txt"
+	python3 - "$BATS_TEST_DIRNAME/../fixtures/show/seed-post.txt" "$D/box.txt" <<-'EOF'
+	import re, sys
+	def tables(text):
+	    out, cur = [], None
+	    for line in text.splitlines():
+	        if line.startswith("Results for SUT Class "):
+	            cur = {"title": line, "rows": []}
+	            out.append(cur)
+	        elif cur is not None and line.startswith("\u2502"):
+	            cur["rows"].append([c.strip() for c in line.strip()[1:-1].split("\u2502")])
+	    return out
+	post, got = tables(open(sys.argv[1]).read()), tables(open(sys.argv[2]).read())
+	assert [t["title"] for t in post] == [t["title"] for t in got] and len(post) == 2, (post, got)
+	for p, g in zip(post, got):
+	    rows = [r for r in g["rows"] if not r[1].startswith("geometric mean")]
+	    assert len(rows) == len(p["rows"]) == 4, (p, g)
+	    for pr, gr in zip(p["rows"], rows):
+	        assert pr[:3] == gr[:3], (pr, gr)
+	        change = re.sub(r"^\([IR?-]\) ", "", gr[3])
+	        assert change == pr[3] or change == "+" + pr[3], (pr, gr)
+	EOF
+}
+
 @test "show: --rule nested and fastpath disagree where sessions differ and repeats do not" {
 	run --separate-stderr "$CP" show --sut 'cesw*'
 	[[ "$(row_of 'mmap -p 1GB')" =~ \|\ +\(\?\)\ \+1\.16%\ \|$ ]]

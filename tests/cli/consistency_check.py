@@ -7,7 +7,9 @@ For the views `make run` prints (mem/clear and mem/memset by -f with base defaul
 mem/mmap by swprofile), in every table format (box, grid, compact, markdown, csv, with
 --stats so that every cell prints its level) and in JSON, checks:
   - base x (1 + change) = the cell's printed level, relative error at most 0.05%, for
-    every cell with a change; each format prints the same level and change as JSON;
+    every cell with a change; each format prints the same level and change as JSON,
+    and the mark of JSON's state: one vocabulary, (I), (R), (?) undecided, (-) too
+    little data, unmarked decided-same, which every format's legend (and JSON's) names;
   - a one-row table's geometric mean equals its row (every row, shown alone);
   - every percentage and level `report --answer` quotes is the mem/clear table's own
     cell, in the row the sentence names, with its mark;
@@ -111,6 +113,8 @@ def check_text(fmt, text, doc, problems):
     """Every change cell of a table format against its base and against JSON; the cells checked."""
     rows, head = table_rows(text, fmt)
     b, checked = base_index(head), 0
+    if fmt != "csv":
+        check_legend(fmt, " ".join(text.split()), problems)
     json_rows = {f"{r['resultclass']} ({r['unit']})": r for blk in doc["blocks"] for r in blk["results"]}
     for label, cells in rows.items():
         if label not in json_rows:
@@ -127,7 +131,10 @@ def check_text(fmt, text, doc, problems):
                     problems.append(f"{fmt}: {label} {head[c]}: {text_cell!r} prints no change and level")
                 continue
             pct, level = float(m.group(1)), float(m.group(2))
+            mark = re.match(r"^\([IR?-]\) ", text_cell)
             checked += 1
+            if (mark.group(0) if mark else "") != MARKS.get(j["state"], ""):
+                problems.append(f"{fmt}: {label} {head[c]}: {text_cell!r} is not marked as JSON's {j['state']}")
             if abs(base * (1 + pct / 100) / level - 1) > TOLERANCE:
                 problems.append(f"{fmt}: {label} {head[c]}: base {base} x (1 + {pct}%) is not the level {level}")
             if not same(m.group(1), j["change_pct"]) or not same(m.group(2), j["level"]):
@@ -136,8 +143,20 @@ def check_text(fmt, text, doc, problems):
     return checked
 
 
+# What every legend says, the one vocabulary of a cell's state (result_state_mark()).
+LEGEND = ["(I) improvement", "(R) regression", "(?) undecided", "(-) too little data", "unmarked: no change"]
+
+
+def check_legend(where, text, problems):
+    missing = [w for w in LEGEND if w not in text]
+    if missing:
+        problems.append(f"{where}: the legend does not name {missing}")
+
+
 def check_json(doc, problems):
     checked = 0
+    for blk in doc["blocks"]:
+        check_legend("json", " ".join(n["text"] for n in blk["notes"] if n["kind"] == "legend"), problems)
     for blk in doc["blocks"]:
         for r in blk["results"]:
             base = next(c for c in r["columns"] if c["base"])
@@ -407,8 +426,9 @@ def check_page(cp, store, docs, problems):
                if b.get("geomean") else {}) for doc in docs for b in doc["blocks"]]
     with tempfile.TemporaryDirectory() as tmp:
         run(cp, "report", "--store", store, "-o", os.path.join(tmp, "r.html"))
-        page = Page()
-        page.feed(open(os.path.join(tmp, "r.html")).read())
+        page, text = Page(), open(os.path.join(tmp, "r.html")).read()
+        page.feed(text)
+    check_legend("page", " ".join(html.unescape(re.sub(r"<[^>]*>", " ", text)).split()), problems)
     checked = 0
     for t in page.tables:
         if t["class"] == "results":

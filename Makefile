@@ -85,7 +85,7 @@ BIN      := $(BUILD)/clearpath
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps run check unit cli install clean bench
+.PHONY: all deps run check check-run unit cli install clean bench
 all: clearpath
 
 # ./clearpath is the normal build; sanitizer builds stay under build/sanitize.
@@ -133,6 +133,18 @@ run: deps
 	./clearpath show --store $(RUN_STORE) --columns param:f --base default --benchmark 'mem/memset'
 	./clearpath show --store $(RUN_STORE) --benchmark 'mem/mmap'
 	@./clearpath report --store $(RUN_STORE) -o $(dir $(RUN_STORE))report.html | sed 's/^wrote /the report with plots: /'
+
+# After `make run`: its own store and page checked as tests/cli/consistency.bats checks the fixture
+# of one (every format's cells, the answer, the page; in headless Chromium: axes, whiskers, size).
+check-run: clearpath
+	@test -f $(RUN_STORE) -a -f $(dir $(RUN_STORE))report.html || { echo "no $(RUN_STORE): make run first"; exit 2; }
+	python3 tests/cli/consistency_check.py ./clearpath $(RUN_STORE)
+	@./clearpath show --store $(RUN_STORE) --columns param:f --base default --benchmark mem/clear --format json >$(dir $(RUN_STORE))1.json
+	@./clearpath show --store $(RUN_STORE) --columns param:f --base default --benchmark mem/memset --format json >$(dir $(RUN_STORE))2.json
+	@./clearpath show --store $(RUN_STORE) --benchmark mem/mmap --format json >$(dir $(RUN_STORE))3.json
+	python3 tests/cli/browser_check.py --max-bytes 1500000 --show $(dir $(RUN_STORE))2.json \
+		--show $(dir $(RUN_STORE))3.json $(dir $(RUN_STORE))report.html $(dir $(RUN_STORE))1.json \
+		$(dir $(RUN_STORE))report.png
 
 check: deps
 	@$(MAKE) --no-print-directory clearpath $(UNIT_BIN) cross

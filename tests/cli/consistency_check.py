@@ -10,7 +10,8 @@ mem/mmap by swprofile), in every table format (box, grid, compact, markdown, csv
     every cell with a change; each format prints the same level and change as JSON,
     and the mark of JSON's state: one vocabulary, (I), (R), (?) undecided, (-) too
     little data, unmarked decided-same, which every format's legend (and JSON's) names;
-  - a one-row table's geometric mean equals its row (every row, shown alone);
+  - a one-row table's geometric mean equals its row (every row, shown alone), in JSON
+    and in every table format;
   - every percentage and level `report --answer` quotes is the mem/clear table's own
     cell, in the row the sentence names, with its mark;
   - the HTML report (`report -o`): every cell of its result tables and of its study
@@ -96,8 +97,11 @@ def compact_rows(text):
             rows[cur] = [""] * len(head)
             last = None
         elif cur is not None and (m := re.match(r"^    ([A-Z]+) (.*)$", line)) and m.group(1) in letters:
-            last = letters[m.group(1)]
-            rows[cur][last] = m.group(2)
+            # short cells share a line ("B -42.57%  C +26.22%"), two blanks apart
+            for part in re.split(r"  (?=[A-Z]+ )", line.strip()):
+                letter, _, value = part.partition(" ")
+                last = letters[letter]
+                rows[cur][last] = value
         elif cur is not None and line.startswith("      ") and last is not None:
             rows[cur][last] += " " + line.strip()
         elif not line.startswith(" "):
@@ -189,7 +193,7 @@ def one_row_of(cp, store, view, rclass):
 
 
 def check_one_row(cp, store, view, doc, problems):
-    """Each row shown alone: its geometric mean is its row, in JSON and in grid; the rows checked."""
+    """Each row shown alone: its geometric mean is its row, in JSON and in every table format; the rows checked."""
     checked = 0
     for blk in doc["blocks"]:
         for r in blk["results"]:
@@ -202,18 +206,22 @@ def check_one_row(cp, store, view, doc, problems):
             for c, gc in zip(rows[0]["columns"], g["columns"] if g else []):
                 if c.get("change_pct") is not None and abs(gc["change_pct"] - c["change_pct"]) > 1e-9:
                     problems.append(f"{r['resultclass']} {c}: geomean {gc['change_pct']}% is not its row's")
-            grid = run(cp, *args, "--format", "grid", "--width", "0")
-            cells, head = table_rows(grid, "grid")
-            geo = cells.get("geometric mean of ratios (+ is better)") or cells.get(
-                "geometric mean of ratios (- is better)")
-            row = next(v for k, v in cells.items() if not k.startswith("geometric mean"))
-            for c, text_cell in enumerate(row):
-                if CHANGE.match(text_cell + " at 0.00 n=") or re.match(r"^(\(.\) )?[+-]", text_cell):
-                    pct = re.search(NUM + "%", text_cell).group(0)
-                    if geo is None or geo[c] != pct:
-                        problems.append(f"grid: {r['resultclass']} {head[c]}: geomean {geo and geo[c]!r},"
-                                        f" row {pct!r}")
+            for fmt in FORMATS:
+                check_one_row_text(fmt, run(cp, *args, "--format", fmt, "--stats", "--units", "raw", "--width", "0"),
+                                   r["resultclass"], problems)
     return checked
+
+
+def check_one_row_text(fmt, text, rclass, problems):
+    """A one-row table in format @fmt: its geometric-mean row prints each column's change as the row does."""
+    cells, head = table_rows(text, fmt)
+    geo = next((v for k, v in cells.items() if k.startswith("geometric mean of ratios (")), None)
+    row = next(v for k, v in cells.items() if not k.startswith("geometric mean"))
+    for c, text_cell in enumerate(row):
+        if CHANGE.match(text_cell) or re.match(r"^(\(.\) )?[+-]", text_cell):
+            pct = re.search(NUM + "%", text_cell).group(0)
+            if geo is None or geo[c] != pct:
+                problems.append(f"{fmt}: {rclass} {head[c]}: geomean {geo and geo[c]!r}, row {pct!r}")
 
 
 ANSWER = re.compile(r"(?:fastest clear(?:-then-read)? \(row \"(?P<row>[^\"]+)\"\): (?P<col>\S+) at "

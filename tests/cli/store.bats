@@ -72,12 +72,24 @@ samples() {
 }
 
 @test "run: one summary line per session, and --sut/--swprofile name what is stored" {
-	run --separate-stderr small_run --warmups 0 --repeats 2 --sessions 2 --sut box --swprofile base
-	[ "$status" -eq 0 ]
+	# a machine without cache topology (the small-box fixture): no cache-resident line after a
+	# session's means, whatever this machine's last-level cache holds
+	CLEARPATH_SYSROOT=$FIX/small-box run --separate-stderr small_run --warmups 0 --repeats 2 --sessions 2 \
+		--sut box --swprofile base
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
 	mapfile -t L <<< "$output"
-	[ "${#L[@]}" -eq 2 ]
+	[ "${#L[@]}" -eq 2 ] || { echo "$output"; return 1; }
 	[[ "${L[0]}" =~ ^session\ [0-9a-f]{8}\ \(1/2\)\ +memset\ -f\ default\ -s\ 4MB\ -l\ 2\ .*\(mean\ of\ 2\)$ ]]
 	[[ "${L[1]}" == *"(2/2)"* ]]
+	# a machine whose last-level cache holds the 4MB buffer (vm-x86: 480MB L3): each session's
+	# means, then its cache-resident line
+	CLEARPATH_SYSROOT=$FIX/vm-x86 run --separate-stderr small_run --warmups 0 --repeats 2 --sessions 2 \
+		--store "$D/l3.db"
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	mapfile -t L <<< "$output"
+	[ "${#L[@]}" -eq 4 ] || { echo "$output"; return 1; }
+	[[ "${L[0]}" == *"(1/2)"*"(mean of 2)" && "${L[1]}" == *"(1/2)  cache-resident: 1 of 1 results"*"480MB L3"* ]]
+	[[ "${L[2]}" == *"(2/2)"*"(mean of 2)" && "${L[3]}" == *"(2/2)  cache-resident: 1 of 1 results"* ]]
 	[ "$(sql "$CLEARPATH_STORE" "SELECT name FROM sut")" = box ]
 	[ "$(sql "$CLEARPATH_STORE" "SELECT name FROM swprofile")" = base ]
 }

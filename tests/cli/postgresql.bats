@@ -40,7 +40,10 @@ small_store() {
 	[ "$status" -eq 0 ]
 	json_check 'assert len(d) == 1 and d[0]["samples"] == 6 and d[0]["complete"] is True, d'
 	"$CP" export --store "$PG" "$D/pg.csv"
-	"$CP" import --store "$D/copy.db" "$D/pg.csv"
+	# the copy takes the whole form: show reads the SUT's fingerprint (its last-level cache says
+	# which rows are cache-resident), which the sample form does not carry
+	"$CP" export --store "$PG" --whole "$D/pg-whole.csv"
+	"$CP" import --store "$D/copy.db" "$D/pg-whole.csv"
 	# one schema description, the same version in either backend
 	STORE=$D/copy.db
 	[ "$(pg_sql 'select version from clearpath_schema')" -eq "$(store_sql 'PRAGMA user_version')" ]
@@ -412,15 +415,16 @@ EOF2
 	"$CP" merge --into "$PG" "$D/a.db" >/dev/null
 	mkfifo "$D/fifo"
 	for whole in "" --whole; do
-		# connected, then held opening the FIFO until the server dropped the connection
-		"$CP" export $whole --store "$PG" "$D/fifo" 2>"$D/err" &
+		# connected, then held opening the FIFO until the server dropped the connection (bounded,
+		# as the reader below is: an export that never opens the FIFO, or never ends, fails the test)
+		timeout 120 "$CP" export $whole --store "$PG" "$D/fifo" 2>"$D/err" &
 		pid=$!
 		for _ in $(seq 300); do
 			[ "$(pg_sql "select count(*) from pg_stat_activity where datname = '$DB' and application_name = 'clearpath'")" -eq 1 ] && break
 			sleep 0.1
 		done
 		pg_sql "select pg_terminate_backend(pid, 30000) from pg_stat_activity where datname = '$DB' and application_name = 'clearpath'"
-		cat "$D/fifo" >/dev/null
+		timeout 60 cat "$D/fifo" >/dev/null || { echo "the export did not write the FIFO within 60 s"; cat "$D/err"; return 1; }
 		rc=0
 		wait $pid || rc=$?
 		cat "$D/err"

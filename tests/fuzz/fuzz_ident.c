@@ -1,4 +1,4 @@
-/* fuzz_ident: libFuzzer harness for result classes as data: the real parser, names made and read back, row keys, copies. */
+/* fuzz_ident: libFuzzer harness for result classes as data: the real parser, names made and read back, row keys, copies, benchmarks as show names them. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +26,7 @@ static char *next_line(char **p)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	char *s = malloc(len + 1), *p, *suite, *display, *name, *metric, made[2048], out[2048];
-	static struct bench_identity id;
+	static struct bench_identity id, named;
 	struct ident_class c, *d;
 	const char *m;
 	char *key;
@@ -63,6 +63,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	if (ident_class_head_len(d) > strlen(d->name) || (!c.metric) != (!d->metric))
 		abort();
 	free(d);
+	/* any text as a session's profile record names a benchmark; what show names it, it reads back */
+	(void)ident_parse_named(wl_identity_parse, name, &named);
+	if (id.nparams && !strcmp(id.workload, suite) && !strchr(suite, ' ') && strlen(suite) + strlen(id.display) < sizeof(out) &&
+	    (snprintf(out, sizeof(out), "%s %s", suite, id.display), *strchr(out, '/') = ' ',
+	     ident_parse_named(wl_identity_parse, out, &named) || strcmp(named.key, id.key)))
+		abort();
 	free(s);
 	return 0;
 }

@@ -35,6 +35,12 @@ struct plot_figure {
 	const struct plot_point *pts;
 	size_t npts;
 	size_t nsessions;		/* colours in use: 0 .. nsessions - 1 */
+	/*
+	 * The means are changes in per cent (the fleet's: a machine per
+	 * column): the axis holds 0, drawn as a line, and every interval
+	 * whole, since the intervals are what such a figure shows.
+	 */
+	bool changes;
 };
 
 /* What plot_write() draws to: the same figure as vector or raster. */

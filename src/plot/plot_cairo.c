@@ -138,6 +138,14 @@ static void plot_means(cairo_t *cr, const struct plot_figure *f, const struct pl
 	cairo_save(cr);
 	cairo_rectangle(cr, a->x0, a->y0, a->x1 - a->x0, a->y1 - a->y0);
 	cairo_clip(cr);
+	if (f->changes) {
+		/* no change: what each machine's interval is read against */
+		plot_rgb(cr, "#777777");
+		cairo_set_line_width(cr, 1);
+		cairo_move_to(cr, a->x0, round(plot_y(a, 0)) + 0.5);
+		cairo_line_to(cr, a->x1, round(plot_y(a, 0)) + 0.5);
+		cairo_stroke(cr);
+	}
 	for (size_t c = 0; c < f->ncols; c++) {
 		const struct plot_column *col = &f->cols[c];
 		double x = a->x0 + (c + 0.5) * a->band, wx = x + a->band * 0.36;

@@ -138,6 +138,14 @@ bool plot_data_range(const struct plot_figure *f, double *lo, double *hi)
 		plot_widen(f->cols[c].mean, lo, hi, &any);
 	if (!any)
 		return false;
+	if (f->changes) {
+		plot_widen(0, lo, hi, &any);
+		for (size_t c = 0; c < f->ncols; c++) {
+			plot_widen(f->cols[c].lo, lo, hi, &any);
+			plot_widen(f->cols[c].hi, lo, hi, &any);
+		}
+		return true;
+	}
 	/*
 	 * Intervals widen the range by at most its own span each way: with two
 	 * sessions an interval can be a hundred times wider than the samples,
@@ -160,6 +168,8 @@ bool plot_data_range(const struct plot_figure *f, double *lo, double *hi)
 /* Whether no sample and no mean of @f is below 0 (a rate, a time, a count): its axis stops at 0. */
 static bool plot_nonnegative(const struct plot_figure *f)
 {
+	if (f->changes)
+		return false;
 	for (size_t i = 0; i < f->npts; i++)
 		if (f->pts[i].value < 0)
 			return false;

@@ -78,6 +78,25 @@ void rpt_slug(const char *s, char *buf, size_t len);
 
 /* The table @t as an HTML <table> with its title and footers around it: 0 or -EIO. */
 int rpt_html_table(const struct rpt_table *t, FILE *out);
+/* As rpt_html_table(), the <table> of class @cls ("fleet": not a machine's results table). */
+int rpt_html_table_class(const struct rpt_table *t, const char *cls, FILE *out);
+
+/*
+ * The panels @panels (@n of them) as one figure, two per row under @title,
+ * with what each is drawn from as its data-panels attribute (per panel its
+ * title, unit, the axis range drawn and per column the level and interval:
+ * tests/cli/browser_check.py reads it): <figure class="plot grid"
+ * data-@attr="@title">.  0, -ENOMEM or the drawing's error.
+ */
+int rpt_html_grid(const char *attr, const char *title, const struct plot_figure *panels, size_t n, FILE *out);
+
+/*
+ * The fleet summary of view @v (result/fleet.h) as a section of the page:
+ * per compared column its table and a figure, a panel per result class, a
+ * column per SUT class with its change and interval side by side.  Nothing
+ * when @v has no fleet.  0, -ENOMEM or -EIO.
+ */
+int rpt_fleet_html(const struct result_view *v, FILE *out);
 
 /* @s with &, <, >, " and ' escaped, to @out. */
 void rpt_html_escape(const char *s, FILE *out);

@@ -99,6 +99,27 @@ void rpt_note(FILE *out, const char *line, size_t width);
 void rpt_pct(double v, bool sign, char *buf, size_t len);
 
 
+/*
+ * Cell @col of @row as the tables of @v print it with @ro (the base's level,
+ * a change with its mark), and the row's "Result Class (unit)" label: the
+ * fleet summary prints the very text of the machines' tables.
+ */
+void rpt_cell_text(const struct result_view *v, const struct result_row *row, size_t col, const struct rpt_opts *ro,
+		   char *buf, size_t len);
+void rpt_row_label(const struct result_view *v, const struct result_row *row, const struct rpt_opts *ro, char *buf,
+		   size_t len);
+
+/*
+ * The fleet summary of @v (result/fleet.h) after its blocks, in format @f:
+ * one table per compared column, nothing when the view has no fleet.
+ * 0, -ENOMEM or -EIO.  rpt_fleet_table() builds the table of compared
+ * column @i (its n-th, counting from 0) for the report page, *@out NULL past the last.
+ */
+int rpt_fleet_render(const struct result_view *v, const struct rpt_format *f, const struct rpt_opts *ro, FILE *out);
+int rpt_fleet_table(const struct result_view *v, size_t i, const struct rpt_opts *ro, struct rpt_table **out);
+/* The fleet of @v as JSON ([{column, base, results: [{benchmark, ..., suts: [...]}]}]), NULL when out of memory. */
+json_t *rpt_fleet_json(const struct result_view *v);
+
 /* Report -EIO when @out has its error flag set, else 0: renderers' common return. */
 int rpt_stream_status(FILE *out);
 

@@ -71,6 +71,11 @@ static void rpt_html_body(const struct rpt_table *t, FILE *out)
 
 int rpt_html_table(const struct rpt_table *t, FILE *out)
 {
+	return rpt_html_table_class(t, "results", out);
+}
+
+int rpt_html_table_class(const struct rpt_table *t, const char *cls, FILE *out)
+{
 	if (t->title) {
 		fputs("<h2 class=\"table-title\">", out);
 		rpt_html_escape(t->title, out);
@@ -88,7 +93,7 @@ int rpt_html_table(const struct rpt_table *t, FILE *out)
 		}
 		fputs("</div>\n", out);
 	}
-	fputs("<table class=\"results\">\n", out);
+	fprintf(out, "<table class=\"%s\">\n", cls);
 	rpt_html_head(t, out);
 	rpt_html_body(t, out);
 	fputs("</table>\n", out);

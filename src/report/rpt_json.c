@@ -226,13 +226,15 @@ static int json_render_view(const struct result_view *v, const struct rpt_opts *
 	rpt_level_label(v->opts.alpha, level, sizeof(level));
 	for (size_t b = 0; b < v->nblocks; b++)
 		json_array_append_new(blocks, json_block(v, b));
-	return json_write(json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:o, s:o}", "columns",
+	/* the fleet: per result class a line per SUT class, from these blocks' cells ([] with one block) */
+	return json_write(json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:o, s:o, s:o}", "columns",
 				    result_axis_name(v->opts.axis), "base", v->cols[v->base], "rule",
 				    v->opts.rule == STATS_RULE_FASTPATH ? "fastpath" : "nested", "estimate",
 				    v->opts.rule == STATS_RULE_FASTPATH ? "sample mean" : "mean of session levels",
 				    "alpha", v->opts.alpha, "confidence_level_pct", strtod(level, NULL),
 				    "min_effect_pct", v->opts.min_effect_pct, "target_pct", v->opts.target_pct,
-				    "fdr", v->opts.fdr > 0 ? json_real(v->opts.fdr) : json_null(), "blocks", blocks),
+				    "fdr", v->opts.fdr > 0 ? json_real(v->opts.fdr) : json_null(), "blocks", blocks,
+				    "fleet", rpt_fleet_json(v)),
 			  out);
 }
 

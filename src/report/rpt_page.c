@@ -88,13 +88,13 @@ static json_t *rpt_page_num(double v)
  * drawn (plot_axis()) and per column the level (the bar) and the interval
  * (the whisker), in the unit drawn; tests/cli/browser_check.py reads it.
  */
-static char *rpt_page_panels_json(const struct rpt_figure *figs, size_t n)
+static char *rpt_page_panels_json(const struct plot_figure *panels, size_t n)
 {
 	json_t *a = json_array();
 	char *s;
 
 	for (size_t i = 0; a && i < n; i++) {
-		const struct plot_figure *f = &figs[i].fig;
+		const struct plot_figure *f = &panels[i];
 		struct plot_ticks t;
 		json_t *cols = json_array();
 
@@ -114,6 +114,16 @@ static char *rpt_page_panels_json(const struct rpt_figure *figs, size_t n)
 	return s;
 }
 
+int rpt_html_grid(const char *attr, const char *title, const struct plot_figure *panels, size_t n, FILE *out)
+{
+	struct plot_grid g = { title, panels, n, 2 };
+	char *data = rpt_page_panels_json(panels, n);
+	int ret = data ? rpt_html_plot_data("plot grid", attr, title, data, rpt_page_draw_grid, &g, out) : -ENOMEM;
+
+	free(data);
+	return ret;
+}
+
 /*
  * Block @b's plots as one figure, a panel per result class: one image
  * shares its fonts and styles (106 images of their own made a make run
@@ -124,25 +134,21 @@ static int rpt_page_grid(const struct result_view *v, size_t b, const struct rpt
 	size_t n = v->blocks[b].nrows, built = 0;
 	struct rpt_figure *figs = calloc(n ? n : 1, sizeof(*figs));
 	struct plot_figure *panels = calloc(n ? n : 1, sizeof(*panels));
-	char *title = NULL, *data = NULL;
+	char *title = NULL;
 	int ret = figs && panels ? 0 : -ENOMEM;
 
 	for (; !ret && built < n; built++)
 		if (!(ret = rpt_figure_build(v, b, built, ss, &figs[built])))
 			panels[built] = figs[built].fig;
-	if (!ret && (asprintf(&title, "%s", v->blocks[b].name) < 0 || !(data = rpt_page_panels_json(figs, n))))
+	if (!ret && asprintf(&title, "%s", v->blocks[b].name) < 0)
 		ret = -ENOMEM;
-	if (!ret) {
-		struct plot_grid g = { title, panels, n, 2 };
-
-		ret = rpt_html_plot_data("plot grid", "block", title, data, rpt_page_draw_grid, &g, out);
-	}
+	if (!ret)
+		ret = rpt_html_grid("block", title, panels, n, out);
 	for (size_t i = 0; figs && i < built; i++)
 		rpt_figure_free(&figs[i]);
 	free(figs);
 	free(panels);
 	free(title);
-	free(data);
 	return ret;
 }
 
@@ -363,8 +369,12 @@ int rpt_html_write(const struct rpt_page *p, FILE *out)
 	if (p->result->study)
 		ret = rpt_study_html(p->result->study, out);
 	for (size_t i = 0, id = 1; !ret && i < p->result->nviews; i++)
-		for (size_t b = 0; !ret && b < p->result->views[i].nblocks; b++)
+		for (size_t b = 0; !ret && b < p->result->views[i].nblocks; b++) {
 			ret = rpt_page_block(p, &p->result->views[i], b, id++, by_uuid, out);
+			/* a view's fleet after its machines' sections */
+			if (!ret && b + 1 == p->result->views[i].nblocks)
+				ret = rpt_fleet_html(&p->result->views[i], out);
+		}
 	if (!ret) {
 		rpt_page_fingerprints("Machines", "sut", p->result->suts, by_uuid, out);
 		rpt_page_fingerprints("Software", "swprofile", p->result->swprofiles, by_uuid, out);

@@ -213,6 +213,14 @@ static bool show_block_column(const struct show_opts *o)
 	return o->format->caps & RPT_CAP_ONE_TABLE;
 }
 
+void rpt_cell_text(const struct result_view *v, const struct result_row *row, size_t col, const struct rpt_opts *ro,
+		   char *buf, size_t len)
+{
+	struct show_opts o = { NULL, ro };
+
+	show_cell_text(row, col, v->base, &o, buf, len);
+}
+
 static int show_columns(struct rpt_table *t, const struct result_view *v, const struct show_opts *o)
 {
 	char head[512];
@@ -298,6 +306,14 @@ static void show_row_label(const struct result_row *row, size_t ncols, const str
 	else
 		snprintf(unit, sizeof(unit), "%s", row->unit);
 	snprintf(buf, len, "%s (%s)", row->rclass, unit);
+}
+
+void rpt_row_label(const struct result_view *v, const struct result_row *row, const struct rpt_opts *ro, char *buf,
+		   size_t len)
+{
+	struct show_opts o = { NULL, ro };
+
+	show_row_label(row, v->ncols, &o, buf, len);
 }
 
 static int show_row(struct rpt_table *t, const struct result_view *v, const struct result_block *blk,
@@ -458,7 +474,12 @@ int rpt_render_view(const struct result_view *v, const struct rpt_format *f, con
 	static const struct rpt_opts defaults;
 	struct show_opts o = { f, ro ? ro : &defaults };
 
+	int ret;
+
 	if (f->render_view)
 		return f->render_view(v, o.ro, out);
-	return f->caps & RPT_CAP_ONE_TABLE ? show_one_table(v, &o, out) : show_blocks(v, &o, out);
+	if (f->caps & RPT_CAP_ONE_TABLE)
+		return show_one_table(v, &o, out);
+	ret = show_blocks(v, &o, out);
+	return ret ? ret : rpt_fleet_render(v, f, o.ro, out);
 }

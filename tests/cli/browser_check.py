@@ -13,7 +13,8 @@ descriptors 3 and 4, no port, no network), python3's standard library only.  Che
   - a full-page screenshot that is not blank (many distinct colours, ink on most rows);
   - every plot panel (a figure's data-panels: what each panel is drawn from): a rate's axis
     never goes below zero, every whisker contains its own mean mark, and each mark is the
-    level `show --format json` has for that cell (a rate drawn in perf's GB/sec);
+    level `show --format json` has for that cell (a rate drawn in perf's GB/sec); a fleet
+    panel's (data-fleet) each SUT class's change_pct in show's fleet;
   - with --max-bytes, the page is no larger than that;
   - with --show, more views' cells (a page of several tables: one `show` each);
   - with PROFILE.json (`show --profile --format json`), the profile sections: one per
@@ -272,12 +273,23 @@ def show_levels(shows):
     return levels
 
 
+def fleet_changes(shows):
+    """(resultclass, SUT class) -> [change_pct] of the fleet summaries of `show --format json`."""
+    changes = {}
+    for show in shows:
+        for f in show.get("fleet", []):
+            for s in f["suts"]:
+                if s["change_pct"] is not None:
+                    changes.setdefault((f["resultclass"], s["sut"]), []).append(s["change_pct"])
+    return changes
+
+
 def check_panels(chrome, shows, problems):
     """Each plot panel: axis, whiskers, and its marks against show's levels; the number of panels."""
     figures = chrome.evaluate("[...document.querySelectorAll('figure[data-panels]')]"
-                              ".map(f => JSON.parse(f.dataset.panels))")
-    levels, npanels = show_levels(shows), 0
-    for panels in figures:
+                              ".map(f => [f.dataset.fleet !== undefined, JSON.parse(f.dataset.panels)])")
+    levels, changes, npanels = show_levels(shows), fleet_changes(shows), 0
+    for fleet, panels in figures or []:
         for p in panels:
             npanels += 1
             rclass = p["title"].rsplit(" (", 1)[0]
@@ -290,7 +302,9 @@ def check_panels(chrome, shows, problems):
                 lvl, lo, hi = c["level"], c["lo"], c["hi"]
                 if None not in (lvl, lo, hi) and not (lo - 1e-9 * abs(lo) <= lvl <= hi + 1e-9 * abs(hi)):
                     problems.append(f"{p['title']} {c['name']}: the whisker [{lo}, {hi}] misses its mean {lvl}")
-                want = [v for u, v in levels.get((rclass, c["name"]), [])]
+                # a fleet panel's marks are each machine's change, a column per SUT class
+                want = changes.get((rclass, c["name"]), []) if fleet else \
+                    [v for u, v in levels.get((rclass, c["name"]), [])]
                 scale = 2 ** 30 if p["unit"] == "GB/sec" else 1
                 if lvl is not None and not any(abs(lvl * scale - v) <= 1e-9 * abs(v) for v in want):
                     problems.append(f"{p['title']} {c['name']}: the mark {lvl} {p['unit']} is not show's"

@@ -64,6 +64,39 @@ for b, blk in enumerate(blocks):
 EOF
 }
 
+@test "the page's fleet section: show's fleet table, and each machine's change and interval as the plot's bars and whiskers" {
+	need_cairo
+	"$CP" report -o "$D/r.html" >/dev/null
+	"$CP" show --format json >"$D/show.json"
+	python3 - "$D/r.html" "$D/show.json" <<'EOF'
+import html, json, math, re, sys
+page = open(sys.argv[1]).read()
+show = json.load(open(sys.argv[2]))
+secs = page.split('<section class="fleet">')[1:]
+assert len(secs) == 1, len(secs)
+sec = secs[0].split("</section>")[0]
+assert "Fleet summary, next-20260821 with this patch against next-20260821 without this patch (base)" in sec
+assert sec.count('<table class="fleet">') == 1, sec
+rows = re.findall(r"<tr>(.*?)</tr>", sec, re.S)
+tds = [[html.unescape(re.sub("<[^>]*>", "", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)] for r in rows]
+tds = [t for t in tds if t]
+lines = [(s["sut"], f) for f in show["fleet"] for s in f["suts"]]
+assert len(tds) == len(lines) == 6, (tds, lines)
+figs = re.findall(r'<figure class="plot grid" data-fleet="([^"]*)" data-panels="([^"]*)"', sec)
+assert len(figs) == 1, figs
+panels = json.loads(html.unescape(figs[0][1]))
+assert len(panels) == len(show["fleet"]), panels
+for p, f in zip(panels, show["fleet"]):
+    assert p["title"].startswith(f["resultclass"] + " ("), (p["title"], f)
+    assert [c["name"] for c in p["cols"]] == [s["sut"] for s in f["suts"]]
+    for c, s in zip(p["cols"], f["suts"]):
+        for got, want in ((c["level"], s["change_pct"]), (c["lo"], s["change_ci95_low"]), (c["hi"], s["change_ci95_high"])):
+            assert math.isclose(got, want, rel_tol=1e-11), (got, want)
+        # every interval whole on the axis, and 0 on it
+        assert p["axis"][0] <= min(c["lo"], 0) and p["axis"][1] >= max(c["hi"], 0), (p["axis"], c)
+EOF
+}
+
 @test "the page is self-contained: no script, stylesheet link, font or URL outside it" {
 	need_cairo
 	"$CP" report -o "$D/r.html" >/dev/null
@@ -243,7 +276,8 @@ EOF
 	run python3 "$BATS_TEST_DIRNAME/browser_check.py" "$D/r.html" "$D/show.json" "$D/shot.png"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ $output == "2 plots, 6 panels, 2 tables, 12 cells checked"* ]]
+	# two machines and their fleet: a figure each, the fleet's panels checked as changes
+	[[ $output == "3 plots, 9 panels, 2 tables, 12 cells checked"* ]]
 }
 
 @test "the browser check fails a page with a console error, an outside request or a wrong cell" {

@@ -87,9 +87,14 @@ squeezed() {
 	tr -s ' ' <<< "$output"
 }
 
-# The table row of result class $1 (grid format: the line holding it).
+# The table row of result class $1 (grid format: the line holding it), in the machines' tables.
 row_of() {
-	grep -F -- "$1" <<< "$output"
+	tables_only | grep -F -- "$1"
+}
+
+# $output without the fleet summary that follows the machines' tables.
+tables_only() {
+	sed '/^Fleet summary/,$d' <<< "$output"
 }
 
 # A copy of the seed store whose sessions ran with THP "madvise", except $1's ("*": all) with "always".
@@ -182,6 +187,8 @@ settings_store() {
 	        if line.startswith("Results for SUT Class "):
 	            cur = {"title": line, "rows": []}
 	            out.append(cur)
+	        elif line.startswith("Fleet summary"):
+	            cur = None  # the tables' cells again, checked by fleet_check.py
 	        elif cur is not None and line.startswith("\u2502"):
 	            cur["rows"].append([c.strip() for c in line.strip()[1:-1].split("\u2502")])
 	    return out
@@ -336,10 +343,10 @@ assert c["mean"] < 0.99 * c["level"], c'
 
 @test "show: --benchmark GLOB matches the suite or the result class" {
 	run --separate-stderr "$CP" show --benchmark 'perf/*'
-	[ "$(grep -c 'bytes/sec' <<< "$output")" -eq 6 ]
+	[ "$(tables_only | grep -c 'bytes/sec')" -eq 6 ]
 	run --separate-stderr "$CP" show --benchmark 'mmap -p 4KB*'
 	[ "$status" -eq 0 ]
-	[ "$(grep -c 'bytes/sec' <<< "$output")" -eq 2 ]
+	[ "$(tables_only | grep -c 'bytes/sec')" -eq 2 ]
 	[[ "$output" != *memset* && "$output" != *"-p 1GB"* ]]
 	run --separate-stderr "$CP" show --benchmark 'nosuch*'
 	refused 2 "no samples match: the store is empty or the filters exclude everything"
@@ -1016,4 +1023,48 @@ assert "llc_bytes" not in d["blocks"][1] and not any(r["cache_resident"] for r i
 assert any(n["kind"] == "cache" for n in b["notes"]), b["notes"]'
 	# a machine whose cache is not recorded (the fixture's other one): nothing said
 	[[ "$(sed -n '/cesw/,$p' <<< "$(CLEARPATH_STORE="$D/edit.db" "$CP" show)")" != *"Cache-resident"* ]]
+}
+
+@test "show: the fleet summary is each machine's table cells, a line per SUT class and result class" {
+	"$CP" show --format grid >"$D/grid.txt"
+	"$CP" show --format grid --stats >"$D/stats.txt"
+	run python3 "$BATS_TEST_DIRNAME/fleet_check.py" "$D/grid.txt" "$D/stats.txt" 2
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[ "$output" = "6 fleet lines agree with their tables" ]
+	# human units too: the very text of the cells
+	"$CP" show --format grid --units human >"$D/human.txt"
+	python3 "$BATS_TEST_DIRNAME/fleet_check.py" "$D/human.txt"
+}
+
+@test "show --format json: the fleet's numbers are the blocks' cells, double for double" {
+	run --separate-stderr "$CP" show --format json
+	[ "$status" -eq 0 ]
+	json_check '
+cells = {}
+for b in d["blocks"]:
+    for r in b["results"]:
+        cells[(b["sut"], r["benchmark"], r["resultclass"])] = r["columns"]
+lines = 0
+for f in d["fleet"]:
+    assert f["base"] == d["base"] and f["column"] != d["base"], f
+    for s in f["suts"]:
+        cols = cells[(s["sut"], f["benchmark"], f["resultclass"])]
+        base = [c for c in cols if c["base"]][0]
+        cell = [c for c in cols if c["swprofile"] == f["column"]][0]
+        assert s["base_level"] == base["level"], s
+        for k in ("change_pct", "change_ci95_low", "change_ci95_high", "verdict", "state"):
+            assert s[k] == cell[k], (k, s, cell)
+        lines += 1
+assert lines == len(cells) == 6, (lines, len(cells))'
+}
+
+@test "show: no fleet summary for one SUT class, nor with machines as the columns" {
+	run --separate-stderr "$CP" show --sut 'aws-*'
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"Fleet summary"* ]]
+	run --separate-stderr "$CP" show --columns sut
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"Fleet summary"* ]]
+	run --separate-stderr "$CP" show --columns sut --format json
+	json_check 'assert d["fleet"] == [], d["fleet"]'
 }

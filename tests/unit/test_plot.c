@@ -168,13 +168,13 @@ static const struct plot_column cols[] = {
 static const struct plot_point pts[] = {
 	{ 0, 0, 0, 9.5 }, { 0, 1, 1, 10.5 }, { 1, 0, 0, 11.8 }, { 1, 1, 1, 12.2 }, { 1, 1, 1, 8 },
 };
-static const struct plot_figure fig = { "memset (bytes/sec)", "bytes/sec", cols, 2, pts, 5, 2 };
+static const struct plot_figure fig = { "memset (bytes/sec)", "bytes/sec", cols, 2, pts, 5, 2, false };
 
 static void test_data_range(void **state)
 {
 	double lo, hi;
 	struct plot_column none = { "x", NAN, NAN, NAN, NULL, 0 };
-	struct plot_figure empty = { "t", "u", &none, 1, NULL, 0, 0 };
+	struct plot_figure empty = { "t", "u", &none, 1, NULL, 0, 0, false };
 
 	(void)state;
 	assert_true(plot_data_range(&fig, &lo, &hi));
@@ -203,10 +203,10 @@ static void test_axis_from_zero(void **state)
 {
 	struct plot_point near0[3] = { { 0, 0, 0, 0.2 }, { 0, 0, 1, 0.5 }, { 1, 1, 0, 9 } };
 	struct plot_column c[2] = { { "a", 0.35, 0.1, 0.6, NULL, 2 }, { "b", 9, -40, 60, NULL, 1 } };
-	struct plot_figure f = { "t", "GB/sec", c, 2, near0, 3, 2 };
+	struct plot_figure f = { "t", "GB/sec", c, 2, near0, 3, 2, false };
 	struct plot_point zero = { 0, 0, 0, 0 }, neg = { 0, 0, 0, -3 };
 	struct plot_column z = { "z", 0, NAN, NAN, NULL, 1 }, n = { "n", -3, NAN, NAN, NULL, 1 };
-	struct plot_figure fz = { "t", "GB/sec", &z, 1, &zero, 1, 1 }, fn = { "t", "delta", &n, 1, &neg, 1, 1 };
+	struct plot_figure fz = { "t", "GB/sec", &z, 1, &zero, 1, 1, false }, fn = { "t", "delta", &n, 1, &neg, 1, 1, false };
 	struct plot_ticks t;
 
 	(void)state;
@@ -218,6 +218,34 @@ static void test_axis_from_zero(void **state)
 	assert_true(t.lo == 0 && t.hi > 0 && t.n >= 2 && t.v[0] == 0);
 	assert_int_equal(plot_axis(&fn, &t), 0);
 	assert_true(t.lo < -3 && t.hi > -3);
+}
+
+/*
+ * A figure of changes (the fleet's: a machine per column, no samples)
+ * holds each interval whole and 0, below zero too, where a rate's axis
+ * would clip a wide interval to its means' span and stop at zero.
+ */
+static void test_axis_changes(void **state)
+{
+	struct plot_column c[2] = { { "a", 1.9, 1.4, 2.4, "(I) +1.90%", 0 }, { "b", 0.2, -9, 11, "+0.20%", 0 } };
+	struct plot_figure f = { .title = "t", .unit = "%", .cols = c, .ncols = 2, .changes = true };
+	struct plot_ticks t;
+	double lo = 0, hi = 0;
+
+	(void)state;
+	assert_true(plot_data_range(&f, &lo, &hi));
+	assert_true(lo == -9 && hi == 11);
+	assert_int_equal(plot_axis(&f, &t), 0);
+	assert_true(t.lo <= -9 && t.hi >= 11);
+	/* two positive changes with narrow intervals: 0 is still on the axis */
+	c[1] = (struct plot_column){ "b", 0.3, 0.2, 0.4, NULL, 0 };
+	assert_int_equal(plot_axis(&f, &t), 0);
+	assert_true(t.lo <= 0 && t.hi >= 2.4);
+	/* the same as a rate: the wide interval does not set the axis */
+	c[1] = (struct plot_column){ "b", 0.2, -9, 11, NULL, 0 };
+	f.changes = false;
+	assert_int_equal(plot_axis(&f, &t), 0);
+	assert_true(t.lo >= 0 && t.hi < 11);
 }
 
 /* Draw @kind into memory; the bytes in *@buf (free it). */
@@ -362,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_palette),
 		cmocka_unit_test(test_data_range),
 		cmocka_unit_test(test_axis_from_zero),
+		cmocka_unit_test(test_axis_changes),
 		cmocka_unit_test(test_draw),
 		cmocka_unit_test(test_draw_write_error),
 		cmocka_unit_test(test_bars),

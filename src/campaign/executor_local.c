@@ -40,7 +40,8 @@ static int local_facts(struct campaign_executor *ex, struct campaign_facts *f)
 		log_err("cannot read this machine's boot id, kernel release or cmdline: %s", strerror(-err));
 		if (fake && *fake)
 			log_hint("$%s (%s) names the simulated boot's directory: a directory, or nothing yet"
-				 " (the first fake boot creates it)", BOOT_FAKE_ENV, fake);
+				 " (the first fake boot creates it), whose boot_id and release are regular files of"
+				 " one line", BOOT_FAKE_ENV, fake);
 		return EXIT_RESOURCE;
 	}
 	return 0;

@@ -203,8 +203,9 @@ static const char *rx_line(const char *s, char *buf, size_t len)
 static int rx_facts_run(struct rx *x, struct campaign_facts *f, char *why, size_t len)
 {
 	char *out = NULL, *cmd = rx_cmd(x, "%s",
-		"r() { if [ -n \"${CLEARPATH_FAKE_BOOT:-}\" ] && [ -r \"$CLEARPATH_FAKE_BOOT/$1\" ]; "
-		"then head -n1 \"$CLEARPATH_FAKE_BOOT/$1\"; else $2; fi; }; "
+		/* as util/boot: a simulated boot's file that is there is read only when regular (a FIFO would hang) */
+		"r() { f=\"${CLEARPATH_FAKE_BOOT:-}/$1\"; if [ -n \"${CLEARPATH_FAKE_BOOT:-}\" ] && "
+		"{ [ -e \"$f\" ] || [ -L \"$f\" ]; }; then if [ -f \"$f\" ]; then head -n1 \"$f\"; fi; else $2; fi; }; "
 		"printf '%s\\n' \"$(r boot_id 'cat /proc/sys/kernel/random/boot_id')\" \"$(r release 'uname -r')\" "
 		"\"$(r cmdline 'cat /proc/cmdline')\"");
 	const char *p;

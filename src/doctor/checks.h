@@ -40,6 +40,8 @@ int doctor_check_isolation(const struct doctor_ctx *ctx, struct doctor_report *r
 /* counters.c */
 int doctor_check_paranoid(const struct doctor_ctx *ctx, struct doctor_report *rep);
 int doctor_check_events(const struct doctor_ctx *ctx, struct doctor_report *rep);
+/* boot.c */
+int doctor_check_boot(const struct doctor_ctx *ctx, struct doctor_report *rep);
 /* profile.c */
 int doctor_check_profile(const struct doctor_ctx *ctx, struct doctor_report *rep);
 

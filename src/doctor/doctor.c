@@ -22,6 +22,7 @@
  * checks matter only to sessions that count or profile.
  */
 static const struct doctor_check doctor_checks[] = {
+	{ "boot.simulated", doctor_check_boot, DOCTOR_SESSION_ALWAYS },
 	{ "cpu.governor", doctor_check_governor, DOCTOR_SESSION_ALWAYS },
 	{ "cpu.boost", doctor_check_boost, DOCTOR_SESSION_ALWAYS },
 	{ "thp", doctor_check_thp, DOCTOR_SESSION_ALWAYS },

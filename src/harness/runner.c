@@ -7,6 +7,7 @@
 #include "machine/machine.h"
 #include "store/store.h"
 #include "store/url.h"
+#include "util/boot.h"
 #include "util/log.h"
 #include "util/size.h"
 #include "util/text.h"
@@ -626,6 +627,10 @@ static int run_begin_session(struct run_session *rs, int64_t sut_id, int64_t sw_
 	if (env && extra)
 		json_object_update(env, extra);
 	env_text = env ? json_dumps(env, JSON_SORT_KEYS | JSON_COMPACT) : NULL;
+	/* a test hook left set must not pass a simulated kernel off as this one: said here, recorded by doctor */
+	if (boot_simulated())
+		log_warn("the kernel release, cmdline and boot id are a simulated boot's (%s=%s), not this kernel's;"
+			 " the session is marked so (doctor's boot.simulated)", BOOT_FAKE_ENV, boot_simulated());
 	fp_boot_id(boot, sizeof(boot));
 	s.boot_id = boot[0] ? boot : NULL;
 	s.environment = env_text;

@@ -2,6 +2,7 @@
 #include "util/boot.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,26 +16,55 @@
 /*
  * The first line of $CLEARPATH_FAKE_BOOT/@name into @buf: 0, or -ENOENT when
  * the variable is unset or the file missing (the real value is read then: a
- * campaign reads the real boot id before its first simulated boot).
+ * campaign reads the real boot id before its first simulated boot).  Only a
+ * regular file is read (a FIFO would block for ever), and one whose first line
+ * is empty is unreadable (-ENODATA), never a boot id of "".
  */
 static int boot_fake_read(const char *name, char *buf, size_t len)
 {
 	const char *dir = getenv(BOOT_FAKE_ENV);
 	char path[4096];
+	struct stat sb;
 	FILE *f;
-	size_t n;
+	int fd, ret = 0;
 
+	buf[0] = '\0';
 	if (!dir || !*dir)
 		return -ENOENT;
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (!(f = fopen(path, "r")))
+	/* O_NONBLOCK: opening a FIFO without a writer would wait for one */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
 		return -errno;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || !(f = fdopen(fd, "r"))) {
+		close(fd);
+		return -EINVAL;
+	}
 	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
+		ret = ferror(f) ? -EIO : -ENODATA;
 	fclose(f);
-	n = strcspn(buf, "\n");
-	buf[n] = '\0';
-	return 0;
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!ret && !buf[0])
+		ret = -ENODATA;
+	if (ret)
+		buf[0] = '\0';
+	return ret;
+}
+
+const char *boot_simulated(void)
+{
+	static const char *const files[] = { "boot_id", "release", "cmdline" };
+	const char *dir = getenv(BOOT_FAKE_ENV);
+	char path[4096];
+	struct stat sb;
+
+	if (!dir || !*dir)
+		return NULL;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		if (!lstat(path, &sb))
+			return dir;
+	}
+	return NULL;
 }
 
 static int boot_fake_or(const char *name, const char *real, char *buf, size_t len)
@@ -55,7 +85,10 @@ int boot_id(char *buf, size_t len)
 
 int boot_cmdline(char *buf, size_t len)
 {
-	return boot_fake_or("cmdline", "/proc/cmdline", buf, len);
+	int ret = boot_fake_or("cmdline", "/proc/cmdline", buf, len);
+
+	/* a kernel booted with no parameters has an empty command line: that reads */
+	return ret == -ENODATA ? 0 : ret;
 }
 
 int boot_release(char *buf, size_t len)

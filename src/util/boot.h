@@ -13,6 +13,14 @@
  */
 #define BOOT_FAKE_ENV "CLEARPATH_FAKE_BOOT"
 
+/*
+ * The directory of the simulated boot the boot id, release or cmdline below
+ * come from ($CLEARPATH_FAKE_BOOT holding one of its files), or NULL when
+ * they are the kernel's own.  A session under one is marked so (doctor's
+ * boot.simulated), never passed off as a real kernel's.
+ */
+const char *boot_simulated(void);
+
 /* The boot id (/proc/sys/kernel/random/boot_id) into @buf.  0, or -errno with @buf "". */
 int boot_id(char *buf, size_t len);
 

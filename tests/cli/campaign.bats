@@ -877,3 +877,67 @@ EOF2
 	[ "$(sql "select count(*) from session where complete = 1")" -eq 1 ]
 	"$CP" campaign abort >/dev/null
 }
+
+@test "campaign: a simulated boot is never passed off as a kernel: run says so, the session records it, show --header, the report and doctor flag it" {
+	ab_plan
+	"$CP" campaign fake-boot --release 6.18.0-fake >/dev/null
+	run --separate-stderr "$CP" plan run --sessions 1 "$D/ab.yaml"
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	[[ "$stderr" == *"are a simulated boot's (CLEARPATH_FAKE_BOOT=$D/boot), not this kernel's"* ]]
+	[ "$(sql "select count(*) from session where environment like '%\"boot.simulated\"%'")" -eq 1 ]
+	run "$CP" show --header
+	[[ "$output" == *"Doctor WARN boot.simulated in 1 of 1 session: $D/boot: the boot id, kernel release and cmdline come from a simulated boot"* ]]
+	"$CP" report -o "$D/report.md" >/dev/null
+	grep -q 'boot.simulated' "$D/report.md"
+	run "$CP" doctor
+	[[ "$output" == *"WARN  boot.simulated"* ]]
+	# a real boot says nothing of it, and its session is not marked
+	unset CLEARPATH_FAKE_BOOT
+	run "$CP" doctor
+	[[ "$output" != *"boot.simulated"* ]]
+	run --separate-stderr "$CP" plan run --sessions 1 --swprofile real "$D/ab.yaml"
+	[ "$status" -eq 0 ] && [[ "$stderr" != *"simulated boot"* ]]
+	[ "$(sql "select count(*) from session where environment like '%\"boot.simulated\"%'")" -eq 1 ]
+}
+
+@test "campaign: a simulated boot_id that is a FIFO or empty is unreadable: never waited on, never a changed boot id" {
+	ab_plan
+	mkdir -p "$D/boot"
+	mkfifo "$D/boot/boot_id"
+	run --separate-stderr timeout 60 "$CP" campaign start "$D/ab.yaml" --boots 1
+	[ "$status" -eq 3 ] || { echo "status $status: $stderr"; return 1; }
+	[[ "$stderr" == *"cannot read this machine's boot id"* ]]
+	rm "$D/boot/boot_id"
+	: >"$D/boot/boot_id"
+	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1
+	[ "$status" -eq 3 ] && [[ "$stderr" == *"cannot read this machine's boot id"* ]]
+	[ "$(sql "select count(*) from campaign" 2>/dev/null || echo 0)" -eq 0 ]
+	# a boot that leaves an empty boot id has not booted: pending again, nothing measured
+	rm -r "$D/boot"
+	cat >"$D/empty.yaml" <<EOF2
+swprofiles:
+  base: {boot: {method: command, commands: ["mkdir -p '$D/boot' && : > '$D/boot/boot_id'"]}, expect: {release: 6.18.0-base}}
+defaults: {warmups: 0, repeats: 1}
+benchmarks:
+  - exec: {name: rate, command: "echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF2
+	run --separate-stderr "$CP" campaign start "$D/empty.yaml" --boots 1 --yes --boot-timeout 1
+	[ "$status" -eq 3 ] || { echo "status $status: $output $stderr"; return 1; }
+	[ "$(sql "select count(*) from session")" -eq 0 ]
+	[ "$(sql "select status from campaign_boot")" != done ]
+}
+
+@test "campaign: a 1136-character grub entry reaches grub-reboot whole, never cut at a buffer" {
+	entry="Advanced options for Debian GNU/Linux>$(printf 'x%.0s' $(seq 1 1074)) with Linux 6.18.0-patch"
+	[ "${#entry}" -eq 1136 ]
+	cat >"$D/grub.yaml" <<EOF2
+swprofiles:
+  patch: {boot: {method: grub, entry: "$entry"}}
+defaults: {warmups: 0, repeats: 1}
+benchmarks:
+  - exec: {name: rate, command: "echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF2
+	run --separate-stderr "$CP" campaign start "$D/grub.yaml" --boots 1 --dry-run
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	[[ "$output" == *"+ grub-reboot '$entry'"$'\n'* ]] || { echo "$output"; return 1; }
+}

@@ -11,6 +11,7 @@
 #include "util/boot.h"
 #include "util/log.h"
 #include "util/shquote.h"
+#include "util/text.h"
 #include "workloads/workload.h"
 
 #include <ctype.h>
@@ -32,6 +33,10 @@
 #define RX_EXPORT "session.csv"
 /* The private directory's name in a dry run's lines: mktemp's, known only once made. */
 #define RX_DRY_DIR "$DIR"
+/* Where a host keeps each session until the controller has stored it, under its user's XDG state directory. */
+#define RX_HELD "clearpath/held"
+/* The held copy's directory in a dry run's lines. */
+#define RX_DRY_HELD "$HELD"
 
 struct rx {
 	struct remote_host h;
@@ -226,6 +231,10 @@ static int rx_facts_run(struct rx *x, struct campaign_facts *f, char *why, size_
 	p = rx_line(p, f->release, sizeof(f->release));
 	rx_line(p, f->cmdline, sizeof(f->cmdline));
 	free(out);
+	/* printed, recorded and compared: a host's release with escape sequences is taken as the text it shows */
+	text_one_line(f->boot_id);
+	text_one_line(f->release);
+	text_one_line(f->cmdline);
 	if (f->boot_id[0] && f->release[0])
 		return 0;
 	if (why)
@@ -293,126 +302,220 @@ static void rx_print_prefixed(const struct rx *x, const char *out)
 
 	while (*out) {
 		out = rx_line(out, line, sizeof(line));
-		printf("%s: %s\n", x->h.dest, line);
+		/* the host's words, not its escape sequences, reach this terminal */
+		printf("%s: %s\n", x->h.dest, text_one_line(line));
 	}
 }
 
 /*
- * Bring the host's session into @c's store in the export/import form: the
- * host exports its session store whole (fingerprints, environment, samples,
- * errors), the file comes back over ssh and is imported in one transaction.
- * All or nothing; a session brought back before (a restarted controller) is
- * recognised by its UUID and added nothing twice.  The text form, unlike a
- * copied database, does not depend on the two binaries' schema versions.
+ * Bring the session a host holds in @held (its whole form, RX_EXPORT, as
+ * `export --whole` wrote it there) into @c's store: the file comes back over
+ * ssh, campaign_ssh_accept() takes from it only the one session boot @b was
+ * to give, and that is imported in one transaction.  All or nothing; a
+ * session brought back before (a restarted controller) is recognised by its
+ * UUID and added nothing twice.  *@store_failed: the host's file was fine,
+ * the controller's store was not (busy, gone): the host keeps it for a retry.
  */
-static int rx_bring_back(struct rx *x, const struct campaign *c, const char *remote_store)
+static int rx_bring_back(struct rx *x, const struct campaign *c, const struct store_campaign_boot *b,
+			 const char *held, bool *store_failed)
 {
-	char dir[] = "/tmp/clearpath-rx.XXXXXX", local[sizeof(dir) + 16];
-	char *remote_file = NULL, *qbin = NULL, *qstore = NULL, *qfile = NULL, *cmd = NULL;
+	char dir[] = "/tmp/clearpath-rx.XXXXXX", local[sizeof(dir) + 16], accepted[sizeof(dir) + 32];
+	char *remote_file = NULL;
 	struct store *dst;
 	FILE *in = NULL;
 	int ret = EXIT_INTERNAL;
 
+	*store_failed = false;
 	if (!mkdtemp(dir)) {
 		log_err("cannot make a temporary directory: %s", strerror(errno));
 		return EXIT_INTERNAL;
 	}
 	snprintf(local, sizeof(local), "%s/" RX_EXPORT, dir);
-	if (asprintf(&remote_file, "%s/" RX_EXPORT, x->h.tmpdir) >= 0) {
-		qbin = sh_quote_always(x->h.bin);
-		qstore = sh_quote_always(remote_store);
-		qfile = sh_quote_always(remote_file);
-	}
-	if (qbin && qstore && qfile)
-		cmd = rx_cmd(x, "%s export --whole --store %s %s", qbin, qstore, qfile);
-	if (!cmd)
-		log_err("out of memory");
-	else
-		ret = remote_run_ok(&x->h, cmd, RX_QUERY_TIMEOUT, NULL);
-	if (!ret)
+	if (asprintf(&remote_file, "%s/" RX_EXPORT, held) >= 0)
 		ret = remote_get(&x->h, remote_file, local);
-	if (!ret && !(in = fopen(local, "r"))) {
-		log_err("cannot read %s: %s", local, strerror(errno));
+	else
+		log_err("out of memory");
+	if (!ret)
+		ret = campaign_ssh_accept(c, b, local, dir, accepted, sizeof(accepted));
+	if (!ret && !(in = fopen(accepted, "r"))) {
+		log_err("cannot read %s: %s", accepted, strerror(errno));
 		ret = EXIT_INTERNAL;
 	}
-	if (!ret)
-		ret = campaign_store_open(c->store_url, &dst);
 	if (!ret) {
-		ret = store_exit_code(store_import(dst, in, local, NULL));
-		store_close(dst);
+		ret = campaign_store_open(c->store_url, &dst);
+		if (!ret) {
+			ret = store_exit_code(store_import(dst, in, accepted, NULL));
+			store_close(dst);
+		}
+		*store_failed = ret == EXIT_RESOURCE;
 	}
 	if (!ret)
 		printf("%s: session brought back\n", x->h.dest);
 	if (in)
 		fclose(in);
-	free(cmd);
-	free(qfile);
-	free(qstore);
-	free(qbin);
 	free(remote_file);
+	unlink(accepted);
+	unlink(local);
+	snprintf(local, sizeof(local), "%s/check.db", dir);
 	unlink(local);
 	rmdir(dir);
 	return ret;
 }
 
-/* The session's command line for the host's shell: a fresh store, then the same command as a local session. */
-static char *rx_session_cmd(struct rx *x, long long id, const char *swprofile, const char *store)
+/* The held copy's name for boot @b of @c: campaign, place and boot id, in letters a shell takes as they are. */
+static void rx_held_name(const struct campaign *c, const struct store_campaign_boot *b, char *buf, size_t len)
+{
+	snprintf(buf, len, "c%lld-b%d-%.40s", (long long)c->row.id, b->pos + 1, b->boot_id);
+	for (char *p = buf; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-')
+			*p = '_';
+}
+
+/*
+ * The directory on the host that keeps boot @b's session until the
+ * controller has stored it, into *@dir (absolute; made 0700): per user,
+ * outside the private directory rx_close() removes and the /tmp a boot
+ * empties, so a store that is busy or gone loses nothing the host measured.
+ */
+static int rx_held_dir(struct rx *x, const struct campaign *c, const struct store_campaign_boot *b, char **dir)
+{
+	char name[128], *cmd, *out = NULL;
+	int ret;
+
+	rx_held_name(c, b, name, sizeof(name));
+	cmd = rx_cmd(x, "d=\"${XDG_STATE_HOME:-$HOME/.local/state}/" RX_HELD "/%s\" && mkdir -p \"$d\" && "
+		     "chmod 0700 \"$d\" && cd \"$d\" && pwd -P", name);
+	ret = cmd ? remote_run_ok(&x->h, cmd, RX_QUERY_TIMEOUT, &out) : EXIT_INTERNAL;
+	free(cmd);
+	if (!ret && out[0] != '/') {
+		log_err("%s: cannot make a directory to keep the session in", x->h.dest);
+		ret = EXIT_RESOURCE;
+	}
+	if (!ret) {
+		out[strcspn(out, "\n")] = '\0';
+		*dir = out;
+		out = NULL;
+	}
+	free(out);
+	return ret;
+}
+
+/* Whether the host holds the whole form of a session in @held already (one a store refused before). */
+static bool rx_held_kept(struct rx *x, const char *held)
+{
+	char *q = sh_quote_always(held), *cmd = q ? rx_cmd(x, "test -s %s/" RX_EXPORT, q) : NULL;
+	int status = 1, ret = cmd ? remote_run(&x->h, cmd, RX_QUERY_TIMEOUT, NULL, &status) : EXIT_INTERNAL;
+
+	free(q);
+	free(cmd);
+	return !ret && !status;
+}
+
+/* Remove the held copy @held: the controller's store has it now. */
+static void rx_held_drop(struct rx *x, const char *held)
+{
+	char *q = sh_quote_always(held), *cmd = q ? rx_cmd(x, "rm -rf -- %s", q) : NULL;
+
+	if (!cmd || remote_run_ok(&x->h, cmd, RX_QUERY_TIMEOUT, NULL))
+		log_warn("%s: the session stored is still kept in %s there; remove it by hand", x->h.dest, held);
+	free(q);
+	free(cmd);
+}
+
+/*
+ * The session's command line for the host's shell: a fresh store in @held,
+ * the same command as a local session, then its whole form beside it
+ * (written under another name and renamed: a file there is always whole).
+ */
+static char *rx_session_cmd(struct rx *x, long long id, const char *swprofile, const char *held)
 {
 	const char *argv[CAMPAIGN_SESSION_ARGC];
-	char *line, *qstore = sh_quote_always(store), *cmd = NULL;
+	char *line = NULL, *store = NULL, *qstore = NULL, *qbin = sh_quote_always(x->h.bin), *qheld = sh_quote_always(held);
+	char *cmd = NULL;
 
-	/* a host keeps its own machine class: the one it detects, whatever this machine is called */
-	campaign_session_argv(x->h.bin, swprofile, NULL, store, x->plan, argv);
-	line = sh_join(argv);
+	if (qheld && asprintf(&store, "%s/" RX_STORE, held) >= 0) {
+		/* a host keeps its own machine class: the one it detects, whatever this machine is called */
+		campaign_session_argv(x->h.bin, swprofile, NULL, store, x->plan, argv);
+		line = sh_join(argv);
+		qstore = sh_quote_always(store);
+	}
 	/* a fresh store per session: what comes back is this session, whole; a campaign's session keeps no resume state */
-	if (line && qstore && asprintf(&cmd, "rm -f %s %s-wal %s-shm && " CAMPAIGN_SESSION_ENV "=%lld %s", qstore,
-				       qstore, qstore, id, line) < 0)
+	if (line && qstore && qbin &&
+	    asprintf(&cmd, "rm -f %s %s-wal %s-shm %s/" RX_EXPORT " && " CAMPAIGN_SESSION_ENV "=%lld %s && "
+		     "%s export --whole --store %s %s/" RX_EXPORT ".part && mv %s/" RX_EXPORT ".part %s/" RX_EXPORT,
+		     qstore, qstore, qstore, qheld, id, line, qbin, qstore, qheld, qheld, qheld) < 0)
 		cmd = NULL;
 	free(line);
+	free(store);
 	free(qstore);
+	free(qbin);
+	free(qheld);
 	if (!cmd)
 		log_err("out of memory");
 	return cmd;
+}
+
+/* A dry run's session: what would run on the host, and where its session is kept until it is stored. */
+static void rx_session_dry(struct rx *x, const struct campaign *c, const struct store_campaign_boot *b)
+{
+	char name[128], *line;
+
+	snprintf(name, sizeof(name), "c%lld-b%d-BOOT_ID", (long long)c->row.id, b->pos + 1);
+	line = rx_session_cmd(x, (long long)c->row.id, b->swprofile, RX_DRY_HELD);
+	printf("%s: " RX_DRY_HELD " is ${XDG_STATE_HOME:-~/.local/state}/" RX_HELD "/%s (0700): it keeps the session "
+	       "until it is stored here\n", x->h.dest, name);
+	printf("%s: + %s\n", x->h.dest, line ? line : "");
+	printf("%s: copy " RX_DRY_HELD "/" RX_EXPORT " back, take its one session of this boot and import it into %s\n",
+	       x->h.dest, c->store_url);
+	free(line);
 }
 
 static int rx_session(struct campaign_executor *ex, const struct campaign *c, const struct store_campaign_boot *b,
 		      bool *resumable)
 {
 	struct rx *x = ex->priv;
-	char *store = NULL, *line = NULL, *cmd = NULL, *out = NULL;
+	char *held = NULL, *cmd = NULL, *out = NULL;
+	bool store_failed = false;
 	int status = 0, ret = rx_install(x);
 
-	(void)resumable;
 	if (ret)
 		return ret;
-	if (asprintf(&store, "%s/" RX_STORE, x->h.tmpdir) < 0) {
-		log_err("out of memory");
-		return EXIT_INTERNAL;
-	}
-	line = rx_session_cmd(x, (long long)c->row.id, b->swprofile, store);
-	cmd = line ? rx_cmd(x, "%s", line) : NULL;
 	printf("%s: session of %s\n", x->h.dest, b->swprofile);
-	if (x->dry_run && line) {
-		printf("%s: + %s\n", x->h.dest, line);
-		printf("%s: + %s export --whole --store %s %s/" RX_EXPORT "\n", x->h.dest, x->h.bin, store, x->h.tmpdir);
-		printf("%s: copy %s/" RX_EXPORT " back and import it into %s\n", x->h.dest, x->h.tmpdir, c->store_url);
-		goto out;
+	if (x->dry_run) {
+		rx_session_dry(x, c, b);
+		return 0;
 	}
-	fflush(stdout);
-	ret = cmd ? remote_run(&x->h, cmd, 0, &out, &status) : EXIT_INTERNAL;
-	if (!ret && status) {
-		log_err("%s: the session of %s failed with exit %d", x->h.dest, b->swprofile, status);
-		ret = status >= EXIT_INTERNAL && status <= EXIT_REGRESSION ? status : EXIT_RESOURCE;
+	if ((ret = rx_held_dir(x, c, b, &held)))
+		return ret;
+	if (rx_held_kept(x, held)) {
+		printf("%s: the host kept the session of boot %d (%s) in %s: bringing it back\n", x->h.dest, b->pos + 1,
+		       b->swprofile, held);
+	} else {
+		char *line = rx_session_cmd(x, (long long)c->row.id, b->swprofile, held);
+
+		cmd = line ? rx_cmd(x, "%s", line) : NULL;
+		free(line);
+		fflush(stdout);
+		ret = cmd ? remote_run(&x->h, cmd, 0, &out, &status) : EXIT_INTERNAL;
+		if (!ret && status) {
+			log_err("%s: the session of %s failed with exit %d", x->h.dest, b->swprofile, status);
+			ret = status >= EXIT_INTERNAL && status <= EXIT_REGRESSION ? status : EXIT_RESOURCE;
+		}
+		if (!ret)
+			rx_print_prefixed(x, out);
 	}
-	if (!ret) {
-		rx_print_prefixed(x, out);
-		ret = rx_bring_back(x, c, store);
+	if (!ret)
+		ret = rx_bring_back(x, c, b, held, &store_failed);
+	if (!ret)
+		rx_held_drop(x, held);
+	if (ret && store_failed) {
+		log_hint("%s keeps the session in %s until it is stored: 'clearpath campaign continue' brings it back"
+			 " once the store can be written", x->h.dest, held);
+		*resumable = true;
 	}
-out:
 	free(out);
 	free(cmd);
-	free(line);
-	free(store);
+	free(held);
 	return ret;
 }
 

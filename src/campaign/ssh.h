@@ -4,8 +4,12 @@
 
 #include <stdbool.h>
 
+#include <stddef.h>
+
+struct campaign;
 struct plan;
 struct remote_host;
+struct store_campaign_boot;
 
 /*
  * Copy what a plan's fit and a grub boot depend on from @h under the local
@@ -25,5 +29,17 @@ int campaign_ssh_facts_copy(const struct remote_host *h, const char *dir);
  * were read (false: the host could not be asked, and nothing was checked).
  */
 int campaign_ssh_check(const struct remote_host *h, const struct plan *p, bool dry_run, bool *reached);
+
+/*
+ * Check the whole-form file @file a host handed back for boot @b of @c: it
+ * must hold exactly one complete session, measured under the boot id just
+ * checked (b->boot_id), filed under the boot's swprofile and under the SUT
+ * class of the host's earlier sessions in @c.  Anything else (a session
+ * added, relabelled, forged) refuses the file.  What is accepted, that one
+ * session alone, is written to @out (a file in the private local directory
+ * @dir, where a scratch store is made too).  0, or an exit code after log_err().
+ */
+int campaign_ssh_accept(const struct campaign *c, const struct store_campaign_boot *b, const char *file,
+			const char *dir, char *out, size_t len);
 
 #endif

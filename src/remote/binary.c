@@ -4,8 +4,10 @@
 #include "util/arch.h"
 #include "util/log.h"
 #include "util/shquote.h"
+#include "util/text.h"
 
 #include <libgen.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,8 @@
 #include <unistd.h>
 
 #define BINARY_TIMEOUT 120
+/* The longest --version line taken for a clearpath's; printed no longer either. */
+#define BINARY_VERSION_MAX 256
 
 /* The directory this binary is in, or NULL. */
 static char *binary_self_dir(void)
@@ -73,6 +77,23 @@ int remote_binary_for(const char *arch, char **path)
 	return EXIT_RESOURCE;
 }
 
+/*
+ * Whether @out is what a clearpath says to --version: one short line of
+ * printable text, "clearpath VERSION" (anything else, a 30 MB answer or one
+ * with escape sequences, is not this binary running there).
+ */
+static bool binary_version_ok(const char *out)
+{
+	size_t n = strcspn(out, "\n");
+
+	if (strncmp(out, "clearpath ", 10) || n > BINARY_VERSION_MAX || (out[n] && out[n + 1]))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)out[i] < 0x20 || out[i] == 0x7f)
+			return false;
+	return true;
+}
+
 int remote_install(struct remote_host *h)
 {
 	char *local = NULL, *q = NULL, *cmd = NULL, *out = NULL;
@@ -96,9 +117,11 @@ int remote_install(struct remote_host *h)
 	}
 	if (!ret)
 		ret = remote_run(h, cmd, BINARY_TIMEOUT, &out, &status);
-	if (!ret && (status || strncmp(out, "clearpath ", 10))) {
+	if (!ret && (status || !binary_version_ok(out))) {
 		out[strcspn(out, "\n")] = '\0';
-		log_err("%s (%s) cannot run %s: %s", h->dest, h->arch, local, out);
+		if (strlen(out) > BINARY_VERSION_MAX)
+			strcpy(out + BINARY_VERSION_MAX - 3, "...");
+		log_err("%s (%s) cannot run %s: %s", h->dest, h->arch, local, text_one_line(out));
 		log_hint("a static clearpath runs anywhere: 'make static'%s", !strcmp(h->arch, "aarch64") ?
 			 " or 'make static-arm64'" : "");
 		ret = EXIT_RESOURCE;

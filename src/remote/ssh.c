@@ -3,6 +3,7 @@
 #include "remote/remote.h"
 #include "harness/exec.h"
 #include "util/log.h"
+#include "util/text.h"
 #include "util/shquote.h"
 
 #include <errno.h>
@@ -216,6 +217,8 @@ static int ssh_exec(const struct remote_host *h, const char *cmd, unsigned timeo
 
 	if (ret)
 		return ret;
+	/* what the host wrote to stderr reaches this terminal: no escape sequence of its own */
+	text_one_line(r->err_tail);
 	if (r->timed_out) {
 		if (why)
 			snprintf(why, len, "no answer within %u seconds", timeout_s);
@@ -418,7 +421,7 @@ int remote_arch(const struct remote_host *h, char **arch)
 	int ret = remote_run_ok(h, "uname -m", SSH_QUERY_TIMEOUT, arch);
 
 	if (!ret)
-		ssh_line(*arch);
+		text_one_line(ssh_line(*arch));
 	return ret;
 }
 

@@ -287,7 +287,7 @@ EOF2
 		--ssh-config "$CFG"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$refused: cannot be reached now: its kernel, command line and architecture are unknown"* ]]
-	[[ "$output" == *"'\$DIR/clearpath' plan run --sessions 1 --swprofile base --store '\$DIR/session.db' '\$DIR/plan/ab.yaml'"* ]]
+	[[ "$output" == *"'\$DIR/clearpath' plan run --sessions 1 --swprofile base --store '\$HELD/session.db' '\$DIR/plan/ab.yaml'"* ]]
 	[[ "$stderr" == *"cannot reach $refused over ssh"* ]]
 	[[ "$stderr" == *"$refused: whether the plan fits it is checked when the campaign reaches it"* ]]
 }
@@ -335,4 +335,139 @@ EOF2
 	[[ "$output" == *"campaign 1 done: 2 boots, one session each"* ]]
 	[[ "$stderr" != *"cannot reach"* ]]
 	[ "$(sql "select count(*) from session where complete = 1")" -eq 2 ]
+}
+
+# A host's clearpath that is not what it seems: $D/static/clearpath-x86_64 runs the real one, but
+# what it does to sessions and --version is $D/mode's (see below); copied to the hosts in its place.
+hostile_host() {
+	local real
+	real="$(cd "$(dirname "$CP")" && pwd)/$(basename "$CP")"
+	mkdir -p "$D/static"
+	cat >"$D/static/clearpath-x86_64" <<EOF2
+#!/bin/bash
+mode=\$(cat '$D/mode' 2>/dev/null)
+if [ "\$1" = --version ]; then
+	case \$mode in
+	huge) head -c 30000000 /dev/zero | tr '\\\\0' x; echo; exit 0;;
+	escape) printf 'clearpath 1.0 \\033]0;owned\\007\\033[2J\\n'; exit 0;;
+	esac
+fi
+if [ "\$1 \$2" = "plan run" ]; then
+	case \$mode in
+	# a second session beside the one asked for
+	extra) '$real' "\$@" || exit; exec '$real' "\$@";;
+	# the patch boot's session filed under base
+	relabel) args=(); for a; do [ "\$a" = patch ] && a=base; args+=("\$a"); done; exec '$real' "\${args[@]}";;
+	# the second session under another machine's class
+	sut) if [ -e '$D/sut-once' ]; then exec '$real' plan run --sut forged "\${@:3}"; fi
+	     touch '$D/sut-once';;
+	# the terminal's title and screen, through the session's output
+	chatter) printf '\\033]0;owned\\007\\033[2Jrate\\n';;
+	esac
+fi
+exec '$real' "\$@"
+EOF2
+	chmod +x "$D/static/clearpath-x86_64"
+	export CLEARPATH_STATIC_DIR="$D/static"
+}
+
+@test "campaign remote: a hostile host's session is refused unless it is exactly the one its boot was to give" {
+	hostile_host
+	local mode want
+	for mode in extra relabel sut; do
+		echo "$mode" >"$D/mode"
+		rm -f "$STORE" "$D/sut-once"
+		run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --host "$A_DEST" --ssh-config "$CFG"
+		[ "$status" -eq 3 ] || { echo "$mode: $status: $output $stderr"; return 1; }
+		case $mode in
+		extra) want="it holds 2 sessions, not the one of this boot";;
+		relabel) want="its session is filed under swprofile 'base', not 'patch', the swprofile of this boot";;
+		sut) want="its session is filed under SUT class 'forged', not";;
+		esac
+		[[ "$stderr" == *"the session the host handed back for boot "*" is refused: $want"* ]] || { echo "$mode: $stderr"; return 1; }
+		[ "$(sql "select status from campaign")" = failed ]
+		# nothing of it was stored: no session but the ones accepted, no SUT or swprofile it named
+		[ "$(sql "select count(*) from session s join swprofile p on p.id = s.swprofile_id join sut u on u.id = s.sut_id
+			where u.name = 'forged' or s.boot_id not in (select boot_id from campaign_boot where status = 'done')")" -eq 0 ]
+		[ "$(sql "select count(*) from sut where name = 'forged'")" -eq 0 ]
+	done
+}
+
+@test "campaign remote: a host's escape sequences never reach the terminal; a 30 MB --version is no clearpath" {
+	hostile_host
+	echo chatter >"$D/mode"
+	run "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --host "$A_DEST" --ssh-config "$CFG"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[[ "$output" == *"$A_DEST:  ]0;owned  [2Jrate"* ]]
+	[[ "$output" != *$'\e'* && "$output" != *$'\a'* ]]
+	for mode in escape huge; do
+		echo "$mode" >"$D/mode"
+		rm -f "$STORE"
+		run "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --host "$A_DEST" --ssh-config "$CFG"
+		[ "$status" -eq 3 ] || { echo "$mode: $status: ${output:0:2000}"; return 1; }
+		[[ "$output" == *"cannot run $D/static/clearpath-x86_64"* ]]
+		[[ "$output" != *$'\e'* && "$output" != *$'\a'* ]]
+		[ "${#output}" -lt 4000 ]
+		[ "$(sql "select count(*) from session")" -eq 0 ]
+	done
+}
+
+# The first session on the host tells the test it runs ($D/reached), then lingers 3 s.
+lingering_first_session() {
+	sed -i "s|command: \"echo rate 42.5\"|command: \"if [ ! -e '$D/reached' ]; then touch '$D/reached'; sleep 3; fi; echo rate 42.5\"|" "$D/ab.yaml"
+}
+
+wait_reached() {
+	local i
+	for ((i = 0; i < 600; i++)); do [ ! -e "$D/reached" ] || return 0; sleep 0.1; done
+	return 1
+}
+
+@test "campaign remote: a store locked past its busy timeout at bring-back is exit 3; the host keeps the session, continue stores it" {
+	lingering_first_session
+	"$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --host "$A_DEST" --ssh-config "$CFG" >"$D/out" 2>"$D/err" &
+	local ctl=$! rc=0
+	wait_reached || { cat "$D/out" "$D/err"; return 1; }
+	# another writer holds the store for longer than the 10 s a writer waits
+	python3 -c 'import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute("BEGIN EXCLUSIVE"); open(sys.argv[2], "w").close(); time.sleep(25)' \
+		"$STORE" "$D/locked" &
+	local locker=$!
+	wait "$ctl" || rc=$?
+	[ "$rc" -eq 3 ] || { echo "rc $rc"; cat "$D/out" "$D/err"; kill "$locker"; return 1; }
+	[ -e "$D/locked" ]
+	wait "$locker"
+	grep -q "keeps the session in $A_DIR/state/clearpath/held/c1-b1-.* until it is stored: 'clearpath campaign continue' brings it back" "$D/err" || { cat "$D/err"; return 1; }
+	[ "$(sql "select status from campaign")" = running ]
+	[ "$(sql "select count(*) from session")" -eq 0 ]
+	ls "$A_DIR"/state/clearpath/held/c1-b1-*/session.csv
+	[ "$(stat -c %a "$A_DIR"/state/clearpath/held/c1-b1-*)" = 700 ]
+	run --separate-stderr "$CP" campaign continue
+	[ "$status" -eq 0 ] || { echo "$output"; echo "$stderr"; return 1; }
+	[[ "$output" == *"the host kept the session of boot 1 "*": bringing it back"* ]]
+	[[ "$output" == *"campaign 1 done: 2 boots, one session each"* ]]
+	# measured once, under the boot that measured it, stored once; nothing kept on the host
+	[ "$(sql "select count(*) from session where complete = 1")" -eq 2 ]
+	[ "$(sql "select count(*) from campaign_boot b join session s on s.uuid = b.session and s.boot_id = b.boot_id")" -eq 2 ]
+	[ -z "$(ls -A "$A_DIR/state/clearpath/held")" ]
+}
+
+@test "campaign remote: a store deleted mid-campaign is not made again, empty: exit 3, and continue goes on once it is back" {
+	lingering_first_session
+	"$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --host "$A_DEST" --ssh-config "$CFG" >"$D/out" 2>"$D/err" &
+	local ctl=$! rc=0
+	wait_reached || { cat "$D/out" "$D/err"; return 1; }
+	mkdir "$D/aside"
+	mv "$STORE"* "$D/aside/"
+	wait "$ctl" || rc=$?
+	[ "$rc" -eq 3 ] || { echo "rc $rc"; cat "$D/out" "$D/err"; return 1; }
+	grep -q "the campaign's store $STORE is gone" "$D/err" || { cat "$D/err"; return 1; }
+	[ ! -e "$STORE" ]
+	ls "$A_DIR"/state/clearpath/held/c1-b1-*/session.csv
+	mv "$D/aside/"* "$D/"
+	run --separate-stderr "$CP" campaign continue
+	[ "$status" -eq 0 ] || { echo "$output"; echo "$stderr"; return 1; }
+	[[ "$output" == *"campaign 1 done: 2 boots, one session each"* ]]
+	[ "$(sql "select count(*) from session where complete = 1")" -eq 2 ]
+	[ -z "$(ls -A "$A_DIR/state/clearpath/held")" ]
 }

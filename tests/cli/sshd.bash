@@ -6,7 +6,7 @@
 # (StrictHostKeyChecking yes): the tests talk to a host they know, as a user's would.
 # sshd_stop stops it; call it from teardown (or teardown_file), which bats runs even when a
 # test fails.  Sets SSHD_PORT, SSHD_DEST (user@127.0.0.1:port), SSHD_CONFIG, SSHD_DIR; sessions
-# there have TMPDIR=$SSHD_DIR/tmp, and the NAME=VALUE words of $SSHD_SETENV when set (a host
+# there have TMPDIR=$SSHD_DIR/tmp, XDG_STATE_HOME=$SSHD_DIR/state (what a host keeps for its user), and the NAME=VALUE words of $SSHD_SETENV when set (a host
 # whose clearpath reads a fixture: SSHD_SETENV=CLEARPATH_SYSROOT=DIR).  With SSHD_NO_SFTP set it has no
 # SFTP subsystem, as a dropbear board or a minimal image has none.
 
@@ -19,7 +19,7 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 sshd_start() {
 	SSHD_DIR=$1
 	# the sessions' TMPDIR, so a test sees what clearpath left on the "host"
-	mkdir -p "$SSHD_DIR/tmp"
+	mkdir -p "$SSHD_DIR/tmp" "$SSHD_DIR/state"
 	# sshd runs as root with privilege separation, which needs this empty directory
 	[ "$(id -u)" != 0 ] || mkdir -p /run/sshd
 	ssh-keygen -q -t ed25519 -N '' -f "$SSHD_DIR/host_key" -C clearpath-test-host
@@ -45,7 +45,7 @@ sshd_start() {
 			UsePAM no
 			StrictModes no
 			$([ -n "${SSHD_NO_SFTP:-}" ] || echo "Subsystem sftp $sftp")
-			SetEnv TMPDIR=$SSHD_DIR/tmp ${SSHD_SETENV:-}
+			SetEnv TMPDIR=$SSHD_DIR/tmp XDG_STATE_HOME=$SSHD_DIR/state ${SSHD_SETENV:-}
 		CONF
 		: > "$SSHD_DIR/sshd.log"
 		/usr/sbin/sshd -D -e -f "$SSHD_DIR/sshd_config" </dev/null >/dev/null 2>"$SSHD_DIR/sshd.log" 3>&- &

@@ -1,5 +1,6 @@
 /* status: a campaign's state for people (the table) and for programs (JSON), from the same facts. */
 #include "campaign/campaign.h"
+#include "store/store.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -84,6 +85,20 @@ static const char *status_shown(const struct store_campaign_boot *b, bool held)
 	return !held && !strcmp(b->status, STORE_BOOT_MEASURING) ? "stopped" : b->status;
 }
 
+/* The sessions the campaign left interrupted: in the store, marked incomplete, never counted as replicates. */
+static void status_print_incomplete(const struct campaign *c)
+{
+	struct store *st;
+	int64_t n = 0;
+
+	if (campaign_store_open(c->store_url, &st))
+		return;
+	if (!store_campaign_incomplete(st, c->row.id, &n) && n > 0)
+		printf("\n%lld interrupted session%s kept, marked incomplete: not counted (their boots were taken again)\n",
+		       (long long)n, n == 1 ? "" : "s");
+	store_close(st);
+}
+
 void campaign_print_status(const struct campaign *c)
 {
 	bool held = status_running(c) && campaign_controller(c, NULL, 0);
@@ -109,6 +124,7 @@ void campaign_print_status(const struct campaign *c)
 		if (b->message[0])
 			printf("%17s%s\n", "", b->message);
 	}
+	status_print_incomplete(c);
 }
 
 /* @s, or JSON null when it is empty (a field not known yet). */

@@ -278,6 +278,9 @@ static int pr_harness(const struct pr_cli *o, const struct plan *p, int argc, ch
 		r.name = NULL;
 	r.env = json_pack("{s:s, s:s, s:I}", "plan", p->name, "plan_file", p->file, "plan_scale",
 			  (json_int_t)p->scale);
+	/* the campaign it is a boot's session of: one it left interrupted is no replicate (store_filter) */
+	if (campaign && r.env)
+		json_object_set_new(r.env, "campaign", json_string(getenv(CAMPAIGN_SESSION_ENV)));
 	if (!ret && !r.env)
 		ret = EXIT_INTERNAL;
 	if (!ret && o->child) {

@@ -312,6 +312,15 @@ int store_campaign_session_of_boot(struct store *st, const char *boot_id, const 
 	return found ? 0 : -ENOENT;
 }
 
+int store_campaign_incomplete(struct store *st, int64_t id, int64_t *n)
+{
+	char key[48];
+
+	/* the session's environment names its campaign as plan run recorded it: "campaign":"ID" */
+	snprintf(key, sizeof(key), "%%\"campaign\":\"%lld\"%%", (long long)id);
+	return store_int64(st, n, "SELECT count(*) FROM session WHERE complete = 0 AND environment LIKE ?1", "t", key);
+}
+
 int store_campaign_hold(struct store *st, int64_t id, const char *expected, const char *owner)
 {
 	char now[STORE_TIME_LEN + 1], status[16] = "";

@@ -137,6 +137,12 @@ int store_campaign_boot_set(struct store *st, int64_t id, const struct store_cam
 int store_campaign_session_of_boot(struct store *st, const char *boot_id, const char *swprofile,
 				   char uuid[STORE_UUID_LEN + 1], bool *interrupted);
 
+/*
+ * How many sessions campaign @id's sessions left interrupted (not complete:
+ * their boot was taken again), into *@n.  0 or a store error.
+ */
+int store_campaign_incomplete(struct store *st, int64_t id, int64_t *n);
+
 /* The id of the newest campaign older than @before (0: the newest of all) into *@id.  0, -ENOENT, or a store error. */
 int store_campaign_before(struct store *st, int64_t before, int64_t *id);
 

@@ -122,7 +122,7 @@ out:
 
 int store_export(struct store *st, FILE *out, enum store_format fmt)
 {
-	struct store_filter all = { .include_warmup = true };
+	struct store_filter all = { .include_warmup = true, .include_retaken = true };
 	struct export_state x = { .out = out, .fmt = fmt };
 	int ret;
 

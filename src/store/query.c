@@ -26,6 +26,8 @@ static const char query_sql[] =
 	" WHERE (?1 IS NULL OR u.name = ?1) AND (?2 IS NULL OR p.name = ?2)"
 	"   AND (?3 IS NULL OR b.suite = ?3) AND (?4 IS NULL OR b.params = ?4)"
 	"   AND (?5 IS NULL OR r.name = ?5) AND (?6 = 1 OR s.warmup = 0)"
+	/* a campaign's interrupted session: its boot was taken again and measured whole (run's "campaign" key) */
+	"   AND (?7 = 1 OR se.complete = 1 OR se.environment NOT LIKE '%%\"campaign\":%%')"
 	" ORDER BY u.name, p.name, se.started, se.uuid, b.suite, b.params, r.name, r.unit,"
 	"          r.higher_is_better, s.warmup DESC, s.iteration";
 
@@ -266,8 +268,8 @@ int store_query(struct store *st, const struct store_filter *f,
 	snprintf(sql, sizeof(sql), query_sql, stored ? "r.metric" : "NULL");
 	ret = query_params_load(st, &qp);
 	if (!ret)
-		ret = store_prepare(st, &stmt, sql, "tttttb", f->sut, f->swprofile, f->suite, f->params,
-				    f->resultclass, (int)f->include_warmup);
+		ret = store_prepare(st, &stmt, sql, "tttttbb", f->sut, f->swprofile, f->suite, f->params,
+				    f->resultclass, (int)f->include_warmup, (int)f->include_retaken);
 	while (!ret && (rc = store_step(stmt)) == STORE_ROW) {
 		struct store_row row;
 

@@ -385,6 +385,12 @@ struct store_filter {
 	const char *params;
 	const char *resultclass;
 	bool include_warmup;		/* statistics want false */
+	/*
+	 * A campaign's interrupted sessions (recorded by a campaign, not
+	 * complete): their boot was taken again and gave a whole one, so
+	 * statistics want false (they are no replicates); an export wants all.
+	 */
+	bool include_retaken;
 };
 
 /*

@@ -266,7 +266,7 @@ live_holder() {
 	"$CP" campaign abort >/dev/null
 }
 
-@test "campaign continue: after the controller is killed mid-session, it picks up and completes" {
+@test "campaign continue: after the controller is killed mid-session, it picks up and completes; the interrupted session is no replicate" {
 	# the first session kills the controller (the leader of its session, setsid below), which
 	# takes all under it down (the invocation in flight never completes: it waits to be killed);
 	# the boot it was in is taken again, its half session stays marked incomplete
@@ -293,6 +293,19 @@ EOF
 	[ "$(sql "select count(*) from session where complete = 0")" -eq 1 ]
 	[ "$(sql "select count(distinct boot_id) from session where complete = 1")" -eq 4 ]
 	[ "$(sql "select count(*) from campaign_boot b join session s on s.uuid = b.session and s.complete = 1 and s.boot_id = b.boot_id")" -eq 4 ]
+	# 2 boots per swprofile are 2 sessions per column: the half session stays in the store, listed, not counted
+	run "$CP" show --format json
+	[ "$(printf '%s\n' "$output" | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print(sorted({c["swprofile"] + ":" + str(c["sessions"]) for b in d["blocks"] for r in b["results"] for c in r["columns"]}))')" = \
+	  "['base:2', 'patch:2']" ] || { echo "$output"; return 1; }
+	run "$CP" show --header
+	[[ "$output" == *"Measured: 4 sessions"* ]]
+	run "$CP" campaign status
+	[[ "$output" == *"1 interrupted session kept, marked incomplete: not counted (their boots were taken again)"* ]]
+	# an export keeps it whole
+	"$CP" export --whole "$D/all.csv"
+	[ "$(grep -c '^session,' "$D/all.csv")" -eq 5 ] || { head -3 "$D/all.csv"; grep -c session "$D/all.csv"; return 1; }
 }
 
 @test "campaign: a boot method that fails is the boot's error; the campaign stops, its unit goes" {

@@ -506,7 +506,8 @@ static int rx_session(struct campaign_executor *ex, const struct campaign *c, co
 	}
 	if (!ret)
 		ret = rx_bring_back(x, c, b, held, &store_failed);
-	if (!ret)
+	/* stored, or refused: kept only for a store that could not take it yet */
+	if (!store_failed)
 		rx_held_drop(x, held);
 	if (ret && store_failed) {
 		log_hint("%s keeps the session in %s until it is stored: 'clearpath campaign continue' brings it back"

@@ -29,15 +29,23 @@ static void cli_list_formats(const char *const *formats, char *buf, size_t len)
 			 *f);
 }
 
+int cli_format_index(const char *const *formats, const char *name)
+{
+	for (int i = 0; formats[i]; i++)
+		if (!strcmp(name, formats[i]))
+			return i;
+	return -1;
+}
+
 static int cli_format(const struct cli_spec *spec, const char *arg, struct cli_args *a)
 {
 	char names[128];
+	int i = cli_format_index(spec->formats, arg);
 
-	for (const char *const *f = spec->formats; *f; f++) {
-		if (!strcmp(arg, *f)) {
-			a->format = *f;
-			return 0;
-		}
+	if (i >= 0) {
+		a->format = spec->formats[i];
+		a->format_ix = i;
+		return 0;
 	}
 	cli_list_formats(spec->formats, names, sizeof(names));
 	log_err("unknown format '%s' for '%s': expected %s", arg, spec->name, names);

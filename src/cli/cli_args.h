@@ -19,6 +19,7 @@ struct cli_spec {
 struct cli_args {
 	const char *store_url;	/* --store, or NULL for the default store */
 	const char *format;	/* --format, or spec->formats[0] */
+	int format_ix;		/* its index in spec->formats: what commands switch on */
 	const char *into;	/* --into, or NULL */
 	bool whole;		/* --whole */
 	const char **sessions;	/* each --session's UUID, nsessions of them (cli_args_free()) */
@@ -35,6 +36,13 @@ struct cli_args {
  * --format not in @spec->formats, or the wrong number of arguments.
  */
 int cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_args *a);
+
+/*
+ * The index of @name in a command's NULL-terminated list of --format values
+ * (its registry, an enum's order), or -1: commands switch on the index,
+ * never on the name.
+ */
+int cli_format_index(const char *const *formats, const char *name);
 
 /* Free what cli_parse() allocated in @a (safe after any return of it). */
 void cli_args_free(struct cli_args *a);

@@ -1,4 +1,5 @@
 /* cmd_bench: `clearpath bench [-f F] [-r N] <collection> <workload|all> [options]`, perf bench's command line. */
+#include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "cli/bench_out.h"
 #include "workloads/workload.h"
@@ -241,11 +242,16 @@ static int bench_invoke(int argc, char **argv, struct wl_sink *sink, bool text)
 	return wl_invoke(argc, argv, sink);
 }
 
+/* bench's output formats (perf's layout, perf's --format=simple, JSON), in the enum's order. */
+enum { BENCH_DEFAULT, BENCH_SIMPLE, BENCH_JSON };
+static const char *const bench_formats[] = { [BENCH_DEFAULT] = "default", [BENCH_SIMPLE] = "simple",
+					     [BENCH_JSON] = "json", NULL };
+
 int cmd_bench(int argc, char **argv)
 {
-	struct bench_common c = { "default", NULL };
+	struct bench_common c = { bench_formats[BENCH_DEFAULT], NULL };
 	struct wl_sink sink;
-	int first, ret = bench_common_options(argc, argv, &c, &first);
+	int first, fmt, ret = bench_common_options(argc, argv, &c, &first);
 	bool all;
 
 	if (ret)
@@ -260,14 +266,14 @@ int cmd_bench(int argc, char **argv)
 		bench_list();
 		return argc == 0 ? EXIT_USAGE : EXIT_OK;
 	}
-	if (strcmp(c.format, "default") && strcmp(c.format, "simple") && strcmp(c.format, "json")) {
+	if ((fmt = cli_format_index(bench_formats, c.format)) < 0) {
 		log_err("unknown output format '%s': expected default, simple or json", c.format);
 		return EXIT_USAGE;
 	}
 	all = argc >= 2 && !strcmp(argv[1], "all");
 	bench_repeat_note(c.repeat);
-	if (strcmp(c.format, "json")) {
-		bench_out_text(&sink, stdout, !strcmp(c.format, "simple"), all);
+	if (fmt != BENCH_JSON) {
+		bench_out_text(&sink, stdout, fmt == BENCH_SIMPLE, all);
 		return bench_invoke(argc, argv, &sink, true);
 	}
 	ret = bench_out_json(&sink, stdout);

@@ -4,6 +4,7 @@
 #include "campaign/method.h"
 #include "campaign/executor.h"
 #include "campaign/unit.h"
+#include "cli/cli_args.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "harness/session.h"
@@ -149,6 +150,10 @@ static void ca_usage(FILE *out)
 		CAMPAIGN_MAX_BOOTS, CAMPAIGN_BOOT_TIMEOUT_DEFAULT, CAMPAIGN_UNIT_DIR_ENV, CAMPAIGN_UNIT_DIR);
 }
 
+/* campaign status's --format values, in the enum's order. */
+enum { CAMPAIGN_TEXT, CAMPAIGN_JSON };
+static const char *const campaign_formats[] = { [CAMPAIGN_TEXT] = "text", [CAMPAIGN_JSON] = "json", NULL };
+
 static int ca_option(int c, const char *arg, void *ctx)
 {
 	struct ca_cli *o = ctx;
@@ -231,8 +236,8 @@ static int ca_option(int c, const char *arg, void *ctx)
 	case CA_ALL: o->all = true; return 0;
 	case CA_FORMAT:
 		o->format_given = true;
-		o->json = !strcmp(arg, "json");
-		if (o->json || !strcmp(arg, "text"))
+		o->json = cli_format_index(campaign_formats, arg) == CAMPAIGN_JSON;
+		if (cli_format_index(campaign_formats, arg) >= 0)
 			return 0;
 		log_err("unknown output format '%s': expected text or json", arg);
 		return EXIT_USAGE;

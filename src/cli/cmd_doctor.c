@@ -1,4 +1,5 @@
 /* cmd_doctor: `clearpath doctor [--for PLAN] [--fix] [--format text|json]`: is this machine fit to measure? */
+#include "cli/cli_args.h"
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "cli/doctor_modes.h"
@@ -88,12 +89,17 @@ static int doctor_plan_needs(const char *file, struct doctor_needs *needs)
 	return ret;
 }
 
+/* doctor's --format values, in the enum's order. */
+enum { DOCTOR_TEXT, DOCTOR_JSON };
+static const char *const doctor_formats[] = { [DOCTOR_TEXT] = "text", [DOCTOR_JSON] = "json", NULL };
+
 /* Parse @argv into @a.  Returns 0, CLI_HELP_SHOWN, or EXIT_USAGE after logging. */
 static int doctor_parse(int argc, char **argv, struct doctor_args *a)
 {
 	for (int i = 0; i < argc; i++) {
 		const char *v;
 		uint64_t bytes;
+		int fmt;
 
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			doctor_usage(stdout);
@@ -103,11 +109,11 @@ static int doctor_parse(int argc, char **argv, struct doctor_args *a)
 		} else if (doctor_is(argv[i], "--format")) {
 			if (!(v = doctor_optval(argc, argv, &i, "--format")))
 				return EXIT_USAGE;
-			if (strcmp(v, "text") && strcmp(v, "json")) {
+			if ((fmt = cli_format_index(doctor_formats, v)) < 0) {
 				log_err("unknown output format '%s': expected text or json", v);
 				return EXIT_USAGE;
 			}
-			a->json = !strcmp(v, "json");
+			a->json = fmt == DOCTOR_JSON;
 		} else if (doctor_is(argv[i], "--needs-memory")) {
 			if (!(v = doctor_optval(argc, argv, &i, "--needs-memory")))
 				return EXIT_USAGE;

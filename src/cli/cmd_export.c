@@ -17,7 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const export_formats[] = { "csv", "json", NULL };
+enum { EXPORT_CSV, EXPORT_JSON };
+static const char *const export_formats[] = { [EXPORT_CSV] = "csv", [EXPORT_JSON] = "json", NULL };
 
 static const struct cli_spec export_spec = {
 	.name = "export",
@@ -244,7 +245,7 @@ int cmd_export(int argc, char **argv)
 		cli_args_free(&a);
 		return ret == CLI_HELP_SHOWN ? EXIT_OK : ret;
 	}
-	req.fmt = !strcmp(a.format, "json") ? STORE_JSON : STORE_CSV;
+	req.fmt = a.format_ix == EXPORT_JSON ? STORE_JSON : STORE_CSV;
 	req.whole = a.whole || a.nsessions;
 	req.uuids = a.sessions;
 	req.n = (size_t)a.nsessions;

@@ -74,7 +74,8 @@ static const struct list_kind list_kinds[] = {
 	{ "sessions", store_list_sessions, list_session_cols },
 };
 
-static const char *const list_formats[] = { "table", "json", NULL };
+enum { LIST_TABLE, LIST_JSON };
+static const char *const list_formats[] = { [LIST_TABLE] = "table", [LIST_JSON] = "json", NULL };
 
 static const struct cli_spec list_spec = {
 	.name = "list",
@@ -178,7 +179,7 @@ int cmd_list(int argc, char **argv)
 	store_close(st);
 	if (ret)
 		return store_exit_code(ret);
-	if (!strcmp(a.format, "json")) {
+	if (a.format_ix == LIST_JSON) {
 		ret = json_dumpf(rows, stdout, JSON_INDENT(2)) ? -EIO : 0;
 		fputc('\n', stdout);
 	} else {

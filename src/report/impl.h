@@ -21,6 +21,7 @@ struct rpt_table {
 	struct rpt_row *rows;
 	size_t nrows;
 	char **footers;
+	bool *warns;		/* per footer: it warns (rpt_table_add_warning), which a format may style */
 	size_t nfooters;
 	char **preamble;	/* lines between the title and the table (the header) */
 	size_t npreamble;

@@ -104,6 +104,8 @@ int rpt_table_add_row(struct rpt_table *t, const char *const *cells, size_t n,
 
 /* Append a line printed under the table (a legend, the test setup).  Returns 0 or -ENOMEM. */
 int rpt_table_add_footer(struct rpt_table *t, const char *line);
+/* The same for a footer that warns (the comparison mixes settings): the page styles it. */
+int rpt_table_add_warning(struct rpt_table *t, const char *line);
 
 /* Append a line printed between the title and the table (the header: machine, kernels).  0 or -ENOMEM. */
 int rpt_table_add_preamble(struct rpt_table *t, const char *line);

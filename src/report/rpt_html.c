@@ -100,7 +100,7 @@ int rpt_html_table_class(const struct rpt_table *t, const char *cls, FILE *out)
 	if (t->nfooters) {
 		fputs("<ul class=\"legend\">\n", out);
 		for (size_t i = 0; i < t->nfooters; i++) {
-			fputs(strncmp(t->footers[i], "Warning:", 8) ? "<li>" : "<li class=\"warning\">", out);
+			fputs(t->warns[i] ? "<li class=\"warning\">" : "<li>", out);
 			rpt_html_escape(t->footers[i], out);
 			fputs("</li>\n", out);
 		}

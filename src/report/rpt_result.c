@@ -372,7 +372,8 @@ static int show_block_rows(struct rpt_table *t, const struct result_view *v, siz
 		ret = show_geomean_row(t, v, blk, o);
 	for (size_t i = 0; !ret && i < blk->nnotes; i++)
 		if (show_note_wanted(&blk->notes[i], o->ro))
-			ret = rpt_table_add_footer(t, blk->notes[i].text);
+			ret = blk->notes[i].kind == RESULT_NOTE_WARNING ? rpt_table_add_warning(t, blk->notes[i].text)
+									: rpt_table_add_footer(t, blk->notes[i].text);
 	return ret;
 }
 

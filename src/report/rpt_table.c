@@ -43,6 +43,7 @@ void rpt_table_free(struct rpt_table *t)
 	for (size_t i = 0; i < t->npreamble; i++)
 		free(t->preamble[i]);
 	free(t->footers);
+	free(t->warns);
 	free(t->preamble);
 	free(t->title);
 	free(t);
@@ -119,9 +120,23 @@ static int add_line(char ***lines, size_t *n, const char *line)
 	return 0;
 }
 
+/* Append footer @line, a warning when @warns. */
+static int add_footer(struct rpt_table *t, const char *line, bool warns)
+{
+	if (grow((void **)&t->warns, t->nfooters, sizeof(*t->warns)))
+		return -ENOMEM;
+	t->warns[t->nfooters] = warns;
+	return add_line(&t->footers, &t->nfooters, line);
+}
+
 int rpt_table_add_footer(struct rpt_table *t, const char *line)
 {
-	return add_line(&t->footers, &t->nfooters, line);
+	return add_footer(t, line, false);
+}
+
+int rpt_table_add_warning(struct rpt_table *t, const char *line)
+{
+	return add_footer(t, line, true);
 }
 
 int rpt_table_add_preamble(struct rpt_table *t, const char *line)

@@ -352,6 +352,10 @@ if [ "\$1" = --version ]; then
 	escape) printf 'clearpath 1.0 \\033]0;owned\\007\\033[2J\\n'; exit 0;;
 	esac
 fi
+# a kernel release that retitles the terminal
+if [ "\$1 \$2" = "campaign fake-boot" ] && [ "\$mode" = release ]; then
+	'$real' "\$@" && printf '6.18.0\\033]0;owned\\007\\n' >"\$CLEARPATH_FAKE_BOOT/release"; exit
+fi
 if [ "\$1 \$2" = "plan run" ]; then
 	case \$mode in
 	# a second session beside the one asked for
@@ -401,6 +405,12 @@ EOF2
 	run "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --host "$A_DEST" --ssh-config "$CFG"
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 	[[ "$output" == *"$A_DEST:  ]0;owned  [2Jrate"* ]]
+	[[ "$output" != *$'\e'* && "$output" != *$'\a'* ]]
+	echo release >"$D/mode"
+	rm -f "$STORE"
+	run "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --host "$A_DEST" --ssh-config "$CFG"
+	[ "$status" -eq 3 ] || { echo "release: $status: $output"; return 1; }
+	[[ "$output" == *"booted kernel 6.18.0 ]0;owned , expected 6.18.0-"* ]] || { echo "$output"; return 1; }
 	[[ "$output" != *$'\e'* && "$output" != *$'\a'* ]]
 	for mode in escape huge; do
 		echo "$mode" >"$D/mode"

@@ -954,3 +954,48 @@ EOF2
 	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
 	[[ "$output" == *"+ grub-reboot '$entry'"$'\n'* ]] || { echo "$output"; return 1; }
 }
+
+@test "campaign: a store that runs out of memory finding a boot's session is an error, never an interrupted session that boots again" {
+	[ -z "${CLEARPATH_EMULATOR:-}" ] || skip "the shim is built for this machine, the binary runs emulated"
+	ldd "$CP" 2>/dev/null | grep -q libsqlite3 || skip "a static clearpath: no libsqlite3 to shim"
+	# libsqlite3 out of memory for the one query that finds a boot's session
+	cat >"$D/nomem.c" <<'EOF2'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+typedef struct sqlite3 sqlite3;
+typedef struct sqlite3_stmt sqlite3_stmt;
+int sqlite3_prepare_v2(sqlite3 *db, const char *sql, int n, sqlite3_stmt **stmt, const char **tail)
+{
+	int (*real)(sqlite3 *, const char *, int, sqlite3_stmt **, const char **) =
+		(int (*)(sqlite3 *, const char *, int, sqlite3_stmt **, const char **))dlsym(RTLD_NEXT, "sqlite3_prepare_v2");
+	if (strstr(sql, "WHERE se.boot_id = ?1 AND sw.name = ?2")) {
+		*stmt = NULL;
+		return 7;	/* SQLITE_NOMEM */
+	}
+	return real(db, sql, n, stmt, tail);
+}
+EOF2
+	cc -shared -fPIC -o "$D/nomem.so" "$D/nomem.c" -ldl
+	cat >"$D/count.yaml" <<EOF2
+swprofiles:
+  base:  {boot: {method: fake, release: 6.18.0-base}}
+defaults: {warmups: 0, repeats: 1}
+benchmarks:
+  - exec: {name: rate, command: "echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF2
+	run --separate-stderr env LD_PRELOAD="$D/nomem.so" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		timeout 60 "$CP" campaign start "$D/count.yaml" --boots 2
+	[ "$status" -eq 1 ] || { echo "status $status: $stderr"; return 1; }
+	# one boot, then the error: the boot is not taken again
+	[ "$(grep -c '^local: boot ' <<<"$output")" -eq 1 ] || { echo "$output"; return 1; }
+	[[ "$stderr" != *"was interrupted"* ]] || { echo "$stderr"; return 1; }
+	[ "$(sql "select status from campaign_boot where pos = 0")" = measuring ]
+	[ "$(sql "select status from campaign")" = running ]
+	# with memory again, continue measures that boot and goes on
+	run "$CP" campaign continue
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	[ "$(grep -c '^local: boot ' <<<"$output")" -eq 1 ]
+	[ "$(sql "select count(*) from session where complete = 1")" -eq 2 ]
+}

@@ -112,8 +112,10 @@ int result_profiles_of(const struct cmp_set *s, size_t b, struct result_profile 
 			return -ENOMEM;
 		}
 	}
+	/* a profile of its clearing share alone has no symbols: qsort_r must not get a NULL base */
 	for (size_t i = 0; i < np; i++)
-		qsort_r(list[i].syms, list[i].nsyms, sizeof(*list[i].syms), prof_profile_by_peak, (void *)s);
+		if (list[i].nsyms > 1)
+			qsort_r(list[i].syms, list[i].nsyms, sizeof(*list[i].syms), prof_profile_by_peak, (void *)s);
 	*out = list;
 	*n = np;
 	return 0;

@@ -43,25 +43,6 @@ teardown() {
 	[ ! -e "$D/ran" ] || { echo "a boot tool ran: $(cat "$D/ran")"; return 1; }
 }
 
-# Every row of every table of the test's database, as text.
-pg_dump_rows() {
-	local t
-	for t in $(tests/pg-server psql "$PGDIR" -d "$DB" -c \
-		"select table_name from information_schema.tables where table_schema = 'public'"); do
-		tests/pg-server psql "$PGDIR" -d "$DB" -c "select * from \"$t\""
-	done
-}
-
-# The words of the unit's ExecStart= line, as systemd splits them (quotes, \ escapes, %% and $$).
-unit_words() {
-	python3 - "$D/units/clearpath-campaign.service" <<'PY'
-import re, sys
-line = [l for l in open(sys.argv[1]) if l.startswith("ExecStart=")][0][len("ExecStart="):].strip()
-for w in re.findall(r'"((?:[^"\\]|\\.)*)"', line):
-    print(re.sub(r'\\(.)', r'\1', w).replace("%%", "%").replace("$$", "$"))
-PY
-}
-
 @test "campaign on a password-protected PostgreSQL store: the password is in no unit, row, output, session argv or report" {
 	run --separate-stderr "$CP" campaign start "$D/cmd.yaml" --boots 1 --seed 3 --yes --store "$URL"
 	[ "$status" -eq 0 ] || { echo "$output"; echo "$stderr"; return 1; }
@@ -69,7 +50,7 @@ PY
 	[ -f "$D/units/clearpath-campaign.service" ]
 	# the unit's own command line, as systemd would run it after each boot: no password given
 	local words
-	mapfile -t words < <(unit_words)
+	mapfile -t words < <(unit_words "$D/units/clearpath-campaign.service")
 	[ "${words[3]}" = 1 ]
 	for i in 1 2; do
 		run --separate-stderr "${words[@]}"

@@ -133,3 +133,22 @@ v4_views() {
 	"$CP" show --store "$1" --columns param:f --benchmark mem/clear --format grid >"$2.param"
 	"$CP" report --store "$1" --answer >"$2.answer"
 }
+
+# The words of unit $1's ExecStart= line, as systemd splits them (quotes, \ escapes, %% and $$).
+unit_words() {
+	python3 - "$1" <<'PY'
+import re, sys
+line = [l for l in open(sys.argv[1]) if l.startswith("ExecStart=")][0][len("ExecStart="):].strip()
+for w in re.findall(r'"((?:[^"\\]|\\.)*)"', line):
+    print(re.sub(r'\\(.)', r'\1', w).replace("%%", "%").replace("$$", "$"))
+PY
+}
+
+# Every row of every table of the test's database $DB (pg_test_db), as text.
+pg_dump_rows() {
+	local t
+	for t in $(tests/pg-server psql "$PGDIR" -d "$DB" -c \
+		"select table_name from information_schema.tables where table_schema = 'public'"); do
+		tests/pg-server psql "$PGDIR" -d "$DB" -c "select * from \"$t\""
+	done
+}

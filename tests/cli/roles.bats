@@ -186,3 +186,56 @@ EOF2
 	run --separate-stderr "$CP" store
 	refused 2 "'store' needs a subcommand: roles"
 }
+
+@test "roles: after the writer's campaign (its unit run as systemd would) and report -o by either role, no role's password is in a row, the unit, the output or a page" {
+	skip_emulated "no libpq"
+	plans
+	export XDG_CONFIG_HOME=$D/config
+	# boots simulated by command: the controller stops after each, and the unit it wrote goes on
+	cat >"$D/cmd.yaml" <<EOF2
+name: cmd
+swprofiles:
+  c-base:  {boot: {method: command, commands: ["'$CP' campaign fake-boot --release 6.18.0-base"]}, expect: {release: 6.18.0-base}}
+  c-patch: {boot: {method: command, commands: ["'$CP' campaign fake-boot --release 6.18.0-patch"]}, expect: {release: 6.18.0-patch}}
+defaults: {warmups: 0, repeats: 2}
+benchmarks:
+  - exec: {name: rate, command: "echo rate 42.5", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF2
+	# the writer's password pasted into the URL as well, as a user may: it must go no further
+	local wpu="postgresql://$W:pw-$W@127.0.0.1:$port/$DB" words
+	run --separate-stderr "$CP" campaign start "$D/cmd.yaml" --boots 1 --seed 5 --yes --store "$wpu"
+	[ "$status" -eq 0 ] || { echo "$output $stderr"; return 1; }
+	printf '%s\n%s\n' "$output" "$stderr" >"$D/printed"
+	mapfile -t words < <(unit_words "$D/units/clearpath-campaign.service")
+	for i in 1 2; do
+		run --separate-stderr "${words[@]}"
+		[ "$status" -eq 0 ] || { echo "$output $stderr"; return 1; }
+		printf '%s\n%s\n' "$output" "$stderr" >>"$D/printed"
+	done
+	[[ "$output" == *"done: 2 boots"* ]]
+	# a whole fake campaign too, and the reader may not start one
+	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 6 --store "$WU"
+	[ "$status" -eq 0 ] || { echo "$output $stderr"; return 1; }
+	printf '%s\n%s\n' "$output" "$stderr" >>"$D/printed"
+	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 7 --store "$RU"
+	[ "$status" -eq 3 ] && [[ "$stderr" == *"permission denied"* ]]
+	printf '%s\n%s\n' "$output" "$stderr" >>"$D/printed"
+	[ "$(pg_sql "select string_agg(status, ' ' order by id) from campaign")" = "done done" ]
+	# the pages and what the commands say, by each role, the writer's through the URL with its password
+	for u in "$wpu" "$WU" "$RU" "${RU/@/:pw-$R@}"; do
+		run --separate-stderr "$CP" report --store "$u" -o "$D/page-${#u}.html"
+		[ "$status" -eq 0 ] || [ "$status" -eq 3 ] || { echo "$stderr"; return 1; }
+		printf '%s\n%s\n' "$output" "$stderr" >>"$D/printed"
+		run --separate-stderr "$CP" campaign status --all --store "$u"
+		printf '%s\n%s\n' "$output" "$stderr" >>"$D/printed"
+		run --separate-stderr "$CP" show --store "$u"
+		printf '%s\n%s\n' "$output" "$stderr" >>"$D/printed"
+	done
+	[[ "$(cat "$D/printed")" == *"pw-"* ]] && { grep -n "pw-" "$D/printed"; return 1; }
+	pg_dump_rows >"$D/rows"
+	[ "$(grep -c . "$D/rows")" -gt 10 ]
+	# a password reaches libpq from a pgpass file only: nothing else clearpath writes or prints has one
+	! grep -rlF -e "pw-$O" -e "pw-$W" -e "pw-$R" "$D/units" "$D/printed" "$D/rows" "$D"/page-*.html || {
+		grep -rF -e "pw-$W" -e "pw-$R" "$D/units" "$D/printed" "$D/rows" | head -5; return 1; }
+	ls "$D"/page-*.html >/dev/null
+}

@@ -97,6 +97,8 @@ int rpt_html_grid(const char *attr, const char *title, const struct plot_figure 
  * when @v has no fleet.  0, -ENOMEM or -EIO.
  */
 int rpt_fleet_html(const struct result_view *v, FILE *out);
+/* The fleet's figures of @v as files of @kind in @dir, one per result class and compared column ("fleet-1-memset-..."), each path to @names. */
+int rpt_fleet_plots_write(const struct result_view *v, enum plot_kind kind, const char *dir, FILE *names);
 
 /* @s with &, <, >, " and ' escaped, to @out. */
 void rpt_html_escape(const char *s, FILE *out);

@@ -122,3 +122,36 @@ int rpt_fleet_html(const struct result_view *v, FILE *out)
 	result_fleet_free(&fl);
 	return ret ? ret : rpt_stream_status(out);
 }
+
+static int fleet_draw(const void *fig, enum plot_kind kind, FILE *out)
+{
+	return plot_write(fig, kind, out);
+}
+
+/* Class @fc's figure as the file "fleet-@n-<result class>" (n counts the classes of every compared column). */
+static int fleet_plot_file(const struct result_view *v, const struct result_fleet_class *fc, size_t n,
+			   enum plot_kind kind, const char *dir, FILE *names)
+{
+	struct fleet_panel p = { 0 };
+	struct plot_figure f;
+	char rc[96], name[160];
+	int ret = fleet_panel_of(v, fc, &p, &f);
+
+	rpt_slug(fc->first->rclass, rc, sizeof(rc));
+	snprintf(name, sizeof(name), "fleet-%zu-%s", n, rc);
+	if (!ret)
+		ret = rpt_plot_file(dir, name, kind, fleet_draw, &f, names);
+	fleet_panel_free(&p);
+	return ret;
+}
+
+int rpt_fleet_plots_write(const struct result_view *v, enum plot_kind kind, const char *dir, FILE *names)
+{
+	struct result_fleet fl;
+	int ret = result_fleet_of(v, &fl);
+
+	for (size_t i = 0; !ret && i < fl.nclasses; i++)
+		ret = fleet_plot_file(v, &fl.classes[i], i + 1, kind, dir, names);
+	result_fleet_free(&fl);
+	return ret;
+}

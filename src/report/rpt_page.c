@@ -459,6 +459,8 @@ int rpt_plots_write(const struct result *r, enum plot_kind kind, const char *dir
 		}
 		if (!ret)
 			ret = rpt_profile_plots_write(v->set, v->profile, kind, dir, names);
+		if (!ret)
+			ret = rpt_fleet_plots_write(v, kind, dir, names);
 	}
 	return ret;
 }

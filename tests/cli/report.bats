@@ -116,16 +116,19 @@ for s in srcs:
 EOF
 }
 
-@test "report --format svg and png write one file per result class, named, into a new directory" {
+@test "report --format svg and png write one file per result class and the fleet's, named, into a new directory" {
 	need_cairo
 	run --separate-stderr "$CP" report --format svg -o "$D/svg"
 	[ "$status" -eq 0 ]
-	[ "${#lines[@]}" -eq 6 ]
+	# two machines' three classes, then the fleet's figure of each class
+	[ "${#lines[@]}" -eq 9 ]
 	[ "${lines[0]}" = "$D/svg/1-aws-m7g-metal-1-memset-k-1gb-f-default-s-16gb.svg" ]
+	[ "${lines[6]}" = "$D/svg/fleet-1-memset-k-1gb-f-default-s-16gb.svg" ]
 	for f in "${lines[@]}"; do grep -q '<svg' "$f"; done
 	run --separate-stderr "$CP" report --format png --benchmark 'mmap*' -o "$D/png"
 	[ "$status" -eq 0 ]
-	[ "${#lines[@]}" -eq 4 ]
+	[ "${#lines[@]}" -eq 6 ]
+	[ "${lines[5]}" = "$D/png/fleet-2-mmap-p-4kb-f-demand-s-32gb-l-5.png" ]
 	for f in "${lines[@]}"; do [ "$(head -c 4 "$f" | tail -c 3)" = PNG ]; done
 }
 

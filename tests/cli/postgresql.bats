@@ -110,6 +110,21 @@ EOF2
 	[ "$(pg_sql 'select count(*) from session')" -eq 3 ]
 }
 
+@test "postgresql: merge from a server named in libpq's keyword form (host=..., service=...), not a file of that name" {
+	small_store "$D/a.db"
+	"$CP" merge --into "$PG" "$D/a.db" >/dev/null
+	port=$(cat "$PGDIR/port")
+	run "$CP" merge --into "$D/k.db" "host=127.0.0.1 port=$port dbname=$DB user=postgres password=secret"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"1 session added"* ]]
+	[[ "$output" != *secret* ]]
+	printf '[lab]\nhost=127.0.0.1\nport=%s\ndbname=%s\nuser=postgres\npassword=secret\n' "$port" "$DB" >"$D/pg_service.conf"
+	PGSERVICEFILE=$D/pg_service.conf run "$CP" merge --into "$D/s.db" service=lab
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"1 session added"* ]]
+	cmp <(samples_of "$D/a.db") <(samples_of "$D/s.db")
+}
+
 @test "postgresql: names at the 1024-byte limit, none compressible, go in; one name limit refuses longer ones as SQLite does" {
 	HEADER=sut,swprofile,session,benchmark,resultclass,unit,higher_is_better,iteration,warmup,value,session_started,sample_time
 	# random letters: the server cannot compress them into its index, as it did "nnnn..."

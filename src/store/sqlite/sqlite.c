@@ -220,6 +220,9 @@ static int sq_script(struct store *st, const char *sql)
 
 static bool sq_claims(const char *url)
 {
+	/* libpq's keyword form ("service=lab", "host=... dbname=...") has no "://" but is no file */
+	if (store_url_is_postgresql(url))
+		return false;
 	return !strstr(url, "://") || !strncmp(url, "sqlite://", 9);
 }
 

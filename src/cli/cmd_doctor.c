@@ -20,8 +20,8 @@
 static void doctor_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: clearpath doctor [--format text|json] [--needs-memory SIZE] [--hugepages SIZE:N]... [--fix]\n"
-		"                        [--store URL [--sut NAME]]\n"
+		"usage: clearpath doctor [--format text|json] [--needs-memory SIZE] [--hugepages SIZE:N]... [--for PLAN]\n"
+		"                        [--fix] [--store URL [--sut NAME]]\n"
 		"\n"
 		"Checks whether this machine is fit to measure memory clearing: CPU frequency,\n"
 		"transparent and hugetlb huge pages, memory, noise, NUMA and performance counters.\n"

@@ -42,6 +42,17 @@ workloads() {
 	[[ "${lines[*]}" == *"bench mem mmap"* ]]
 }
 
+# check_options CMDLINE TEXT OPTION...: count each OPTION in $checked, and add those TEXT does not
+# name (as a whole option, not a prefix of a longer one) to $missing as 'CMDLINE OPTION'.
+check_options() {
+	local cmdline=$1 text=$2 opt
+	shift 2
+	for opt; do
+		checked=$((checked + 1))
+		grep -qE -- "${opt}([^a-z_-]|\$)" <<<"$text" || missing+=" '$cmdline $opt'"
+	done
+}
+
 @test "every long option a --help prints appears in that command's man page section" {
 	local missing='' checked=0 help sec cmdlines
 	mapfile -t cmdlines < <(workloads)
@@ -51,14 +62,37 @@ workloads() {
 		help=$($CP $cmdline --help 2>/dev/null) || continue
 		sec=$(man_section "${cmdline%% *}")
 		# --help itself is documented once, for every command, under COMMANDS
-		for opt in $(grep -oE -- '--[a-z][a-z_-]*' <<<"$help" | grep -vx -- --help | sort -u); do
-			checked=$((checked + 1))
-			grep -qE -- "${opt}([^a-z_-]|\$)" <<<"$sec" || missing+=" '$cmdline $opt'"
-		done
+		check_options "$cmdline" "$sec" $(grep -oE -- '--[a-z][a-z_-]*' <<<"$help" | grep -vx -- --help | sort -u)
 	done
 	echo "options checked: $checked; missing from $MAN:$missing"
 	[ "$checked" -ge 40 ]
 	[ -z "$missing" ]
+}
+
+@test "a usage line that spells out its options names every option its --help lists" {
+	local missing='' checked=0 help usage
+	for cmdline in run show report calibrate "plan run" campaign doctor list export import merge "remote check" "store roles"; do
+		help=$($CP $cmdline --help 2>/dev/null) || continue
+		# the usage: its first line up to the first blank one
+		usage=$(awk '/^usage:/ { on = 1 } on && /^$/ { exit } on' <<<"$help")
+		[[ $usage == *"[options]"* ]] && continue
+		check_options "$cmdline" "$usage" $(grep -oE -- '^ +--[a-z][a-z_-]*' <<<"$help" | tr -d ' ' | sort -u)
+	done
+	echo "options checked: $checked; missing from the usage line:$missing"
+	[ "$checked" -ge 20 ]
+	[ -z "$missing" ]
+}
+
+@test "a --help that lists the forms of --store names PostgreSQL's (campaigns run into a lab's server too)" {
+	local wrong='' checked=0 forms
+	for cmdline in run "plan run" calibrate campaign doctor show report list export import; do
+		forms=$(grep -A1 -- '^ *--store URL *a path' <<<"$($CP $cmdline --help)") || continue
+		checked=$((checked + 1))
+		[[ $forms == *postgresql://* ]] || wrong+=" '$cmdline'"
+	done
+	echo "checked $checked; --store's forms without postgresql:// in:$wrong"
+	[ "$checked" -ge 3 ]
+	[ -z "$wrong" ]
 }
 
 @test "clearpath help run prints run's usage and exits 0" {

@@ -41,6 +41,8 @@ struct cmp_set_priv {
 	 */
 	char **swp_seen;
 	size_t nswp_seen;
+	/* a calibration swprofile the other filters kept, left out of the columns (for cmp_check) */
+	char *calibration_left_out;
 	struct cmp_looks *looks;	/* sequential runs the store recorded (cmp_add_looks) */
 	size_t nlooks;
 };
@@ -117,6 +119,7 @@ void cmp_free(struct cmp_set *s)
 	for (size_t i = 0; i < p->nswp_seen; i++)
 		free(p->swp_seen[i]);
 	free(p->swp_seen);
+	free(p->calibration_left_out);
 	for (size_t i = 0; i < p->nlooks; i++) {
 		free(p->looks[i].sut);
 		free(p->looks[i].swprofile);
@@ -217,11 +220,27 @@ bool cmp_keeps(const struct cmp_opts *o, const struct cmp_sample *x)
 	return cmp_keeps_but_swprofile(o, x) && cmp_keeps_swprofile(o, x->swprofile);
 }
 
+/*
+ * Remember the first calibration swprofile that only being one keeps out of
+ * the columns: a store `calibrate` alone filled must not read as empty.
+ */
+static int cmp_note_calibration(struct cmp_set_priv *p, const struct cmp_opts *o, const struct cmp_sample *x)
+{
+	struct cmp_opts calibration = *o;
+
+	if (p->calibration_left_out || o->swprofiles || o->calibration_only || !cmp_is_calibration(x->swprofile))
+		return 0;
+	calibration.calibration_only = true;
+	if (cmp_keeps_but_swprofile(&calibration, x) && !(p->calibration_left_out = strdup(x->swprofile)))
+		return -ENOMEM;
+	return 0;
+}
+
 /* 1 when @o's filters keep @x, 0 when they do not, -ENOMEM. */
 static int cmp_wanted(struct cmp_set_priv *p, const struct cmp_opts *o, const struct cmp_sample *x)
 {
 	if (!cmp_keeps_but_swprofile(o, x))
-		return 0;
+		return cmp_note_calibration(p, o, x);
 	if (cmp_swp_note(p, x->swprofile))
 		return -ENOMEM;
 	return cmp_keeps_swprofile(o, x->swprofile);
@@ -503,6 +522,13 @@ static int cmp_check(struct cmp_set *s, const struct cmp_opts *o)
 			log_err("swprofile '%s' has no samples here; the store has %s", o->swprofiles[i], list);
 			return EXIT_USAGE;
 		}
+	if (!s->samples && p->calibration_left_out) {
+		log_err("no samples to compare: what matches is calibration ('%s'), which show leaves out of its columns",
+			p->calibration_left_out);
+		log_hint("measure a kernel with 'clearpath plan run' or 'clearpath run' (show --stats then prints the "
+			 "calibration as its noise floor), or show it alone: --swprofile '%s'", p->calibration_left_out);
+		return EXIT_USAGE;
+	}
 	if (!s->samples) {
 		log_err("no samples match: the store is empty or the filters exclude everything");
 		log_hint("'clearpath list sessions' shows what the store holds; 'clearpath run' adds samples");

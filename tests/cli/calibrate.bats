@@ -55,6 +55,23 @@ counted() {
 	EOF2
 }
 
+@test "calibrate: show on a store that holds only a calibration says so and how to see it, not 'the store is empty'" {
+	"$CP" calibrate --quiet --force --sut box --sessions 2 "$D/tiny.yaml" >/dev/null
+	cal="$(uname -r) (calibration)"
+	run --separate-stderr "$CP" show
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"what matches is calibration ('$cal'), which show leaves out of its columns"* ]]
+	[[ "$stderr" == *"--swprofile '$cal'"* ]]
+	[[ "$stderr" != *"store is empty"* ]]
+	# the hint's command works
+	run --separate-stderr "$CP" show --swprofile "$cal"
+	[ "$status" -eq 0 ]
+	# a filter that leaves nothing, calibration or not, is still said as before
+	run --separate-stderr "$CP" show --sut nosuch
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"the filters exclude everything"* ]]
+}
+
 @test "calibrate: show leaves the calibration out of the columns and prints it as the noise floor" {
 	counted
 	"$CP" calibrate --quiet --force --sut box --sessions 2 "$D/counted.yaml" >/dev/null

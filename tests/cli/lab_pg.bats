@@ -100,6 +100,9 @@ on() {
 	# one campaign per machine, each done, each its own machine's
 	run pg_sql "select c.status, m.machine from campaign c join campaign_machine m on m.campaign_id = c.id order by m.machine"
 	[ "${lines[*]}" = "done|local:$(hostname)/box-a done|local:$(hostname)/box-b done|local:$(hostname)/box-c" ]
+	run --separate-stderr "$CP" campaign status --all --store "$PG" --format json
+	[ "$status" -eq 0 ]
+	json_check 'assert sorted((c["state"], c["boots_done"], c["boots_total"], c["sessions"]) for c in d) == [("done", 6, 6, 6)] * 3, d'
 	# every session once, whole: 3 boots of each kernel per machine, 3 samples each
 	run pg_sql "select u.name, p.name, count(*), count(distinct s.uuid), sum(s.complete) from session s
 		join sut u on u.id = s.sut_id join swprofile p on p.id = s.swprofile_id group by u.name, p.name order by 1, 2"

@@ -1073,3 +1073,13 @@ assert lines == len(cells) == 6, (lines, len(cells))'
 	run --separate-stderr "$CP" show --columns sut --format json
 	json_check 'assert d["fleet"] == [], d["fleet"]'
 }
+
+@test "show: a result class only some SUT classes have gets a fleet line for each that has it, once" {
+	grep -v '^aws-m7g.metal,.*mmap -p 4KB' "$BATS_TEST_DIRNAME/../fixtures/show/seed.csv" |
+		grep -v '^cesw.*memset' >"$D/part.csv"
+	"$CP" import --store "$D/part.db" "$D/part.csv" >/dev/null
+	"$CP" show --store "$D/part.db" --format grid >"$D/grid.txt"
+	run python3 "$BATS_TEST_DIRNAME/fleet_check.py" "$D/grid.txt"
+	[ "$output" = "4 fleet lines agree with their tables" ] || { echo "$output"; return 1; }
+	[[ "$(sed -n '/^Fleet summary/,$p' "$D/grid.txt" | grep -c 'cesw-aarch64')" -eq 2 ]]
+}

@@ -375,26 +375,33 @@ static void rx_held_name(const struct campaign *c, const struct store_campaign_b
  * The directory on the host that keeps boot @b's session until the
  * controller has stored it, into *@dir (absolute; made 0700): per user,
  * outside the private directory rx_close() removes and the /tmp a boot
- * empties, so a store that is busy or gone loses nothing the host measured.
+ * empties, so a store that is busy or gone loses nothing the host measured
+ * (*@kept).  A host with no state directory to write (a read-only home)
+ * keeps it in the private directory instead, for as long as this controller runs.
  */
-static int rx_held_dir(struct rx *x, const struct campaign *c, const struct store_campaign_boot *b, char **dir)
+static int rx_held_dir(struct rx *x, const struct campaign *c, const struct store_campaign_boot *b, char **dir,
+		       bool *kept)
 {
-	char name[128], *cmd, *out = NULL;
+	char name[128], *cmd = NULL, *out = NULL, *tmp = sh_quote_always(x->h.tmpdir);
 	int ret;
 
 	rx_held_name(c, b, name, sizeof(name));
-	cmd = rx_cmd(x, "d=\"${XDG_STATE_HOME:-$HOME/.local/state}/" RX_HELD "/%s\" && mkdir -p \"$d\" && "
-		     "chmod 0700 \"$d\" && cd \"$d\" && pwd -P", name);
+	/* a read-only home (a minimal board) keeps it in the private directory: until the controller is done */
+	if (tmp)
+		cmd = rx_cmd(x, "k=K d=\"${XDG_STATE_HOME:-$HOME/.local/state}/" RX_HELD "/%s\"; "
+			     "{ mkdir -p \"$d\" && chmod 0700 \"$d\"; } 2>/dev/null || { k=T d=%s/%s; mkdir -p \"$d\"; } && "
+			     "cd \"$d\" && printf '%%s %%s\\n' \"$k\" \"$(pwd -P)\"", name, tmp, name);
 	ret = cmd ? remote_run_ok(&x->h, cmd, RX_QUERY_TIMEOUT, &out) : EXIT_INTERNAL;
 	free(cmd);
-	if (!ret && out[0] != '/') {
+	free(tmp);
+	if (!ret && (!strchr("KT", out[0]) || out[1] != ' ' || out[2] != '/')) {
 		log_err("%s: cannot make a directory to keep the session in", x->h.dest);
 		ret = EXIT_RESOURCE;
 	}
 	if (!ret) {
 		out[strcspn(out, "\n")] = '\0';
-		*dir = out;
-		out = NULL;
+		*kept = out[0] == 'K';
+		ret = (*dir = strdup(out + 2)) ? 0 : EXIT_INTERNAL;
 	}
 	free(out);
 	return ret;
@@ -475,7 +482,7 @@ static int rx_session(struct campaign_executor *ex, const struct campaign *c, co
 {
 	struct rx *x = ex->priv;
 	char *held = NULL, *cmd = NULL, *out = NULL;
-	bool store_failed = false;
+	bool store_failed = false, kept = false;
 	int status = 0, ret = rx_install(x);
 
 	if (ret)
@@ -485,7 +492,7 @@ static int rx_session(struct campaign_executor *ex, const struct campaign *c, co
 		rx_session_dry(x, c, b);
 		return 0;
 	}
-	if ((ret = rx_held_dir(x, c, b, &held)))
+	if ((ret = rx_held_dir(x, c, b, &held, &kept)))
 		return ret;
 	if (rx_held_kept(x, held)) {
 		printf("%s: the host kept the session of boot %d (%s) in %s: bringing it back\n", x->h.dest, b->pos + 1,
@@ -509,11 +516,13 @@ static int rx_session(struct campaign_executor *ex, const struct campaign *c, co
 	/* stored, or refused: kept only for a store that could not take it yet */
 	if (!store_failed)
 		rx_held_drop(x, held);
-	if (ret && store_failed) {
+	if (ret && store_failed && kept)
 		log_hint("%s keeps the session in %s until it is stored: 'clearpath campaign continue' brings it back"
 			 " once the store can be written", x->h.dest, held);
-		*resumable = true;
-	}
+	else if (ret && store_failed)
+		log_hint("%s could not keep the session where it outlasts this controller (no state directory there):"
+			 " 'clearpath campaign continue' measures this boot again", x->h.dest);
+	*resumable = ret && store_failed;
 	free(out);
 	free(cmd);
 	free(held);

@@ -485,3 +485,14 @@ c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute("BEGIN EXCLUSI
 	[ "$(sql "select count(*) from session where complete = 1")" -eq 2 ]
 	[ -z "$(ls -A "$A_DIR/state/clearpath/held")" ]
 }
+
+@test "campaign remote: a host whose user has no state directory to write keeps each session in the private directory" {
+	SSHD_SETENV="XDG_STATE_HOME=/proc/clearpath-none" third_host nostate
+	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --host "$THIRD" --ssh-config "$D/cfg"
+	[ "$status" -eq 0 ] || { echo "$output"; echo "$stderr"; return 1; }
+	[[ "$output" == *"campaign 1 done: 2 boots, one session each"* ]]
+	[ "$(sql "select count(*) from session where complete = 1")" -eq 2 ]
+	[ -z "$(ls -A "$D/nostate/tmp" | grep clearpath)" ]
+	# the state directory sshd's own SetEnv named first was not the one used
+	[ ! -e "$D/nostate/state/clearpath" ]
+}

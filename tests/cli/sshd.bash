@@ -6,8 +6,9 @@
 # (StrictHostKeyChecking yes): the tests talk to a host they know, as a user's would.
 # sshd_stop stops it; call it from teardown (or teardown_file), which bats runs even when a
 # test fails.  Sets SSHD_PORT, SSHD_DEST (user@127.0.0.1:port), SSHD_CONFIG, SSHD_DIR; sessions
-# there have TMPDIR=$SSHD_DIR/tmp, XDG_STATE_HOME=$SSHD_DIR/state (what a host keeps for its user), and the NAME=VALUE words of $SSHD_SETENV when set (a host
-# whose clearpath reads a fixture: SSHD_SETENV=CLEARPATH_SYSROOT=DIR).  With SSHD_NO_SFTP set it has no
+# there have the NAME=VALUE words of $SSHD_SETENV when set (a host whose clearpath reads a fixture:
+# SSHD_SETENV=CLEARPATH_SYSROOT=DIR; sshd takes a name's first value, so they win), then
+# TMPDIR=$SSHD_DIR/tmp and XDG_STATE_HOME=$SSHD_DIR/state (what a host keeps for its user).  With SSHD_NO_SFTP set it has no
 # SFTP subsystem, as a dropbear board or a minimal image has none.
 
 # A TCP port nothing listens on now, from the kernel.
@@ -45,7 +46,7 @@ sshd_start() {
 			UsePAM no
 			StrictModes no
 			$([ -n "${SSHD_NO_SFTP:-}" ] || echo "Subsystem sftp $sftp")
-			SetEnv TMPDIR=$SSHD_DIR/tmp XDG_STATE_HOME=$SSHD_DIR/state ${SSHD_SETENV:-}
+			SetEnv ${SSHD_SETENV:-} TMPDIR=$SSHD_DIR/tmp XDG_STATE_HOME=$SSHD_DIR/state
 		CONF
 		: > "$SSHD_DIR/sshd.log"
 		/usr/sbin/sshd -D -e -f "$SSHD_DIR/sshd_config" </dev/null >/dev/null 2>"$SSHD_DIR/sshd.log" 3>&- &

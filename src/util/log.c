@@ -1,6 +1,7 @@
 /* log: user-facing diagnostics on stderr with a fixed "clearpath:" prefix. */
 #define _GNU_SOURCE	/* vasprintf */
 #include "util/log.h"
+#include "util/text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,10 +34,7 @@ static void log_v(const char *prefix, const char *fmt, va_list ap)
 		fputs("(out of memory formatting a message)\n", stderr);
 		return;
 	}
-	for (char *p = msg; *p; p++)
-		if (((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
-			*p = ' ';
-	fputs(msg, stderr);
+	fputs(text_quoted_lines(msg), stderr);
 	fputc('\n', stderr);
 	free(msg);
 }

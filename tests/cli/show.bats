@@ -595,6 +595,25 @@ assert "change_pct" not in rows["mmap -p 2MB -s 1GB -l 1"][1]'
 	refused 2 "base 'nosuch' is not among the columns 'default', 'x86-64-movnti', 'x86-64-stosb'"
 }
 
+@test "show: names with C1 controls (U+009B, CSI) or bidi overrides (U+202E) reach no terminal, as C0 ones do not" {
+	local csi=$'\xc2\x9b' rlo=$'\xe2\x80\xae' fix="$BATS_TEST_DIRNAME/../fixtures/show"
+	# every SUT class and swprofile name of the seed gets one of each, and an ESC
+	sed "2,\$s/^aws-m7g.metal,next-20260821 /aws${csi}31m,next${rlo}-$(printf '\033')[2J/" "$fix/seed.csv" >"$D/c1.csv"
+	grep -q "$csi" "$D/c1.csv"
+	"$CP" import --store "$D/c1.db" "$D/c1.csv" >/dev/null
+	for args in "show" "show --format compact" "show --header" "list suts" "list swprofiles" "list sessions"; do
+		run --separate-stderr "$CP" $args --store "$D/c1.db"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"aws 31m"* || "$output" == *"next - [2J"* ]] || { echo "$args: $output"; return 1; }
+		[[ "$output$stderr" != *"$csi"* && "$output$stderr" != *"$rlo"* && "$output$stderr" != *$'\e'* ]] ||
+			{ echo "$args printed a control"; return 1; }
+	done
+	# and a message quoting a name
+	run --separate-stderr "$CP" show --store "$D/c1.db" --swprofile "a${csi}31m${rlo}b"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"swprofile 'a 31m b'"* && "$stderr" != *"$csi"* && "$stderr" != *"$rlo"* ]]
+}
+
 @test "show: an empty store and a store that does not exist" {
 	head -1 "$BATS_TEST_DIRNAME/../fixtures/show/seed.csv" > "$D/header.csv"
 	"$CP" import --store "$D/empty.db" "$D/header.csv" >/dev/null

@@ -669,7 +669,8 @@ static int check_header(const struct import_ctx *c)
 		if ((size_t)i >= c->rec->n)
 			return bad_field(c, i, "header lacks this column (expected %s)", STORE_EXPORT_COLUMNS);
 		if (strcmp(c->rec->field[i], col_name[i]))
-			return bad_field(c, i, "header says '%s'", c->rec->field[i]);
+			return bad_field(c, i, "header says '%s', not '%s': this is no file 'clearpath export' wrote"
+					 " (its header: %s)", c->rec->field[i], col_name[i], STORE_EXPORT_COLUMNS);
 	}
 	if (c->rec->n != NCOLS)
 		return bad_field(c, NCOLS - 1, "header has %zu columns, expected %d", c->rec->n, NCOLS);

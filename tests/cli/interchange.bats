@@ -31,6 +31,13 @@ one_row_store() {
 	refused 2 "<stdin>: line 1, column 1 (sut): header says ''"
 }
 
+@test "import: a file with another header says which column differs and what export writes" {
+	printf 'benchmark,value\nmemset,1\n' >"$D/other.csv"
+	run --separate-stderr "$CP" import --store "$D/o.db" "$D/other.csv"
+	refused 2 "$D/other.csv: line 1, column 1 (sut): header says 'benchmark', not 'sut': this is no file 'clearpath export' wrote (its header: $HEADER)" \
+		"hint: nothing from $D/other.csv was imported"
+}
+
 @test "import: stored text asking for --help is a raw benchmark, and no workload's usage is printed" {
 	# the identity parser once printed 'usage: clearpath bench mem memset ...' into import's output
 	printf '%s\n%s\n' "$HEADER" "${ROW/mem\/memset -s 4MB,memset/mem/memset --help,memset --help}" >"$D/help.csv"

@@ -10,9 +10,11 @@ bool result_fleet_applies(const struct result_view *v)
 	return v->opts.axis != CMP_BY_SUT && v->nblocks > 1 && v->ncols > 1 && !v->profile_only;
 }
 
-/* Rows of two blocks are one result class when suite, class and unit agree (the store's identity). */
+/* Rows of two blocks are one result class when what decides a row (its class's key) and the unit agree, as compare matches them. */
 static bool fleet_same_class(const struct result_row *a, const struct result_row *b)
 {
+	if (a->src && b->src)
+		return !strcmp(a->src->key, b->src->key) && !strcmp(a->unit, b->unit);
 	return !strcmp(a->bench, b->bench) && !strcmp(a->rclass, b->rclass) && !strcmp(a->unit, b->unit);
 }
 

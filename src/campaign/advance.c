@@ -141,6 +141,7 @@ static int advance_boot(struct campaign *c, struct campaign_executor *ex, struct
 {
 	struct campaign_facts before;
 	enum campaign_wait how = CAMPAIGN_BACK;
+	bool waited = false;
 	int ret = ex->ops->facts(ex, &before);
 
 	if (ret)
@@ -156,20 +157,25 @@ static int advance_boot(struct campaign *c, struct campaign_executor *ex, struct
 	campaign_print_progress(c, ex->target, b, campaign_method_of(sw)->name);
 	ex->resumable = false;
 	ret = ex->ops->boot(ex, c->plan, sw, &before);
-	/* a stop signal during the boot command stopped the boot, not the campaign: it is taken again */
-	if (ret && harness_stop_signal()) {
-		advance_pending(c, b);
-		return ret;
-	}
-	if (ret && !ex->resumable)
-		return advance_failed(c, b, ret, "the boot method failed");
-	if (!ret)
+	if (!ret && !harness_stop_signal()) {
 		ret = ex->ops->wait(ex, sw, &before, &how);
+		waited = true;
+	}
+	/*
+	 * A stop signal during the boot command or the wait stopped the controller,
+	 * not the campaign.  On a real boot it is the shutdown that boot started
+	 * (it stops `systemctl kexec` too, before that returns): the boot stays
+	 * booting, and the next 'continue' checks it when the boot id changed and
+	 * takes it again when it did not (advance_check).
+	 */
+	if (harness_stop_signal())
+		return ret ? ret : EXIT_RESOURCE;
 	/* a boot the executor will take again (a lab's job tried as often as allowed) keeps the campaign running */
 	if (ret && ex->resumable)
 		return ret;
 	if (ret)
-		return advance_failed(c, b, ret, "the target did not come back from the boot");
+		return advance_failed(c, b, ret, waited ? "the target did not come back from the boot" :
+						   "the boot method failed");
 	if (how == CAMPAIGN_NOT_BOOTED) {
 		log_err("%s: boot %d (%s): %s still runs the boot it left; the boot is pending again", ex->target,
 			b->pos + 1, b->swprofile, ex->target);

@@ -145,7 +145,9 @@ static int local_wait(struct campaign_executor *ex, const struct plan_swprofile 
 		}
 		usleep(200 * 1000);
 	}
-	*how = CAMPAIGN_NOT_BOOTED;
+	/* stopped while waiting: the machine going down, most often; the boot stays booting (advance_boot) */
+	if (!harness_stop_signal())
+		*how = CAMPAIGN_NOT_BOOTED;
 	return 0;
 }
 

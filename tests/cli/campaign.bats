@@ -752,6 +752,49 @@ EOF2
 	done
 }
 
+@test "campaign: the shutdown a boot starts stops the controller (in the boot command or the wait): the boot is checked, not taken again" {
+	# as on a real machine: the boot happens, then the shutdown's SIGTERM reaches the controller while
+	# its boot command (systemctl kexec) still runs ($1 = cmd), or while it waits for the boot ($1 = wait)
+	boot_plan() {
+		local sw kill
+		{
+			echo "swprofiles:"
+			for sw in base patch; do
+				if [ "$1" = cmd ]; then
+					kill="'$CP' campaign fake-boot --release 6.18.0-$sw; kill -TERM \$PPID; sleep 2 >/dev/null 2>&1"
+				else
+					kill="c=\$PPID; ( sleep 1; kill -TERM \$c; sleep 1; '$CP' campaign fake-boot --release 6.18.0-$sw; touch '$D/up' ) >/dev/null 2>&1 &"
+				fi
+				echo "  $sw: {boot: {method: command, commands: [\"echo $sw >>'$D/booted'; $kill\"]}, expect: {release: 6.18.0-$sw}}"
+			done
+			echo "defaults: {warmups: 0, repeats: 1}"
+			echo "benchmarks:"
+			echo "  - exec: {name: rate, command: \"echo rate 1\", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}"
+		} >"$D/shut.yaml"
+	}
+	local how i
+	for how in cmd wait; do
+		rm -f "$STORE" "$D/booted" "$D/up" "$D/units/clearpath-campaign.service" "$D/units/multi-user.target.wants/"*
+		boot_plan "$how"
+		run setsid -w "$CP" campaign start "$D/shut.yaml" --boots 1 --seed 2 --yes
+		[ "$status" -ne 0 ] || { echo "$how: $output"; return 1; }
+		[ "$how" = cmd ] || { for i in $(seq 50); do [ -e "$D/up" ] && break; sleep 0.1; done; rm -f "$D/up"; }
+		[ "$(sql "select status from campaign")" = running ] || { echo "$how: $output"; return 1; }
+		# the boot it was stopped in stays booting: whether it happened is the next controller's to check
+		[ "$(sql "select status from campaign_boot where pos = 0")" = booting ] || { echo "$how: $output"; return 1; }
+		for i in 1 2 3 4; do
+			run "$CP" campaign continue
+			[ "$how" = cmd ] || { for j in $(seq 50); do [ -e "$D/up" ] && break; sleep 0.1; done; rm -f "$D/up"; }
+			[[ "$output" != *"campaign 1 done"* ]] || break
+		done
+		[[ "$output" == *"campaign 1 done: 2 boots"* ]] || { echo "$how: $output"; return 1; }
+		# each boot booted once, each measured under its own boot
+		[ "$(wc -l <"$D/booted")" -eq 2 ] || { echo "$how: booted $(cat "$D/booted" | tr '\n' ' ')"; return 1; }
+		[ "$(sql "select count(*) from session where complete = 1")" -eq 2 ]
+		[ "$(sql "select count(distinct boot_id) from session")" -eq 2 ]
+	done
+}
+
 @test "campaign local: a boot method that never takes the machine down leaves the boot pending, not booting for ever" {
 	cat >"$D/noboot.yaml" <<'EOF2'
 swprofiles:

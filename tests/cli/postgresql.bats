@@ -386,6 +386,12 @@ print(s.getsockname()[1], flush=True); time.sleep(120)' >"$D/port" &
 	[[ "$stderr" != *wrong* ]]
 	run --separate-stderr "$CP" list suts --store "$PGBASE/nosuchdb"
 	refused 3 "does not exist" "createdb"
+	# the hint is the command to run, for that server and name, a name quoted for the shell
+	port=$(cat "$PGDIR/port")
+	[[ "$stderr" == *"hint: create the database first, as the server's administrator: createdb -E UTF8 -h 127.0.0.1 -p $port nosuchdb "* ]]
+	run --separate-stderr "$CP" list suts --store "$PGBASE/it%27s"
+	refused 3 "does not exist" "createdb -E UTF8 -h 127.0.0.1 -p $port 'it'\''s' "
+	[[ "$stderr" != *secret* ]]
 	pg_sql 'create table inventory (id int)'
 	run --separate-stderr "$CP" run --store "$PG" -- mem memset -s 64KB
 	[ "$status" -eq 3 ]

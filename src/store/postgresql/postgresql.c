@@ -13,6 +13,7 @@
 #include "store/postgresql/roles.h"
 #include "store/url.h"
 #include "util/log.h"
+#include "util/shquote.h"
 
 /* Key of the advisory lock that serialises creating and migrating the schema: "ClPa". */
 #define PG_SCHEMA_LOCK 0x436c5061
@@ -599,13 +600,29 @@ static bool pg_claims(const char *url)
 	return store_url_is_postgresql(url);
 }
 
+/*
+ * The command that creates the database @conn names, at its host and port,
+ * with its name as typed: what a missing database's hint says to run.
+ */
+static void hint_createdb(PGconn *conn)
+{
+	const char *host = PQhost(conn), *port = PQport(conn);
+	char *qhost = sh_quote(host ? host : ""), *qport = sh_quote(port ? port : ""), *qdb = sh_quote(PQdb(conn) ?: "");
+
+	if (qhost && qport && qdb)
+		log_hint("create the database first, as the server's administrator: createdb -E UTF8%s%s%s%s %s "
+			 "(README.md: A shared store for a lab)", host && *host ? " -h " : "", host && *host ? qhost : "",
+			 port && *port ? " -p " : "", port && *port ? qport : "", qdb);
+	free(qhost);
+	free(qport);
+	free(qdb);
+}
+
 /* A hint for a failed connection, from what libpq said. */
 static const char *connect_hint(const char *msg)
 {
 	if (strstr(msg, "password") || strstr(msg, "authentication"))
 		return "check the user and password (in the URL, ~/.pgpass or $PGPASSWORD) and pg_hba.conf";
-	if (strstr(msg, "database") && strstr(msg, "does not exist"))
-		return "create the database first: createdb -E UTF8 NAME (README.md: a shared store)";
 	if (strstr(msg, "timeout"))
 		return "no answer within the connect timeout (10 s unless connect_timeout=N in the URL says otherwise)";
 	return "is the PostgreSQL server running and reachable at that host and port?";
@@ -747,7 +764,10 @@ static int pg_open(struct store *st, const char *url, bool *readonly, bool *exis
 	if (PQstatus(pc->conn) != CONNECTION_OK) {
 		set_message(st, NULL, PQerrorMessage(pc->conn));
 		log_err("cannot connect to store %s: %s", st->path, st->errmsg);
-		log_hint("%s", connect_hint(st->errmsg));
+		if (strstr(st->errmsg, "database") && strstr(st->errmsg, "does not exist"))
+			hint_createdb(pc->conn);
+		else
+			log_hint("%s", connect_hint(st->errmsg));
 		return strstr(st->errmsg, "password") ? -EACCES : -ECONNREFUSED;
 	}
 	if (PQsetClientEncoding(pc->conn, "UTF8")) {

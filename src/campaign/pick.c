@@ -123,6 +123,9 @@ static int pick_refuse(const struct pick_want *w, const int64_t *ids, size_t k, 
 		if (m)
 			log_hint("running there, of other machines or targets: %s ('clearpath campaign status --all' lists every"
 				 " campaign)", others);
+		else if (running && n)
+			log_hint("'clearpath campaign status --all' lists the campaigns of this store, the ended ones too;"
+				 " 'clearpath campaign status ID' says why one ended");
 	}
 	return EXIT_USAGE;
 }

@@ -578,13 +578,27 @@ static int ca_id(int argc, char **argv, const char *url, int64_t *id)
 	return campaign_pick(url, arg, true, id);
 }
 
+/* Say that campaign @c ended, and what there is to do instead: a campaign that ended never goes on. */
+static void ca_refuse_ended(const struct campaign *c)
+{
+	long long id = (long long)c->row.id;
+
+	log_err("campaign %lld is %s, not running", id, c->row.status);
+	if (!strcmp(c->row.status, STORE_CAMPAIGN_DONE))
+		log_hint("its boots are all done: 'clearpath show' prints its table; 'clearpath campaign start PLAN "
+			 "--boots N' begins another");
+	else
+		log_hint("'clearpath campaign status %lld' says why; an ended campaign does not go on: 'clearpath "
+			 "campaign start PLAN --boots N' begins another (the sessions this one stored stay)", id);
+}
+
 /* The campaign continue and abort act on: ID when given (it must be running), else the running one. */
 static int ca_load_running(const char *url, int64_t id, struct campaign *c)
 {
 	int ret = campaign_load(url, id, !id, c);
 
 	if (!ret && strcmp(c->row.status, STORE_CAMPAIGN_RUNNING)) {
-		log_err("campaign %lld is %s, not running", (long long)c->row.id, c->row.status);
+		ca_refuse_ended(c);
 		ret = EXIT_USAGE;
 	}
 	/* the unit of a campaign of this store that ended from elsewhere must not run again; never on a failed load */

@@ -68,6 +68,10 @@ EOF
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == "campaign 1: done, 6 of 6 boots done" ]]
 	[ "$(printf '%s\n' "$output" | grep -c '^local .* done ')" -eq 6 ]
+	# a done campaign does not go on, and says where its table is
+	run "$CP" campaign continue 1
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"campaign 1 is done, not running"*"hint: its boots are all done: 'clearpath show' prints its table"* ]]
 }
 
 @test "campaign fake: the order is the seed's, the same seed gives the same order" {
@@ -257,6 +261,12 @@ live_holder() {
 	run "$CP" campaign continue
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"no campaign is running"* ]]
+	# where to look, and that an ended campaign does not go on
+	[[ "$output" == *"hint: 'clearpath campaign status --all' lists the campaigns of this store, the ended ones too"* ]]
+	run "$CP" campaign continue 1
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"campaign 1 is aborted, not running"* ]]
+	[[ "$output" == *"hint: 'clearpath campaign status 1' says why; an ended campaign does not go on: 'clearpath campaign start PLAN --boots N' begins another"* ]]
 	run "$CP" campaign abort
 	[ "$status" -eq 2 ]
 	# a new campaign may start now

@@ -44,7 +44,9 @@ static void show_usage(FILE *out)
 {
 	fprintf(out, "usage: clearpath show [options]\n\n"
 		"The comparison table: the base column's mean, every other column's %% change\n"
-		"with (I)/(R) when the change is real, per SUT class.\n\n"
+		"with (I)/(R) when the change is real, per SUT class; with several SUT classes,\n"
+		"then a fleet summary: for each result class a line per SUT class (the base,\n"
+		"the change, its interval and verdict).\n\n"
 		"    --format FMT           box (default on a terminal), grid (default otherwise),\n"
 		"                           compact, markdown, csv, json\n"
 		"    --stats                add n, cv and the 95%% CI to every cell\n"
@@ -161,7 +163,11 @@ static int show_render(const struct show_cli *o, const struct rpt_format *f, con
 	/* show --profile's summary is prose: for the formats that print prose */
 	if (!ret && o->profile && (f->caps & RPT_CAP_PROSE))
 		ret = rpt_profile_text(v->set, r->envs, stdout);
-	if (!ret)
+	/*
+	 * stdout that cannot be written (a full disk, /dev/full) is said once
+	 * for every command, with its errno, by main's check of stdout
+	 */
+	if (!ret || (ret == -EIO && ferror(stdout)))
 		return 0;
 	log_err("cannot render the comparison: %s", ret == -EIO ? "write error" : strerror(-ret));
 	return ret == -EIO ? EXIT_RESOURCE : EXIT_INTERNAL;

@@ -20,6 +20,10 @@ full() {
 	full show --store "$store"
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"cannot write the output to stdout"* ]]
+	# output past stdout's buffer fails while show still writes: the same word, not a render error
+	full show --store "$store" --stats --format box
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"cannot write the output to stdout: No space left on device"* ]]
 	full bench mem memset -f default -s 1MB
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"cannot write the output to stdout"* ]]

@@ -219,6 +219,9 @@ static int ssh_exec(const struct remote_host *h, const char *cmd, unsigned timeo
 		return ret;
 	/* what the host wrote to stderr reaches this terminal: no escape sequence of its own */
 	text_one_line(r->err_tail);
+	/* nor the blanks its closing \r\n became, at the end of the line it is quoted in */
+	for (size_t n = strlen(r->err_tail); n && r->err_tail[n - 1] == ' ';)
+		r->err_tail[--n] = '\0';
 	if (r->timed_out) {
 		if (why)
 			snprintf(why, len, "no answer within %u seconds", timeout_s);

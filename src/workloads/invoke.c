@@ -283,13 +283,12 @@ static int inv_parse(struct wl_parsed *p, int argc, char **argv, bool usage)
 			return -1;
 		}
 		if (c == '?' || c == ':') {
-			const char *what = c == ':' ? "needs a value" : "is not an option";
+			/* "-s of 'bench mem memset' needs a value", "-x is not an option of 'bench mem memset'" */
+			const char *what = c == ':' ? "of" : "is not an option of", *end = c == ':' ? " needs a value" : "";
+			char opt[3] = { '-', (char)optopt, '\0' };
 
-			if (optopt > 0 && optopt < 128 && isalpha(optopt))
-				log_err("-%c %s of 'bench %s %s'", optopt, what, wl->collection, wl->name);
-			else
-				log_err("%s %s of 'bench %s %s'", argv[optind - 1], what,
-					wl->collection, wl->name);
+			log_err("%s %s 'bench %s %s'%s", optopt > 0 && optopt < 128 && isalpha(optopt) ? opt : argv[optind - 1],
+				what, wl->collection, wl->name, end);
 			log_hint("see 'clearpath bench %s %s --help'", wl->collection, wl->name);
 			return EXIT_USAGE;
 		}

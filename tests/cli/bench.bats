@@ -406,6 +406,11 @@ assert all(o["params"] == {"chunk": 0, "page": 4096, "size": 65536, "nr_loops": 
 @test "usage errors exit 2 with a message on stderr" {
 	run --separate-stderr "$CP" bench mem memset -x
 	refused 2 "-x is not an option of 'bench mem memset'" "--help"
+	# an option given last without its value says so in plain words
+	run --separate-stderr "$CP" bench mem memset -s
+	refused 2 "clearpath: -s of 'bench mem memset' needs a value" "see 'clearpath bench mem memset --help'"
+	run --separate-stderr "$CP" bench mem memset --size
+	refused 2 "clearpath: --size of 'bench mem memset' needs a value"
 	run --separate-stderr "$CP" bench mem memset -s 1G
 	refused 2 "invalid size '1G' for -s/--size" "4096, 4KB, 2MB, 1GB, 1TB" "KiB/MiB/GiB/TiB"
 	run --separate-stderr "$CP" bench mem memset -s 1.5GB

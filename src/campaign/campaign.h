@@ -165,7 +165,8 @@ int campaign_make_dry(const struct campaign_start *s, struct plan *p, const char
  * Load campaign @id (0 with @running: this machine's running one, as
  * campaign_pick() finds it; 0 without: the most recent) from the store at
  * @store_url, with its plan.  Returns 0 with @c filled (free with
- * campaign_free()), EXIT_USAGE when there is none, or another exit code.
+ * campaign_free()), EXIT_USAGE when there is none, or another exit code
+ * with @c holding nothing (campaign_free() on it is harmless).
  */
 int campaign_load(const char *store_url, int64_t id, bool running, struct campaign *c);
 

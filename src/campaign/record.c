@@ -314,7 +314,7 @@ static int record_load_plan(struct campaign *c)
 	return campaign_plan_unchanged(c);
 }
 
-int campaign_load(const char *store_url, int64_t id, bool running, struct campaign *c)
+static int record_load(const char *store_url, int64_t id, bool running, struct campaign *c)
 {
 	struct store *st;
 	const char *why = NULL;
@@ -355,6 +355,16 @@ int campaign_load(const char *store_url, int64_t id, bool running, struct campai
 		return EXIT_USAGE;
 	}
 	return record_load_plan(c);
+}
+
+int campaign_load(const char *store_url, int64_t id, bool running, struct campaign *c)
+{
+	int ret = record_load(store_url, id, running, c);
+
+	/* a load that failed part way (a plan changed since the campaign started) keeps nothing */
+	if (ret)
+		campaign_free(c);
+	return ret;
 }
 
 void campaign_free(struct campaign *c)

@@ -127,7 +127,8 @@ static int note_too_few(const struct result_view *v, struct result_block *blk)
 			const struct stats_change *ch = blk->rows[r].cells[c].change;
 			size_t i = 0;
 
-			if (!ch || !ch->why_undecided)
+			/* a cell marked (-) for another reason prints no (?), so no (?) line explains it */
+			if (!ch || !ch->why_undecided || blk->rows[r].cells[c].state != RESULT_UNDECIDED)
 				continue;
 			while (i < n && strcmp(why[i], ch->why_undecided))
 				i++;

@@ -614,6 +614,24 @@ assert "change_pct" not in rows["mmap -p 2MB -s 1GB -l 1"][1]'
 	[[ "$stderr" == *"swprofile 'a 31m b'"* && "$stderr" != *"$csi"* && "$stderr" != *"$rlo"* ]]
 }
 
+@test "show: a (?) line explains only (?) cells: a (-) cell of 2 sessions gets its own line, not a (?) one" {
+	# base: 2 sessions whose levels (1 and 100) leave the mean indistinguishable from 0: (-);
+	# patch: 2 sessions
+	{
+		echo sut,swprofile,session,benchmark,resultclass,unit,higher_is_better,iteration,warmup,value,session_started,sample_time
+		for s in 1:base:1 2:base:100 3:patch:40 4:patch:60; do
+			IFS=: read -r n k v <<<"$s"
+			echo "box,$k,5eed0000-0000-4000-8000-00000000000$n,perf/x,x,s,0,0,0,$v,2026-08-22T0$n:00:00.000000Z,2026-08-22T0$n:00:01.000000Z"
+		done
+	} >"$D/two.csv"
+	"$CP" import --store "$D/two.db" "$D/two.csv" >/dev/null
+	run --separate-stderr "$CP" show --store "$D/two.db"
+	[ "$status" -eq 0 ]
+	[[ "$(grep -F '| x (s)' <<<"$output")" == *"| (-) "* ]]
+	[[ "$output" == *"(-) too little data for a verdict: base mean is not distinguishable from 0"* ]]
+	[[ "$output" != *"(?) no verdict yet"* ]] || { echo "$output"; return 1; }
+}
+
 @test "show: an empty store and a store that does not exist" {
 	head -1 "$BATS_TEST_DIRNAME/../fixtures/show/seed.csv" > "$D/header.csv"
 	"$CP" import --store "$D/empty.db" "$D/header.csv" >/dev/null

@@ -59,18 +59,22 @@ int cli_child_store(const char *url)
 	return 0;
 }
 
-int cli_number(const char *arg, const char *name, unsigned min, unsigned *out)
+int cli_number_max(const char *arg, const char *name, unsigned min, unsigned max, unsigned *out)
 {
 	char *end;
 	unsigned long v = strtoul(arg, &end, 10);
 
-	if (arg[0] < '0' || arg[0] > '9' || *end || v > 100000 || v < min) {
-		log_err("invalid value '%s' for --%s: expected a whole number from %u to 100000", arg,
-			name, min);
+	if (arg[0] < '0' || arg[0] > '9' || *end || v > max || v < min) {
+		log_err("invalid value '%s' for --%s: expected a whole number from %u to %u", arg, name, min, max);
 		return EXIT_USAGE;
 	}
 	*out = (unsigned)v;
 	return 0;
+}
+
+int cli_number(const char *arg, const char *name, unsigned min, unsigned *out)
+{
+	return cli_number_max(arg, name, min, 100000, out);
 }
 
 const char *cli_refused_option(char **argv, char buf[3])

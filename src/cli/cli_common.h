@@ -78,6 +78,9 @@ int cli_child_store(const char *url);
 /* Parse a whole number in [min, 100000] for --@name.  0 or EXIT_USAGE after log_err(). */
 int cli_number(const char *arg, const char *name, unsigned min, unsigned *out);
 
+/* The same in [min, max]: an option with a smaller limit says that one, whatever was wrong. */
+int cli_number_max(const char *arg, const char *name, unsigned min, unsigned max, unsigned *out);
+
 /*
  * Apply shared option @c (except CLI_SESSION_CHILD) to @h.  Returns 0, or
  * EXIT_USAGE after log_err() for a bad value or a @c that is not a shared

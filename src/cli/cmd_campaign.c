@@ -162,13 +162,7 @@ static int ca_option(int c, const char *arg, void *ctx)
 
 	switch (c) {
 	case CA_BOOTS:
-		if (cli_number(arg, "boots", 1, &o->boots))
-			return EXIT_USAGE;
-		if (o->boots > CAMPAIGN_MAX_BOOTS) {
-			log_err("--boots takes 1 to %d, not %u", CAMPAIGN_MAX_BOOTS, o->boots);
-			return EXIT_USAGE;
-		}
-		return 0;
+		return cli_number_max(arg, "boots", 1, CAMPAIGN_MAX_BOOTS, &o->boots);
 	case CA_STORE: o->store = arg; return 0;
 	case CA_YES: o->yes = true; return 0;
 	case CA_DRY_RUN: o->dry_run = true; return 0;
@@ -212,13 +206,7 @@ static int ca_option(int c, const char *arg, void *ctx)
 		return 0;
 	case CA_TAGS: o->tags = arg; return 0;
 	case CA_LAVA_DEVICES:
-		if (cli_number(arg, "lava-devices", 1, &o->lanes))
-			return EXIT_USAGE;
-		if (o->lanes > CA_MAX_LANES) {
-			log_err("--lava-devices takes 1 to %d, not %u", CA_MAX_LANES, o->lanes);
-			return EXIT_USAGE;
-		}
-		return 0;
+		return cli_number_max(arg, "lava-devices", 1, CA_MAX_LANES, &o->lanes);
 	case CA_LAVA_TOKEN_FILE: o->token_file = arg; return 0;
 	case CA_LAVA_IDENTITY: o->identity = arg; return 0;
 	case CA_LAVA_RETRIES: {

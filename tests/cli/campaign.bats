@@ -389,8 +389,13 @@ benchmarks:
 	ab_plan
 	run --separate-stderr "$CP" campaign start "$D/ab.yaml"
 	refused 2 "needs a plan and --boots N"
-	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 0
-	refused 2 "--boots"
+	# one limit, the one --help states, whatever is wrong with the number
+	limit=$("$CP" campaign --help | sed -n 's/^ *--boots N .*(1 to \([0-9]*\)).*/\1/p')
+	[ -n "$limit" ]
+	for n in 0 $((limit + 1)) 200000 x; do
+		run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots "$n"
+		refused 2 "invalid value '$n' for --boots: expected a whole number from 1 to $limit"
+	done
 	unset CLEARPATH_FAKE_BOOT
 	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1
 	refused 2 "needs CLEARPATH_FAKE_BOOT"

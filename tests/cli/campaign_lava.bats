@@ -68,7 +68,7 @@ EOF
 		--lava-token-file "$D/t" --lava-identity lab
 	refused 2 "two sources of one token"
 	run --separate-stderr "$CP" campaign start "$D/lab.yaml" --boots 1 --lava http://x/ --device-type qemu --lava-devices 99
-	refused 2 "--lava-devices takes 1 to 32"
+	refused 2 "invalid value '99' for --lava-devices: expected a whole number from 1 to 32"
 	[ ! -e "$STORE" ]
 }
 

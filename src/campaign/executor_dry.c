@@ -111,7 +111,7 @@ static int dry_sysctl_set(struct campaign_executor *ex, const char *key, const c
 static int dry_next_facts(struct dry *d, const struct plan *p, const struct plan_swprofile *sw,
 			  const struct campaign_facts *before)
 {
-	struct campaign_boot_ctx ctx = { p, sw, before, "clearpath" };
+	struct campaign_boot_ctx ctx = { p, sw, before, "clearpath", NULL };
 	struct campaign_boot_cmds cmds;
 	int ret = campaign_boot_commands(&ctx, &cmds);
 	char *line = d->now.cmdline;

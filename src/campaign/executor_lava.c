@@ -249,7 +249,7 @@ static char *lx_job_yaml(struct lx *x, const struct store_campaign_boot *b, int 
 	const struct lx_params *p = sw ? sw->boot_params : NULL;
 	struct campaign_boot_cmds cmds = { 0 };
 	struct campaign_facts none = { 0 };
-	struct campaign_boot_ctx ctx = { x->c->plan, sw, &none, "clearpath" };
+	struct campaign_boot_ctx ctx = { x->c->plan, sw, &none, "clearpath", NULL };
 	char name[512], tag[128], campaign[32], *yaml = NULL;
 	struct lava_job_spec s = { 0 };
 	const char **ctxv = NULL, **promptv = NULL;

@@ -92,7 +92,9 @@ static int local_boot(struct campaign_executor *ex, const struct plan *p, const 
 		      const struct campaign_facts *before)
 {
 	struct local *l = ex->priv;
-	struct campaign_boot_ctx ctx = { p, sw, before, l->self };
+	const char *emu = getenv("CLEARPATH_EMULATOR");
+	/* this clearpath runs emulated (make check-arm64): /bin/sh cannot run its binary as it is */
+	struct campaign_boot_ctx ctx = { p, sw, before, l->self, emu && *emu ? emu : NULL };
 	struct campaign_boot_cmds cmds;
 	int ret = campaign_boot_commands(&ctx, &cmds);
 

@@ -563,7 +563,7 @@ static int rx_boot(struct campaign_executor *ex, const struct plan *p, const str
 {
 	struct rx *x = ex->priv;
 	struct campaign_boot_cmds cmds;
-	struct campaign_boot_ctx ctx = { p, sw, before, NULL };
+	struct campaign_boot_ctx ctx = { p, sw, before, NULL, NULL };
 	int ret = rx_install(x);
 
 	if (ret)

@@ -46,6 +46,8 @@ struct campaign_boot_ctx {
 	const struct plan_swprofile *sw;
 	const struct campaign_facts *now;	/* the target's boot before this one */
 	const char *clearpath;			/* clearpath's path on the target (a fake boot runs it there) */
+	/* the program that runs it there ($CLEARPATH_EMULATOR: an arm64 build under qemu), or NULL */
+	const char *emulator;
 };
 
 /* What one boot of a swprofile runs: shell command lines, in order, each for /bin/sh -c on the target. */

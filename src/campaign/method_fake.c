@@ -109,7 +109,8 @@ static const char *fake_release(const void *params, char *buf, size_t len)
 static int fake_commands(const void *params, const struct campaign_boot_ctx *ctx, struct campaign_boot_cmds *out)
 {
 	const struct fake_params *f = params;
-	const char *argv[] = { ctx->clearpath, "campaign", "fake-boot", "--release", f->release, "--cmdline", NULL, NULL };
+	const char *argv[] = { ctx->emulator, ctx->clearpath, "campaign", "fake-boot", "--release", f->release,
+			       "--cmdline", NULL, NULL };
 	char *line = NULL;
 	int ret = EXIT_INTERNAL;
 
@@ -119,8 +120,8 @@ static int fake_commands(const void *params, const struct campaign_boot_ctx *ctx
 		return EXIT_INTERNAL;
 	out->cmdline = campaign_boot_cmdline(ctx->plan, ctx->sw, machine ? machine : f->cmdline, false);
 	free(machine);
-	argv[6] = out->cmdline;
-	if (out->cmdline && (line = sh_join(argv)))
+	argv[7] = out->cmdline;
+	if (out->cmdline && (line = sh_join(ctx->emulator ? argv : argv + 1)))
 		ret = campaign_boot_add(out, "%s >/dev/null", line);
 	free(line);
 	return ret;

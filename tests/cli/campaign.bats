@@ -74,6 +74,20 @@ EOF
 	[[ "$output" == *"campaign 1 is done, not running"*"hint: its boots are all done: 'clearpath show' prints its table"* ]]
 }
 
+@test "campaign fake: an emulated clearpath (CLEARPATH_EMULATOR) runs its simulated boots through the emulator" {
+	ab_plan
+	# a stand-in emulator that logs what it runs, then runs it (make check-arm64 sets qemu here)
+	printf '#!/bin/sh\necho "$*" >>"%s"\nexec "$@"\n' "$D/emu.log" >"$D/emu"
+	chmod +x "$D/emu"
+	CLEARPATH_EMULATOR=$D/emu run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 5
+	[ "$status" -eq 0 ] || { echo "$output"; echo "$stderr"; return 1; }
+	[[ "$output" == *"campaign 1 done: 2 boots, one session each"* ]]
+	# each boot's fake-boot ran as the emulator's program, the very binary running the campaign
+	[ "$(grep -c " campaign fake-boot --release 6.18.0-" "$D/emu.log")" -eq 2 ]
+	read -r first _ < <(grep " campaign fake-boot " "$D/emu.log")
+	[ "$first" = "$(cp_exe)" ]
+}
+
 @test "campaign fake: the order is the seed's, the same seed gives the same order" {
 	ab_plan
 	run "$CP" campaign start "$D/ab.yaml" --boots 4 --seed 9 --dry-run

@@ -622,7 +622,7 @@ PY
 	local w="$D/run%h \$HOME \\x \"q\" it's"
 	mkdir -p "$w"
 	# a relative --store is resolved against the working directory: that path goes into the unit
-	run bash -c 'cd "$1" && "$2" campaign start "$3" --boots 1 --seed 3 --yes --store s.db' _ "$w" "$(cp_exe)" "$D/cmd.yaml"
+	run bash -c 'cd "$1" && "$2" campaign start "$3" --boots 1 --seed 3 --yes --store s.db' _ "$w" "$(readlink -f "$CP")" "$D/cmd.yaml"
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 	local unit=$D/units/clearpath-campaign.service
 	[ -f "$unit" ]

@@ -369,9 +369,13 @@ assert c["mean"] < 0.99 * c["level"], c'
 	[[ "$(squeezed)" == *"| x86-64-stosb (base) | default | x86-64-movnti |"* ]]
 	# the parameter leaves the result class: one row per extent
 	[[ "$(row_of 'clear -s 1GB -k 4KB (bytes/sec)')" =~ \|\ +18720000000\.00\ \|\ +\(R\)\ -3\.85%\ \|\ +\(R\)\ -13\.46%\ \|$ ]]
+	# a parameter no benchmark has (a typo) is refused, not one column "(none)" of every sample
 	run --separate-stderr "$CP" show --store "$S/param.db" --columns param:nosuch
+	refused 2 "--columns param:nosuch: no benchmark here has a parameter 'nosuch'" "param:f or param:function"
+	# the long name is the same parameter
+	run --separate-stderr "$CP" show --store "$S/param.db" --columns param:function --base x86-64-stosb
 	[ "$status" -eq 0 ]
-	[[ "$(squeezed)" == *"| (none) (base) |"* ]]
+	[[ "$(squeezed)" == *"| x86-64-stosb (base) | default | x86-64-movnti |"* ]]
 }
 
 @test "show: --min-effect: a big minimum removes every marker" {

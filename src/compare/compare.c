@@ -534,13 +534,6 @@ static int cmp_check(struct cmp_set *s, const struct cmp_opts *o)
 		log_hint("'clearpath list sessions' shows what the store holds; 'clearpath run' adds samples");
 		return EXIT_USAGE;
 	}
-	/* a parameter no benchmark has (a typo) would make one column of every sample, named "(none)" */
-	if (o->axis == CMP_BY_PARAM && s->ncols == 1 && !strcmp(s->cols[0], CMP_NO_VALUE)) {
-		log_err("--columns param:%s: no benchmark here has a parameter '%s'", o->param, o->param);
-		log_hint("name one by its option, short or long (param:f or param:function, param:k, param:s); "
-			 "'clearpath list benchmarks --format json' shows each benchmark's as 'key'");
-		return EXIT_USAGE;
-	}
 	cmp_list_names(s->cols, s->ncols, list, sizeof(list));
 	if (o->base && cmp_find_col(s, o->base) < 0) {
 		log_err("base '%s' is not among the columns %s", o->base, list);

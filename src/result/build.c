@@ -352,6 +352,13 @@ static int build_finish(struct build *b)
 		/* an auto layout's residual view is empty when every suite got its own */
 		if (!v->set->samples && (b->sel->want & RESULT_WANT_AUTO_VIEWS) && b->nviews > 1)
 			continue;
+		/* a parameter no benchmark has (a typo) would make one column of every sample, named "(none)" */
+		if (v->o.axis == CMP_BY_PARAM && v->set->ncols == 1 && !strcmp(v->set->cols[0], CMP_NO_VALUE)) {
+			log_err("--columns param:%s: no benchmark here has a parameter '%s'", v->o.param, v->o.param);
+			log_hint("name one by its option, short or long (param:f or param:function, param:k, param:s); "
+				 "'clearpath list benchmarks --format json' shows each benchmark's as 'key'");
+			return EXIT_USAGE;
+		}
 		ret = cmp_finish(v->set, &v->o);
 		if (!ret && v->profile && v->profile->samples)
 			ret = build_finish_profile(v);

@@ -156,6 +156,8 @@ include mk/arm64.mk
 include mk/static.mk
 # `make check-lava`: campaigns through a real, throwaway LAVA instance.
 include mk/lava.mk
+# `make check-vm`: campaigns through real boots of two real kernels in qemu guests.
+include mk/vm.mk
 
 bench: clearpath
 	bench/fidelity

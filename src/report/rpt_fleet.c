@@ -80,6 +80,7 @@ static int fleet_table(const struct result_view *v, const struct result_fleet *f
 		       const struct rpt_opts *ro, struct rpt_table **out)
 {
 	struct rpt_table *t;
+	size_t lines = 0;
 	char *title;
 	int ret;
 
@@ -89,8 +90,14 @@ static int fleet_table(const struct result_view *v, const struct result_fleet *f
 	free(title);
 	ret = t ? fleet_columns(t, v) : -ENOMEM;
 	for (size_t i = 0; !ret && i < fl->nclasses; i++)
-		for (size_t j = 0; fl->classes[i].col == col && !ret && j < fl->classes[i].nlines; j++)
+		for (size_t j = 0; fl->classes[i].col == col && !ret && j < fl->classes[i].nlines; j++, lines++)
 			ret = fleet_line(t, v, &fl->classes[i], &fl->classes[i].lines[j], ro);
+	if (!ret && !lines) {
+		/* no machine has a change in this column: no table rather than its heading alone */
+		rpt_table_free(t);
+		*out = NULL;
+		return 0;
+	}
 	if (!ret)
 		ret = rpt_table_add_footer(t, "Each line is its SUT Class's table above: the base's level and the change"
 					      " as its cells print them, the change's confidence interval and the cell's"
@@ -135,12 +142,12 @@ int rpt_fleet_render(const struct result_view *v, const struct rpt_format *f, co
 	static const bool key[FLEET_NCOLS] = { [FLEET_CLASS] = true, [FLEET_SUT] = true };
 	int ret = 0;
 
-	for (size_t i = 0; !ret; i++) {
+	for (size_t i = 0; !ret && i + 1 < v->ncols; i++) {
 		struct rpt_table *t;
 
 		ret = rpt_fleet_table(v, i, ro, &t);
 		if (ret || !t)
-			break;
+			continue;
 		fputc('\n', out);
 		ret = rpt_render_fit(t, key, f, ro, out);
 		rpt_table_free(t);

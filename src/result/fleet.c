@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Only kernels side by side make a block a SUT class: by parameter a block is a SUT and swprofile. */
 bool result_fleet_applies(const struct result_view *v)
 {
-	return v->opts.axis != CMP_BY_SUT && v->nblocks > 1 && v->ncols > 1 && !v->profile_only;
+	return v->opts.axis == CMP_BY_SWPROFILE && v->nblocks > 1 && v->ncols > 1 && !v->profile_only;
 }
 
 /* Rows of two blocks are one result class when what decides a row (its class's key) and the unit agree, as compare matches them. */
@@ -47,7 +48,8 @@ static int fleet_class(const struct result_view *v, size_t from, const struct re
 	for (size_t b = from; b < v->nblocks; b++) {
 		const struct result_row *r = fleet_row_in(&v->blocks[b], row);
 
-		if (r)
+		/* without a change (no base, or no such column there) the cell is a level, no fleet line */
+		if (r && r->cells[col].change)
 			out->lines[out->nlines++] = (struct result_fleet_line){ &v->blocks[b], r, &r->cells[v->base],
 										&r->cells[col] };
 	}
@@ -85,8 +87,10 @@ int result_fleet_of(const struct result_view *v, struct result_fleet *out)
 				if (fleet_seen(v, b, row))
 					continue;
 				ret = fleet_class(v, b, row, c, &out->classes[out->nclasses]);
-				if (!ret)
+				if (!ret && out->classes[out->nclasses].nlines)
 					out->nclasses++;
+				else if (!ret)
+					free(out->classes[out->nclasses].lines);
 			}
 	if (ret)
 		result_fleet_free(out);

@@ -1124,3 +1124,20 @@ assert lines == len(cells) == 6, (lines, len(cells))'
 	[ "$output" = "4 fleet lines agree with their tables" ] || { echo "$output"; return 1; }
 	[[ "$(sed -n '/^Fleet summary/,$p' "$D/grid.txt" | grep -c 'cesw-aarch64')" -eq 2 ]]
 }
+
+@test "show: a machine without the base for a result class has no fleet line (its cell is a level, not a change); by parameter, no fleet" {
+	grep -v '^cesw[^,]*,next-20260821 without this patch,.*mmap -p' "$BATS_TEST_DIRNAME/../fixtures/show/seed.csv" >"$D/nobase.csv"
+	"$CP" import --store "$D/nobase.db" "$D/nobase.csv" >/dev/null
+	"$CP" show --store "$D/nobase.db" --format grid >"$D/grid.txt"
+	run python3 "$BATS_TEST_DIRNAME/fleet_check.py" "$D/grid.txt"
+	[ "$output" = "4 fleet lines agree with their tables" ] || { echo "$output"; return 1; }
+	# the level the cesw table prints for its patched mmap column is under no 'change' heading
+	run --separate-stderr "$CP" show --store "$D/nobase.db" --format json
+	json_check 'lines = [(f["resultclass"], s["sut"]) for f in d["fleet"] for s in f["suts"]]
+assert len(lines) == 4 and not any(c.startswith("mmap") and s.startswith("cesw") for c, s in lines), lines
+assert all(s["change_pct"] is not None for f in d["fleet"] for s in f["suts"]), d["fleet"]'
+	# blocks by parameter are a SUT and a swprofile each, not SUT classes: no fleet of them
+	run --separate-stderr "$CP" show --store "$D/nobase.db" --columns param:f
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"Fleet summary"* ]] || { echo "$output"; return 1; }
+}

@@ -96,6 +96,8 @@ EOF
 @test "campaign start --lava: no credentials, or a token file others can read, is refused before anything is recorded" {
 	export XDG_CONFIG_HOME="$D/config"
 	run --separate-stderr "$CP" campaign start "$D/lab.yaml" --boots 1 --lava http://127.0.0.1:9/ --device-type qemu
+	# the arm64 and static builds leave libcurl out: they refuse --lava whole, before any credential
+	[[ $stderr != *"built without LAVA support"* ]] || skip "this clearpath is built without LAVA support (WITH_LIBCURL=0)"
 	refused 2 "lavacli's identities file $D/config/lavacli.yaml"
 	printf 'a-token\n' >"$D/token"
 	chmod 644 "$D/token"

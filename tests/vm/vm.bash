@@ -139,12 +139,14 @@ Host *
 	StrictHostKeyChecking yes
 	BatchMode yes
 	ConnectTimeout 10
+	ServerAliveInterval 5
+	ServerAliveCountMax 3
 EOF2
 }
 
 # vm_ssh CMD...: run CMD in the guest as root.
 vm_ssh() {
-	ssh -F "$D/ssh_config" -p "$VM_PORT" root@127.0.0.1 "$@"
+	timeout 60 ssh -F "$D/ssh_config" -p "$VM_PORT" root@127.0.0.1 "$@"
 }
 
 # vm_wait_ssh SECONDS [BOOT_ID]: until the guest's sshd lets us in (under another boot than

@@ -507,10 +507,14 @@ assert "change_pct" not in rows["mmap -p 2MB -s 1GB -l 1"][1]'
 	[[ "$output" == *$'\nWarning: '"$WITH"' ran with thp_enabled = "always", the base with "madvise": the comparison mixes settings.'* ]]
 	[[ "$output" != *thp_defrag* ]]
 	# the page marks the warnings (this one and the THP note's) as warnings, and only them: by the note's kind
-	"$CP" report --store "$D/env.db" --sut 'aws-*' -o "$D/env.html" >/dev/null
-	[ "$(grep -c '<li class="warning">Warning: ' "$D/env.html")" -eq 2 ]
-	[ "$(grep -c '<li class="warning">' "$D/env.html")" -eq 2 ]
-	grep -q '<li class="warning">Warning: '"$WITH"' ran with thp_enabled' "$D/env.html"
+	# (where the build draws reports: the arm64 one, without cairo, says it cannot)
+	run --separate-stderr "$CP" report --store "$D/env.db" --sut 'aws-*' -o "$D/env.html"
+	if [[ $status -ne 3 || $stderr != *"built without cairo support"* ]]; then
+		[ "$status" -eq 0 ]
+		[ "$(grep -c '<li class="warning">Warning: ' "$D/env.html")" -eq 2 ]
+		[ "$(grep -c '<li class="warning">' "$D/env.html")" -eq 2 ]
+		grep -q '<li class="warning">Warning: '"$WITH"' ran with thp_enabled' "$D/env.html"
+	fi
 	run --separate-stderr "$CP" show --store "$D/env.db" --format json
 	json_check 'for b in d["blocks"]:
     assert b["settings_differ"] == [{"column": "next-20260821 with this patch", "setting": "thp_enabled",

@@ -973,8 +973,12 @@ EOF2
 	[ "$(sql "select count(*) from session where environment like '%\"boot.simulated\"%'")" -eq 1 ]
 	run "$CP" show --header
 	[[ "$output" == *"Doctor WARN boot.simulated in 1 of 1 session: $D/boot: the boot id, kernel release and cmdline come from a simulated boot"* ]]
-	"$CP" report -o "$D/report.md" >/dev/null
-	grep -q 'boot.simulated' "$D/report.md"
+	# (where the build draws reports: the arm64 one, without cairo, says it cannot)
+	run --separate-stderr "$CP" report -o "$D/report.md"
+	if [[ $status -ne 3 || $stderr != *"built without cairo support"* ]]; then
+		[ "$status" -eq 0 ]
+		grep -q 'boot.simulated' "$D/report.md"
+	fi
 	run "$CP" doctor
 	[[ "$output" == *"WARN  boot.simulated"* ]]
 	# a real boot says nothing of it, and its session is not marked

@@ -130,7 +130,7 @@ static void test_expect_derived(void **state)
 static void boot_of(const struct plan *p, const char *name, const struct campaign_facts *now,
 		    struct campaign_boot_cmds *c)
 {
-	struct campaign_boot_ctx ctx = { p, plan_swprofile_find(p, name), now, "/opt/clear path" };
+	struct campaign_boot_ctx ctx = { p, plan_swprofile_find(p, name), now, "/opt/clear path", NULL };
 
 	assert_int_equal(campaign_boot_commands(&ctx, c), 0);
 }

@@ -37,7 +37,14 @@ teardown() {
 		[ $(( $(date +%s) - t0 )) -lt 600 ] || { cat "$D/ctrl1.out"; false; }
 		sleep 1
 	done
-	sleep 2
+	# 'booting' is before the controller's ssh has asked for the kexec, which a loaded machine can
+	# take seconds to get there: killed once the guest is going down for boot 2
+	kexecs=$(grep -a -c 'Rebooting with kexec' "$SERIAL" || true)
+	until [ "$(grep -a -c 'Rebooting with kexec' "$SERIAL" || true)" -gt "$kexecs" ]; do
+		kill -0 "$CTRL" 2>/dev/null || { cat "$D/ctrl1.out"; false; }
+		[ $(( $(date +%s) - t0 )) -lt 900 ] || { cat "$D/ctrl1.out"; false; }
+		sleep 1
+	done
 	kill -9 -- "-$CTRL"
 	wait "$CTRL" 2>/dev/null || true
 	CTRL=

@@ -31,14 +31,19 @@ struct hold_who {
 	unsigned long long start;
 };
 
-/* The start time of process @pid (/proc/PID/stat field 22), or 0 when it does not run. */
+/*
+ * The start time of process @pid (field 22 of its main thread's stat), or 0 when it does not
+ * run.  Through task/PID, not /proc/PID/stat: qemu-user answers a process's reads of its own
+ * /proc/PID/stat itself, a clock tick off the kernel's, so an emulated controller read its own
+ * start one way and another controller read it the other, and took it for gone.
+ */
 static unsigned long long hold_start_of(long pid)
 {
 	char path[64], buf[1024], *p;
 	unsigned long long start = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/stat", pid, pid);
 	if (!(f = fopen(path, "r")))
 		return 0;
 	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&

@@ -390,6 +390,11 @@ benchmarks:
 	# plan validate reads each boot through its method as a campaign does
 	run --separate-stderr "$CP" plan validate "$D/bad.yaml"
 	refused 2 "kernel must be a single value"
+	# kexec's options are options of kexec -l (before the kernel), not a second file or a command
+	for bad in /boot/vmlinuz-other '"-"' '"; reboot"'; do
+		check "a: {boot: {method: kexec, kernel: /boot/vmlinuz-1, options: [-i, $bad]}}" \
+			"swprofile 'a': kexec options are options of kexec -l"
+	done
 	# a line break in a release or command line never matches the booted kernel: refused before any boot
 	check 'a: {boot: {method: fake, release: "6.1\nx"}}' "release must be one line"
 	check 'a: {boot: {method: fake, release: 1}, cmdline: "quiet\nx"}' "cmdline must be one line"
@@ -426,14 +431,14 @@ benchmarks:
 	[ ! -e "$STORE" ] || [ "$(sql "select count(*) from campaign")" -eq 0 ]
 }
 
-@test "campaign start --dry-run: the exact kexec, grub and command boots and the unit, nothing done" {
+@test "campaign start --dry-run: the exact kexec (with its options), grub and command boots and the unit, nothing done" {
 	"$CP" campaign fake-boot --release 6.1.0-9-amd64 --cmdline "BOOT_IMAGE=/boot/vmlinuz-6.1.0-9-amd64 root=UUID=1234 ro quiet" >/dev/null
 	cat >"$D/real.yaml" <<'EOF'
 name: real
 swprofiles:
   base:  {boot: {method: kexec, kernel: /boot/vmlinuz-6.18.0-base, initrd: /boot/initrd.img-6.18.0-base, cmdline: keep}}
   patch: {boot: {method: grub, entry: "Debian GNU/Linux, with Linux 6.18.0-patch"}, sysctl: {vm.swappiness: 10}}
-  nohz:  {boot: {method: kexec, kernel: /boot/vmlinuz-6.18.0-patch, cmdline: "root=UUID=1234 ro"}, cmdline: "nohz_full=2-3 isolcpus=2-3"}
+  nohz:  {boot: {method: kexec, kernel: /boot/vmlinuz-6.18.0-patch, cmdline: "root=UUID=1234 ro", options: [-i, "--dtb=/boot/a b.dtb"]}, cmdline: "nohz_full=2-3 isolcpus=2-3"}
   lab:   {boot: {method: command, commands: ["ipmitool chassis bootdev disk", "ipmitool power cycle"]}, expect: {release: 6.18.0-lab, cmdline_has: [mitigations=off]}}
 defaults: {warmups: 0, repeats: 1}
 benchmarks:

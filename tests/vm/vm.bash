@@ -15,19 +15,24 @@ VM_LOGS=${VM_LOGS:-$VM_DIR/logs}
 # seconds one boot may take under TCG on busy cores, shutdown to userspace and the session after it
 VM_BOOT_SECONDS=${VM_BOOT_SECONDS:-300}
 
-# vm_setup: $D/root.qcow2 over the cached image $VM_IMAGE, $D/data/ to fill, the serial log's path;
-# the host's clearpath $CP and the store $STORE that comes back from the guest.
-vm_setup() {
+# vm_setup_dirs: $D/data/ to fill, the serial log's path; the host's clearpath $CP and the store
+# $STORE that comes back from the guest.
+vm_setup_dirs() {
 	cd "$BATS_TEST_DIRNAME/../.."
 	D="$BATS_TEST_TMPDIR"
 	CP=${CLEARPATH:-./clearpath}
 	STORE="$D/store.db"
-	[ -n "${VM_IMAGE:-}" ] && [ -e "$VM_IMAGE" ] || { echo "no guest image: run 'make check-vm' (VM_IMAGE=${VM_IMAGE:-})"; return 1; }
-	qemu-img create -q -f qcow2 -F qcow2 -b "$(realpath "$VM_IMAGE")" "$D/root.qcow2"
 	mkdir -p "$D/data" "$VM_LOGS"
 	SERIAL="$(realpath "$VM_LOGS")/$(printf '%s' "$BATS_TEST_DESCRIPTION" | tr -c 'A-Za-z0-9_-' _ | cut -c1-60).serial"
 	: >"$SERIAL"
 	VM_PORT=
+}
+
+# vm_setup: vm_setup_dirs, and $D/root.qcow2 over the cached x86_64 image $VM_IMAGE.
+vm_setup() {
+	vm_setup_dirs
+	[ -n "${VM_IMAGE:-}" ] && [ -e "$VM_IMAGE" ] || { echo "no guest image: run 'make check-vm' (VM_IMAGE=${VM_IMAGE:-})"; return 1; }
+	qemu-img create -q -f qcow2 -F qcow2 -b "$(realpath "$VM_IMAGE")" "$D/root.qcow2"
 	touch "$D/data/ready"
 	install -m 755 tests/vm/vmtest-boot "$D/data/vmtest-boot"
 }
@@ -47,10 +52,10 @@ vm_teardown() {
 	[ ! -e "$D/boots" ] || cp "$D/boots" "${SERIAL%.serial}.boots"
 }
 
-# vm_data_pack: $D/data/ into the data disk $D/data.img.
+# vm_data_pack [SIZE]: $D/data/ into the data disk $D/data.img (96M unless told).
 vm_data_pack() {
 	rm -f "$D/data.img"
-	mkfs.ext4 -q -F -L data -d "$D/data" "$D/data.img" 96M
+	mkfs.ext4 -q -F -L data -d "$D/data" "$D/data.img" "${1:-96M}"
 }
 
 # vm_get PATH OUT: the file PATH of the data disk into OUT (the guest must be off).
@@ -73,14 +78,22 @@ vm_free_port() {
 # vm_qemu [SECONDS]: one qemu run of the guest until it reboots, powers off or SECONDS pass
 # (then it is killed: exit 124).  sshd is forwarded to 127.0.0.1:$VM_PORT when that is set.
 vm_qemu() {
-	local nic="user,model=virtio-net-pci,restrict=on" t0 rc
+	local nic="user,model=virtio-net-pci,restrict=on"
 	[ -z "$VM_PORT" ] || nic="$nic,hostfwd=tcp:127.0.0.1:$VM_PORT-:22"
+	vm_qemu_run "${1:-$VM_BOOT_SECONDS}" qemu-system-x86_64 -m 1024 \
+		-drive file="$D/root.qcow2",format=qcow2,if=virtio -drive file="$D/data.img",format=raw,if=virtio \
+		-nic "$nic"
+}
+
+# vm_qemu_run SECONDS QEMU ARGS...: one run of QEMU (TCG, one CPU, no display, the serial console
+# appended to $SERIAL, -no-reboot) until the guest reboots or powers off, killed after SECONDS (exit 124).
+vm_qemu_run() {
+	local seconds=$1 qemu=$2 t0 rc
+	shift 2
 	t0=$(date +%s)
 	echo "=== qemu started $(date -u +%T)" >>"$SERIAL"
-	timeout -k 5 "${1:-$VM_BOOT_SECONDS}" qemu-system-x86_64 -accel tcg -m 1024 -smp 1 -display none -no-reboot \
-		-monitor none -chardev file,id=ser,path="$SERIAL",append=on -serial chardev:ser \
-		-drive file="$D/root.qcow2",format=qcow2,if=virtio -drive file="$D/data.img",format=raw,if=virtio \
-		-nic "$nic" </dev/null >>"$D/qemu.out" 2>&1
+	timeout -k 5 "$seconds" "$qemu" -accel tcg -smp 1 -display none -no-reboot -monitor none \
+		-chardev file,id=ser,path="$SERIAL",append=on -serial chardev:ser "$@" </dev/null >>"$D/qemu.out" 2>&1
 	rc=$?
 	echo "=== qemu ended $(date -u +%T) after $(( $(date +%s) - t0 )) s, exit $rc" >>"$SERIAL"
 	return $rc

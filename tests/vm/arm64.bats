@@ -24,10 +24,11 @@ setup() {
 }
 teardown() { vm_teardown; }
 
-# vm_qemu_arm64 SECONDS: the guest from its first boot (the 6.1 kernel) until it powers off.
+# vm_qemu_arm64 SECONDS: the guest from its first boot (the 6.1 kernel) until it powers off (a
+# panic reboots, which ends qemu: -no-reboot).
 vm_qemu_arm64() {
 	vm_qemu_run "$1" qemu-system-aarch64 -M virt -cpu cortex-a57 -m 1024 \
-		-kernel "$D/data/boot/vmlinuz-$K_OLD" -initrd "$D/data/boot/initrd.img" -append "console=ttyAMA0" \
+		-kernel "$D/data/boot/vmlinuz-$K_OLD" -initrd "$D/data/boot/initrd.img" -append "console=ttyAMA0 panic=1" \
 		-drive file="$D/data.img",format=raw,if=virtio -nic none
 }
 

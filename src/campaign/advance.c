@@ -48,6 +48,43 @@ const char *campaign_expect_mismatch(const struct plan_swprofile *sw, const stru
 	return NULL;
 }
 
+/*
+ * A boot whose kernel is not the one its swprofile expects is one of two
+ * faults, told apart here:
+ *   - the kernel the boot method boots came up, and `expect` names another
+ *     (a wrong expect): the plan is wrong, the campaign fails for good;
+ *   - that kernel did not come up, and the target came back under another
+ *     one (it panicked and a watchdog, a power cycle or GRUB's default or
+ *     fallback entry brought the machine back): the boot is taken again.
+ * The boot method knows the release it boots (a kexec's kernel file, a GRUB
+ * entry's name, a fake boot's release): a boot that came back under another
+ * one did not come up.  Where the method cannot tell (a command boot), a
+ * boot that came back under the very kernel it left (@release_before, ""
+ * unknown) did not come up; any other kernel is the plan's to explain.
+ */
+bool campaign_boot_not_up(const struct plan_swprofile *sw, const char *release_before,
+			  const struct campaign_facts *f, char *why, size_t len)
+{
+	const struct campaign_method *m = campaign_method_of(sw);
+	char buf[256];
+	const char *gives = m && m->release ? m->release(sw->boot_params, buf, sizeof(buf)) : NULL;
+	bool left = release_before && *release_before && !strcmp(f->release, release_before);
+
+	if (!sw->expect.release || !strcmp(f->release, sw->expect.release))
+		return false;
+	if (gives && !strcmp(f->release, gives))
+		return false;
+	if (!gives && !left)
+		return false;
+	if (gives)
+		snprintf(why, len, "came back under kernel %s%s, not %s, which its boot method boots", f->release,
+			 left ? " (the one it left)" : "", gives);
+	else
+		snprintf(why, len, "came back under kernel %s, the one it left, not %s", f->release,
+			 sw->expect.release);
+	return true;
+}
+
 /* Save @b (one of @c's boots) in the store; a dry run keeps it in memory only. */
 static int advance_save(struct campaign *c, struct store_campaign_boot *b)
 {
@@ -135,6 +172,29 @@ static int advance_pending(struct campaign *c, struct store_campaign_boot *b)
 	return advance_save(c, b);
 }
 
+/*
+ * booting -> pending: @b's boot did not come up (@why: the kernel the target
+ * came back under).  Not the plan's fault, so the campaign is not failed;
+ * not one to take again unattended either, as a kernel that never comes up
+ * would reboot a lab machine forever.  The boot is pending again, its failed
+ * boots counted and the reason in its message; this controller stops
+ * (c->halted: the executor's end removes what would run it unattended, the
+ * local unit), and a person's 'campaign continue' boots it again.
+ */
+static int advance_not_up(struct campaign *c, struct store_campaign_boot *b, const char *why)
+{
+	b->failed_boots++;
+	snprintf(b->message, sizeof(b->message), "boot attempt %d did not come up: %s; nothing was measured under it",
+		 b->failed_boots, why);
+	snprintf(b->status, sizeof(b->status), "%s", STORE_BOOT_PENDING);
+	b->boot_before[0] = b->started[0] = '\0';
+	log_err("%s: boot %d (%s): %s", b->target, b->pos + 1, b->swprofile, b->message);
+	log_hint("the campaign stays running, stopped here: fix what kept that kernel from booting, then "
+		 "'clearpath campaign continue' boots it again");
+	c->halted = true;
+	return advance_save(c, b) ?: EXIT_RESOURCE;
+}
+
 /* pending -> booting: remember the boot id it leaves, run the boot method, wait for the target. */
 static int advance_boot(struct campaign *c, struct campaign_executor *ex, struct store_campaign_boot *b,
 			const struct plan_swprofile *sw, bool *detached)
@@ -147,6 +207,7 @@ static int advance_boot(struct campaign *c, struct campaign_executor *ex, struct
 	if (ret)
 		return ret;
 	snprintf(b->boot_before, sizeof(b->boot_before), "%s", before.boot_id);
+	snprintf(b->release_before, sizeof(b->release_before), "%s", before.release);
 	b->boot_id[0] = b->release[0] = b->session[0] = b->message[0] = b->finished[0] = b->started[0] = '\0';
 	/* a dry run's boots take no time worth telling */
 	if (!c->dry_run)
@@ -235,6 +296,8 @@ static int advance_check(struct campaign *c, struct campaign_executor *ex, struc
 	}
 	snprintf(b->boot_id, sizeof(b->boot_id), "%s", f.boot_id);
 	snprintf(b->release, sizeof(b->release), "%s", f.release);
+	if (campaign_boot_not_up(sw, b->release_before, &f, why, sizeof(why)))
+		return advance_not_up(c, b, why);
 	if (campaign_expect_mismatch(sw, &f, why, sizeof(why)) || advance_sysctls(ex, sw, why, sizeof(why)))
 		return advance_failed(c, b, EXIT_RESOURCE, "%s; nothing was measured under this boot", why);
 	snprintf(b->status, sizeof(b->status), "%s", STORE_BOOT_MEASURING);

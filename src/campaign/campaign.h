@@ -66,6 +66,7 @@ struct campaign {
 	char *store_url;	/* the store it lives in, as given to campaign_load() */
 	bool dry_run;		/* made in memory by the dry run: no store is read or written */
 	char holder[512];	/* this controller's token while it holds the campaign (campaign_hold()), "" */
+	bool halted;		/* a boot did not come up: stopped for a person, running still (campaign_advance()) */
 };
 
 /* What `campaign start` was asked for. */
@@ -195,6 +196,15 @@ void campaign_free(struct campaign *c);
  */
 const char *campaign_expect_mismatch(const struct plan_swprofile *sw, const struct campaign_facts *f,
 				     char *why, size_t len);
+
+/*
+ * Whether a boot of @sw that left kernel @release_before ("" unknown) and
+ * came back as @f did not come up (the target came back under another
+ * kernel than the one its boot method boots), rather than booting a kernel
+ * `expect` wrongly names.  true with why into @why, or false.
+ */
+bool campaign_boot_not_up(const struct plan_swprofile *sw, const char *release_before,
+			  const struct campaign_facts *f, char *why, size_t len);
 
 /* Whether @word is one of the space-separated words of the command line @line. */
 bool campaign_cmdline_has(const char *line, const char *word);

@@ -71,6 +71,15 @@ int campaign_begin(const struct campaign *c)
 	return k->begin ? k->begin(c) : 0;
 }
 
+int campaign_resume(const struct campaign *c)
+{
+	const struct campaign_executor_kind *k = campaign_executor_of(c);
+
+	if (!k)
+		return EXIT_USAGE;
+	return k->resume ? k->resume(c) : 0;
+}
+
 /* One target of @c, in this process: its executor opened, advanced, closed. */
 static int drive_target(struct campaign *c, const struct campaign_executor_kind *k, const char *target, bool *detached)
 {
@@ -183,7 +192,7 @@ int campaign_drive(struct campaign *c, bool *detached)
 	/* a reboot that takes this controller down keeps the hold: the next boot's one takes it over */
 	if (!*detached)
 		campaign_unhold(c);
-	if (!*detached && strcmp(c->row.status, STORE_CAMPAIGN_RUNNING) && k->end && (err = k->end(c)))
+	if (!*detached && (strcmp(c->row.status, STORE_CAMPAIGN_RUNNING) || c->halted) && k->end && (err = k->end(c)))
 		ret = ret ? ret : err;
 	return ret;
 }

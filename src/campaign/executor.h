@@ -29,7 +29,9 @@
  *     what a kind records at start), which 'continue' may override.
  *   - begin()/end(): once per campaign, optional: local mode installs the
  *     systemd unit that continues after each reboot, and removes it when
- *     the campaign has ended.
+ *     the campaign has ended or halted (a boot that did not come up).
+ *   - resume(): optional, at each 'continue': put back what begin() set up
+ *     and a halt took away (local mode: the unit, when none is installed).
  *   - process_per_target: targets advance in parallel, each in a process of
  *     its own with its own store connections.
  *
@@ -117,7 +119,10 @@ struct campaign_executor_kind {
 	void (*close)(struct campaign_executor *ex);
 	/* Optional, once per campaign: before its first boot; after it ended (done, failed, aborted).  0 or an exit code. */
 	int (*begin)(const struct campaign *c);
+	/* also after it halted (c->halted, still running): nothing may take it further unattended */
 	int (*end)(const struct campaign *c);
+	/* Optional, at 'continue' of a running campaign: begin()'s set-up back where a halt removed it.  0 or an exit code. */
+	int (*resume)(const struct campaign *c);
 	/*
 	 * Optional: which machine @target is, into @buf, for "one running
 	 * campaign per machine" in a store a lab shares (two campaigns whose
@@ -156,8 +161,8 @@ void campaign_executor_close(struct campaign_executor *ex);
 /*
  * Advance every target of @c through its kind's executors (in parallel
  * when the kind says so) until each is done, detached or failed; @c is
- * loaded again afterwards, and when it no longer runs the kind's end() is
- * called.  0 (*@detached: a target's reboot takes this controller down),
+ * loaded again afterwards, and when it no longer runs (or halted: a boot
+ * that did not come up) the kind's end() is called.  0 (*@detached: a target's reboot takes this controller down),
  * or the exit code of a target that failed, after it logged why (a usage
  * error wins).
  */
@@ -165,6 +170,9 @@ int campaign_drive(struct campaign *c, bool *detached);
 
 /* The kind's begin() for campaign @c, if it has one: before the first boot.  0 or an exit code. */
 int campaign_begin(const struct campaign *c);
+
+/* The kind's resume() for campaign @c, if it has one: at 'continue', before driving it.  0 or an exit code. */
+int campaign_resume(const struct campaign *c);
 
 /*
  * `campaign start --dry-run`: campaign @c (campaign_make_dry()) on each of

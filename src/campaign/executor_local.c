@@ -251,7 +251,25 @@ static int local_begin(const struct campaign *c)
 	return campaign_reboots(c->plan) ? campaign_unit_install(c) : 0;
 }
 
-/* The campaign's own unit goes with it; another campaign's (another store's) stays. */
+/*
+ * A person's 'continue' after a halt (a boot that did not come up, whose
+ * end() took the unit away): the unit is back for the boots ahead.  One
+ * installed (this campaign's, the unit's own 'continue', or another's) stays.
+ */
+static int local_resume(const struct campaign *c)
+{
+	int64_t id;
+	char *store = NULL;
+	int err;
+
+	if (!campaign_reboots(c->plan))
+		return 0;
+	err = campaign_unit_owner(&id, &store);
+	free(store);
+	return err == -ENOENT ? campaign_unit_install(c) : 0;
+}
+
+/* The campaign's own unit goes with it (or with its halt); another campaign's (another store's) stays. */
 static int local_end(const struct campaign *c)
 {
 	return !c->dry_run || campaign_reboots(c->plan) ? campaign_unit_remove(c, false) : 0;
@@ -290,5 +308,6 @@ const struct campaign_executor_kind campaign_executor_local = {
 	.close = local_close,
 	.begin = local_begin,
 	.end = local_end,
+	.resume = local_resume,
 	.machine = local_machine,
 };

@@ -20,9 +20,17 @@ static const struct status_step status_steps[] = {
 	{ STORE_BOOT_MEASURING, "measure", "run its session" },
 };
 
+/* A pending boot that did not come up: the campaign waits for a person, nothing takes it on unattended. */
+static const struct status_step status_retry = {
+	STORE_BOOT_PENDING, "retry",
+	"its last boot did not come up (see below); once the cause is fixed, 'clearpath campaign continue' boots it again"
+};
+
 /* The next step of boot @b, or NULL when it has none (an error stops the campaign). */
 static const struct status_step *status_step_of(const struct store_campaign_boot *b)
 {
+	if (!strcmp(b->status, STORE_BOOT_PENDING) && b->failed_boots > 0)
+		return &status_retry;
 	for (size_t i = 0; i < sizeof(status_steps) / sizeof(status_steps[0]); i++)
 		if (!strcmp(b->status, status_steps[i].boot_status))
 			return &status_steps[i];
@@ -156,10 +164,10 @@ static json_t *status_swprofiles(const struct campaign *c)
 /* One boot, as in the table; "boot" counts from 1 as the table does. */
 static json_t *status_boot(const struct store_campaign_boot *b)
 {
-	return json_pack("{s:s, s:i, s:s, s:s, s:o, s:o, s:o, s:o}", "target", b->target, "boot", b->pos + 1,
+	return json_pack("{s:s, s:i, s:s, s:s, s:o, s:o, s:o, s:o, s:i}", "target", b->target, "boot", b->pos + 1,
 			 "swprofile", b->swprofile, "status", b->status, "boot_id", status_str(b->boot_id),
 			 "release", status_str(b->release), "session", status_str(b->session), "error",
-			 status_str(b->message));
+			 status_str(b->message), "failed_boots", b->failed_boots);
 }
 
 /* Each target: its progress and, while the campaign runs, its next boot and step. */
@@ -168,8 +176,9 @@ static json_t *status_target(const struct campaign *c, const char *target)
 	size_t total, done = 0;
 	const struct store_campaign_boot *b = campaign_next_boot(c, target, &total);
 	const struct status_step *s = b && status_running(c) ? status_step_of(b) : NULL;
-	json_t *next = s ? json_pack("{s:i, s:s, s:s, s:s}", "boot", b->pos + 1, "swprofile", b->swprofile,
-				     "status", b->status, "step", s->step) : json_null();
+	json_t *next = s ? json_pack("{s:i, s:s, s:s, s:s, s:i, s:o}", "boot", b->pos + 1, "swprofile", b->swprofile,
+				     "status", b->status, "step", s->step, "failed_boots", b->failed_boots,
+				     "reason", status_str(b->failed_boots ? b->message : NULL)) : json_null();
 
 	for (size_t i = 0; i < c->nboots; i++)
 		done += !strcmp(c->boots[i].target, target) && !strcmp(c->boots[i].status, STORE_BOOT_DONE);

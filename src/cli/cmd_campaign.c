@@ -605,7 +605,8 @@ static int ca_continue(int argc, char **argv)
 
 	if (ret)
 		return ret;
-	if (!(ret = ca_load_running(url, id, &c)))
+	/* after a halt (a boot that did not come up) the unit is back: this continue takes it on unattended */
+	if (!(ret = ca_load_running(url, id, &c)) && !(ret = campaign_resume(&c)))
 		ret = ca_drive(&c, &o);
 	campaign_free(&c);
 	return ret;

@@ -159,7 +159,9 @@ static bool read_boot(struct store_stmt *stmt, struct store_campaign_boot *b)
 	       copy_text(b->message, sizeof(b->message), stmt, 8) &&
 	       copy_text(b->started, sizeof(b->started), stmt, 9) &&
 	       copy_text(b->finished, sizeof(b->finished), stmt, 10) &&
-	       copy_text(b->held, sizeof(b->held), stmt, 11);
+	       copy_text(b->held, sizeof(b->held), stmt, 11) &&
+	       copy_text(b->release_before, sizeof(b->release_before), stmt, 12) &&
+	       (b->failed_boots = store_col_int(stmt, 13)) >= 0;
 }
 
 static int read_boots(struct store *st, int64_t id, struct store_campaign_boot **out, size_t *n)
@@ -169,7 +171,7 @@ static int read_boots(struct store *st, int64_t id, struct store_campaign_boot *
 	size_t cnt = 0;
 	int rc, ret = store_prepare(st, &stmt,
 				    "SELECT target, pos, swprofile, status, boot_before, boot_id, release, session,"
-				    " message, started, finished, held FROM campaign_boot WHERE campaign_id = ?1"
+				    " message, started, finished, held, release_before, failed_boots FROM campaign_boot WHERE campaign_id = ?1"
 				    " ORDER BY target, pos", "i", id);
 
 	if (ret)
@@ -277,11 +279,12 @@ int store_campaign_boot_set(struct store *st, int64_t id, const struct store_cam
 	if (!ret)
 		ret = store_int64(st, &changed, "UPDATE campaign_boot SET status = ?4, boot_before = ?5, boot_id = ?6,"
 				  " release = ?7, session = ?8, message = ?9, updated = ?10, started = ?11,"
-				  " finished = ?12, held = ?13"
-				  " WHERE campaign_id = ?1 AND target = ?2 AND pos = ?3 RETURNING pos", "itittttttt" "ttt",
+				  " finished = ?12, held = ?13, release_before = ?14, failed_boots = ?15"
+				  " WHERE campaign_id = ?1 AND target = ?2 AND pos = ?3 RETURNING pos", "itittttttt" "tttti",
 				  id, b->target, (int64_t)b->pos, b->status, or_null(b->boot_before), or_null(b->boot_id),
 				  or_null(b->release), or_null(b->session), or_null(b->message), now, or_null(b->started),
-				  or_null(b->finished), or_null(b->held));
+				  or_null(b->finished), or_null(b->held), or_null(b->release_before),
+				  (int64_t)b->failed_boots);
 	if (!ret)
 		ret = store_exec(st, "UPDATE campaign SET updated = ?2 WHERE id = ?1", "it", id, now);
 	return store_tx_end(st, ret);

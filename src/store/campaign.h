@@ -18,7 +18,9 @@
  * Boot states: pending (not started), booting (the boot method was
  * triggered; boot_before holds the boot id it left), measuring (the boot
  * was checked; its session runs), done (the session completed), error
- * (message says why; nothing was measured after the check failed).
+ * (message says why; nothing was measured after the check failed).  A
+ * boot that did not come up (the target came back under another kernel)
+ * is pending again with failed_boots counted and message saying why.
  */
 #define STORE_BOOT_PENDING "pending"
 #define STORE_BOOT_BOOTING "booting"
@@ -53,6 +55,8 @@ struct store_campaign_boot {
 	char started[STORE_TIME_LEN + 1];	/* when its boot method ran ("" not yet) */
 	char finished[STORE_TIME_LEN + 1];	/* when it was done ("" not yet) */
 	char held[512];		/* a session the target keeps until it is stored: its path there ("" none) */
+	char release_before[256];	/* kernel release the boot method left ("" unknown) */
+	int failed_boots;	/* its boots that did not come up (the target came back under another kernel) */
 };
 
 /*

@@ -240,6 +240,15 @@ const struct store_migration store_migrations[] = {
 	  "  SELECT DISTINCT b.campaign_id, b.target, 'legacy:' || b.target || '#' || b.campaign_id,"
 	  "  CASE WHEN c.status = 'running' THEN 1 ELSE 0 END FROM campaign_boot b"
 	  "  JOIN campaign c ON c.id = b.campaign_id;", NULL, NULL, NULL },
+	/*
+	 * v12: a boot that did not come up (the target came back under another
+	 * kernel than its boot method boots) is counted and taken again by a
+	 * person, not failed for good: the kernel release each boot left, to
+	 * tell the kernel it came back under, and its failed boots.
+	 */
+	{ "ALTER TABLE campaign_boot ADD COLUMN release_before TEXT;"
+	  "ALTER TABLE campaign_boot ADD COLUMN failed_boots INTEGER NOT NULL DEFAULT 0 CHECK (failed_boots >= 0);",
+	  NULL, NULL, NULL },
 };
 
 #define SCHEMA_VERSION ((int)(sizeof(store_migrations) / sizeof(store_migrations[0])))

@@ -168,6 +168,81 @@ EOF
 	[ "$(sql "select json_extract(fingerprint, '$.cmdline') from swprofile where name = 'patch'")" = "quiet mitigations=off" ]
 }
 
+@test "campaign local: a boot that comes back under the kernel it left is pending again with the reason, no unit reboots it again; a person's continue retries it" {
+	# the machine runs base; patch's boot does not come up while $D/broken exists, and the
+	# machine comes back under base (as a watchdog or GRUB's default entry would bring it back)
+	"$CP" campaign fake-boot --release 6.18.0-base >/dev/null
+	cat >"$D/flaky.yaml" <<EOF
+swprofiles:
+  base:  {boot: {method: command, commands: ["'$CP' campaign fake-boot --release 6.18.0-base"]}, expect: {release: 6.18.0-base}}
+  patch: {boot: {method: command, commands: ["if [ -e '$D/broken' ]; then r=base; else r=patch; fi; '$CP' campaign fake-boot --release 6.18.0-\$r"]}, expect: {release: 6.18.0-patch}}
+defaults: {warmups: 0, repeats: 1}
+benchmarks:
+  - exec: {name: rate, command: "echo rate 1", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}
+EOF
+	touch "$D/broken"
+	run "$CP" campaign start "$D/flaky.yaml" --boots 1 --seed 3 --yes
+	[ "$status" -eq 0 ]
+	# the unit's continue after each boot, until patch's boot is checked
+	for i in 1 2 3; do
+		run "$CP" campaign continue
+		[ "$status" -eq 0 ] || break
+	done
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"(patch): boot attempt 1 did not come up: came back under kernel 6.18.0-base, the one it left, not 6.18.0-patch; nothing was measured under it"* ]]
+	[[ "$output" == *"'clearpath campaign continue' boots it again"* ]]
+	# resumable, not failed: the boot pending again, its failed boot counted, the reason recorded
+	[ "$(sql "select status from campaign")" = running ]
+	[ "$(sql "select status || '|' || failed_boots || '|' || release from campaign_boot where swprofile = 'patch'")" = "pending|1|6.18.0-base" ]
+	[[ "$(sql "select message from campaign_boot where swprofile = 'patch'")" == "boot attempt 1 did not come up: "* ]]
+	[ "$(sql "select count(*) from session s join swprofile w on w.id = s.swprofile_id where w.name = 'patch'")" -eq 0 ]
+	# no unattended reboot loop: the unit is gone, nothing boots it again by itself
+	[ ! -e "$D/units/clearpath-campaign.service" ]
+	[ ! -e "$D/units/multi-user.target.wants/clearpath-campaign.service" ]
+	run "$CP" campaign status
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"campaign 1: running"* ]]
+	[[ "$output" == *"(patch): its last boot did not come up (see below); once the cause is fixed, 'clearpath campaign continue' boots it again"* ]]
+	[[ "$output" == *"boot attempt 1 did not come up: came back under kernel 6.18.0-base"* ]]
+	run --separate-stderr "$CP" campaign status --format json
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["state"] == "running", d
+b = [b for b in d["boots"] if b["swprofile"] == "patch"][0]
+assert b["status"] == "pending" and b["failed_boots"] == 1 and "did not come up" in b["error"], b
+n = d["targets"][0]["next"]
+assert n["step"] == "retry" and n["failed_boots"] == 1 and n["reason"] == b["error"], n
+assert d["errors"] == [], d'
+	# a person's continue takes it again, once: still broken, it stops again with two counted
+	run "$CP" campaign continue
+	[ "$status" -eq 0 ]
+	[ -f "$D/units/clearpath-campaign.service" ]
+	run "$CP" campaign continue
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"boot attempt 2 did not come up"* ]]
+	[ ! -e "$D/units/clearpath-campaign.service" ]
+	# the cause fixed, a person's continue puts the unit back and the campaign completes
+	rm "$D/broken"
+	run "$CP" campaign continue
+	[ "$status" -eq 0 ]
+	[ -f "$D/units/clearpath-campaign.service" ]
+	for i in 1 2 3; do
+		run "$CP" campaign continue
+		[ "$status" -eq 0 ]
+		[ "$(sql "select status from campaign")" = running ] || break
+	done
+	[[ "$output" == *"campaign 1 done: 2 boots"* ]]
+	[ ! -e "$D/units/clearpath-campaign.service" ]
+	[ "$(sql "select failed_boots || '|' || coalesce(message, '') from campaign_boot where swprofile = 'patch'")" = "2|" ]
+	# every session under the kernel its swprofile asked for
+	[ "$(sql "select group_concat(w.name || '=' || json_extract(w.fingerprint, '$.kernel_release'), ' ') from
+	    (select * from session where complete = 1 order by id) s join swprofile w on w.id = s.swprofile_id")" != "" ]
+	[ "$(sql "select count(*) from session s join swprofile w on w.id = s.swprofile_id join campaign_boot b
+	    on b.session = s.uuid and b.swprofile = w.name where s.complete = 1 and b.release = '6.18.0-' || w.name")" -eq 2 ]
+}
+
 @test "campaign local: on a terminal, rebooting is asked for; only yes goes on" {
 	command -v script >/dev/null || skip "script (util-linux) is not installed"
 	cmd_plan

@@ -410,7 +410,7 @@ EOF2
 	rm -f "$STORE"
 	run "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --host "$A_DEST" --ssh-config "$CFG"
 	[ "$status" -eq 3 ] || { echo "release: $status: $output"; return 1; }
-	[[ "$output" == *"booted kernel 6.18.0 ]0;owned , expected 6.18.0-"* ]] || { echo "$output"; return 1; }
+	[[ "$output" == *"came back under kernel 6.18.0 ]0;owned , not 6.18.0-"* ]] || { echo "$output"; return 1; }
 	[[ "$output" != *$'\e'* && "$output" != *$'\a'* ]]
 	for mode in escape huge; do
 		echo "$mode" >"$D/mode"

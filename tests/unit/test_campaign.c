@@ -209,6 +209,56 @@ static void test_expect_mismatch(void **state)
 	plan_free(p);
 }
 
+/* Whether a boot of @sw that left @before and came back under @release did not come up; @want: why, or NULL (it did). */
+static void check_not_up(const struct plan_swprofile *sw, const char *before, const char *release, const char *want)
+{
+	struct campaign_facts f = { .boot_id = "" };
+	char why[512] = "";
+
+	snprintf(f.release, sizeof(f.release), "%s", release);
+	assert_int_equal(campaign_boot_not_up(sw, before, &f, why, sizeof(why)), want != NULL);
+	if (want && *want)
+		assert_string_equal(why, want);
+}
+
+/* A kernel not the one expected: a boot that did not come up (taken again), or a wrong expect (the plan's). */
+static void test_boot_not_up(void **state)
+{
+	static const char plan[] =
+		"swprofiles:\n"
+		"  base: {boot: {method: kexec, kernel: /boot/vmlinuz-6.18.0-base}}\n"
+		"  grub: {boot: {method: grub, entry: \"Debian GNU/Linux, with Linux 6.1.0-old\"}, expect: {release: 6.12.0-new}}\n"
+		"  cmd: {boot: {method: command, commands: [reboot]}, expect: {release: 6.18.0-cmd}}\n";
+	int ret;
+	struct plan *p = plan_from(plan, &ret);
+	const struct plan_swprofile *base, *grub, *cmd;
+
+	(void)state;
+	assert_int_equal(ret, 0);
+	base = plan_swprofile_find(p, "base");
+	grub = plan_swprofile_find(p, "grub");
+	cmd = plan_swprofile_find(p, "cmd");
+	/* the kernel asked for came up */
+	check_not_up(base, "6.1.0-old", "6.18.0-base", NULL);
+	/* the kexec'd kernel did not: the machine is back under the one it left, or GRUB's default */
+	check_not_up(base, "6.1.0-old", "6.1.0-old",
+		     "came back under kernel 6.1.0-old (the one it left), not 6.18.0-base, which its boot method boots");
+	check_not_up(base, "6.1.0-old", "6.12.0-default",
+		     "came back under kernel 6.12.0-default, not 6.18.0-base, which its boot method boots");
+	check_not_up(base, "", "6.12.0-default", "");
+	/* the entry's kernel came up, and expect names another: the plan is wrong, not the boot */
+	check_not_up(grub, "6.12.0-new", "6.1.0-old", NULL);
+	check_not_up(grub, "6.1.0-old", "6.1.0-old", NULL);
+	/* neither the entry's kernel nor the expected one */
+	check_not_up(grub, "6.12.0-new", "5.10.0-other", "");
+	/* a method that cannot tell its release: only a boot back under the kernel it left did not come up */
+	check_not_up(cmd, "6.1.0-old", "5.10.0-other", NULL);
+	check_not_up(cmd, "", "5.10.0-other", NULL);
+	check_not_up(cmd, "6.1.0-old", "6.1.0-old", "came back under kernel 6.1.0-old, the one it left, not 6.18.0-cmd");
+	check_not_up(cmd, "6.18.0-cmd", "6.18.0-cmd", NULL);
+	plan_free(p);
+}
+
 static void test_bad_swprofiles(void **state)
 {
 	static const char *const bad[] = {
@@ -323,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_boot_commands),
 		cmocka_unit_test(test_method_rows),
 		cmocka_unit_test(test_expect_mismatch),
+		cmocka_unit_test(test_boot_not_up),
 		cmocka_unit_test(test_bad_swprofiles),
 		cmocka_unit_test(test_fake_boot),
 #ifdef CLEARPATH_HAVE_LIBPQ

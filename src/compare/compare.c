@@ -410,6 +410,11 @@ static int cmp_cell_add(struct cmp_cell *c, const char *session, double value)
 	return 0;
 }
 
+struct stats_sample_set cmp_cell_samples(const struct cmp_cell *c)
+{
+	return (struct stats_sample_set){ c->values, c->sessions, c->n, c->shares };
+}
+
 int cmp_add(struct cmp_set *s, const struct cmp_opts *o, const struct cmp_sample *x)
 {
 	const char *col = x->swprofile, *blk_name = x->sut, *drop = NULL, *value;
@@ -551,7 +556,7 @@ struct cmp_levels {
 
 static int cmp_levels_of(const struct cmp_cell *c, struct cmp_levels *l)
 {
-	struct stats_sample_set set = { c->values, c->sessions, c->n };
+	struct stats_sample_set set = cmp_cell_samples(c);
 
 	l->ids = malloc(c->n * sizeof(*l->ids));
 	l->lv = malloc(c->n * sizeof(*l->lv));
@@ -644,6 +649,58 @@ static int cmp_share_modes(const struct cmp_set *s, const struct cmp_opts *o, st
 	return 0;
 }
 
+/* The clearing-share row of the benchmark of --profile row @r in @blk (the class every profiled run stores), or NULL. */
+static const struct cmp_row *cmp_clearing_row(const struct cmp_block *blk, const struct cmp_row *r)
+{
+	for (size_t i = 0; i < blk->nrows; i++) {
+		const struct cmp_row *c = &blk->rows[i];
+		const char *sym = ident_profile_symbol(c->ident->metric);
+
+		if (sym && !strcmp(sym, "clearing") && !strcmp(c->ident->suite, r->ident->suite) &&
+		    !strcmp(c->ident->key, r->ident->key))
+			return c;
+	}
+	return NULL;
+}
+
+/*
+ * A run keeps the top five symbols of its profile, and its clearing share
+ * always: a symbol a profiled run did not store had a share of 0 there (at
+ * most the fifth's, unknown), so every estimate of the symbol's share
+ * (table, change, summary, report) is over all the column's profiled runs.
+ * Each session of @r's cell gets a 0 per clearing sample it has beyond its
+ * own; a column where no run stored the symbol stays empty (no share of it).
+ */
+static int cmp_fill_absent(const struct cmp_block *blk, struct cmp_row *r, size_t ncols)
+{
+	const char *sym = ident_profile_symbol(r->ident->metric);
+	const struct cmp_row *clearing;
+
+	if (!sym)
+		return 0;
+	for (size_t c = 0; c < ncols; c++)
+		r->cells[c].shares = true;
+	if (!strcmp(sym, "clearing") || !(clearing = cmp_clearing_row(blk, r)))
+		return 0;
+	for (size_t c = 0; c < ncols; c++) {
+		struct cmp_cell *cell = &r->cells[c];
+		const struct cmp_cell *all = &clearing->cells[c];
+
+		for (size_t u = 0; cell->n && u < all->nuuids; u++) {
+			size_t want = 0, have = 0, ix = cmp_cell_find(cell, all->uuids[u], cmp_hash(CMP_HASH_SEED, all->uuids[u]));
+
+			for (size_t i = 0; i < all->n; i++)
+				want += all->sessions[i] == (int)u;
+			for (size_t i = 0; ix != CMP_INDEX_NONE && i < cell->n - cell->absent; i++)
+				have += cell->sessions[i] == (int)ix;
+			for (; have < want; have++, cell->absent++)
+				if (cmp_cell_add(cell, all->uuids[u], 0))
+					return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 static int cmp_compute_row(struct cmp_set *s, const struct cmp_opts *o, const struct cmp_block *blk,
 			   struct cmp_row *row)
 {
@@ -651,7 +708,7 @@ static int cmp_compute_row(struct cmp_set *s, const struct cmp_opts *o, const st
 
 	for (size_t c = 0; c < s->ncols; c++) {
 		struct cmp_cell *cell = &row->cells[c];
-		struct stats_sample_set set = { cell->values, cell->sessions, cell->n };
+		struct stats_sample_set set = cmp_cell_samples(cell);
 
 		if (!cell->n)
 			continue;
@@ -801,6 +858,10 @@ int cmp_finish(struct cmp_set *s, const struct cmp_opts *o)
 		cmp_swap_cols(s, c, c - 1);
 	if (o->axis == CMP_BY_PARAM)
 		s->base = 0;
+	s->rule = o->rule;
+	for (size_t b = 0; !ret && b < s->nblocks; b++)
+		for (size_t r = 0; !ret && r < s->blocks[b].nrows; r++)
+			ret = cmp_fill_absent(&s->blocks[b], &s->blocks[b].rows[r], s->ncols) ? EXIT_INTERNAL : 0;
 	for (size_t b = 0; !ret && b < s->nblocks; b++) {
 		for (size_t r = 0; !ret && r < s->blocks[b].nrows; r++)
 			ret = cmp_compute_row(s, o, &s->blocks[b], &s->blocks[b].rows[r]);

@@ -61,6 +61,15 @@ struct cmp_cell {
 	struct stats_cell st;	/* valid when n > 0 */
 	bool *outlier;		/* per value: flagged by stats_outliers (valid when n > 0) */
 	/*
+	 * A --profile symbol's cell: of its n values the last @absent are 0s
+	 * that cmp_finish() added, one per profiled run (a run of the
+	 * benchmark's clearing share, in the same session) that did not store
+	 * the symbol among its top five: its share there counts 0, so that
+	 * the cell's estimate is over every profiled run (n - absent stored).
+	 */
+	size_t absent;
+	bool shares;		/* a --profile share's: no value is an outlier (stats_sample_set.keep_all) */
+	/*
 	 * valid when has_change; change.paired when the cell shares sessions
 	 * with the base (columns measured in the same sessions, compared
 	 * within each); stats_plan() has been applied under the nested rule.
@@ -139,6 +148,7 @@ struct cmp_set {
 	struct cmp_block *blocks;
 	size_t nblocks;
 	size_t samples;		/* kept after filtering */
+	enum stats_rule rule;	/* the one cmp_finish() computed under: which estimate is a cell's level */
 };
 
 /* One stored sample, as the store yields it. */
@@ -149,6 +159,9 @@ struct cmp_sample {
 	bool higher_is_better;
 	double value;
 };
+
+/* Cell @c's values as the statistics read them (by session; a share's with no outlier set aside). */
+struct stats_sample_set cmp_cell_samples(const struct cmp_cell *c);
 
 /* A new empty set for @o->axis; NULL when out of memory. */
 struct cmp_set *cmp_new(const struct cmp_opts *o);

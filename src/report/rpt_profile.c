@@ -42,8 +42,7 @@ static void rpt_profile_fig_free(struct rpt_profile_fig *f)
 }
 
 /* Row @i of @f from profile row @r: its label, each column's share and range across sessions. */
-static int rpt_profile_fig_row(const struct cmp_set *s, const struct result_profile *p, const struct cmp_row *r, size_t i,
-			       struct rpt_profile_fig *f)
+static int rpt_profile_fig_row(const struct cmp_set *s, const struct cmp_row *r, size_t i, struct rpt_profile_fig *f)
 {
 	size_t n = f->bars.nrows * s->ncols;
 	double *v = f->v + i * s->ncols, *lo = v + n, *hi = lo + n;
@@ -56,14 +55,12 @@ static int rpt_profile_fig_row(const struct cmp_set *s, const struct result_prof
 		return -ENOMEM;
 	}
 	for (size_t c = 0; c < s->ncols; c++) {
+		/* the sessions' levels count a run without the symbol 0, as the share does */
 		struct result_spread sp = result_spread_of(&r->cells[c]);
 
-		/* a share over some of the runs has no spread of the sessions' own to draw */
-		bool whole = !result_profile_cover_of(p, r, c).partial;
-
-		v[c] = result_profile_share_of(p, r, c);
-		lo[c] = whole && sp.sessions > 1 ? sp.lo : NAN;
-		hi[c] = whole && sp.sessions > 1 ? sp.hi : NAN;
+		v[c] = result_profile_share(s, r, c);
+		lo[c] = sp.sessions > 1 ? sp.lo : NAN;
+		hi[c] = sp.sessions > 1 ? sp.hi : NAN;
 	}
 	f->rows[i] = (struct plot_bar_row){ f->labels[i], clearing, v, lo, hi };
 	return 0;
@@ -86,7 +83,7 @@ static int rpt_profile_fig_build(const struct cmp_set *s, const struct result_pr
 	}
 	f->bars.nrows = nrows;
 	for (size_t i = 0; !ret && i < nrows; i++)
-		ret = rpt_profile_fig_row(s, p, rpt_profile_row(p, i), i, f);
+		ret = rpt_profile_fig_row(s, rpt_profile_row(p, i), i, f);
 	if (ret) {
 		rpt_profile_fig_free(f);
 		return ret;
@@ -106,13 +103,13 @@ static int rpt_profile_draw(const void *fig, enum plot_kind kind, FILE *out)
  * --profile prints them, and the sessions' range.  A symbol is stored only
  * for the runs that had it among their top five: where they are fewer than
  * the column's profiled runs (result_profile_cover_of), its share is over
- * all of them with the others counted 0 (result_profile_share_of), and the
- * cell says in how many it was measured.
+ * all of them with the others counted 0 (result_profile_share), as are the
+ * sessions' range, and the cell says in how many it was measured.
  */
 static void rpt_profile_cell(const struct cmp_set *s, const struct result_profile *p, const struct cmp_row *r, size_t c,
 			     FILE *out)
 {
-	double v = result_profile_share_of(p, r, c), b = result_profile_share_of(p, r, s->base);
+	double v = result_profile_share(s, r, c), b = result_profile_share(s, r, s->base);
 	struct result_profile_cover cv = result_profile_cover_of(p, r, c);
 	struct result_spread sp;
 
@@ -124,7 +121,7 @@ static void rpt_profile_cell(const struct cmp_set *s, const struct result_profil
 	if (c != s->base && !isnan(b))
 		fprintf(out, " (%+.1f pp)", v - b);
 	sp = result_spread_of(&r->cells[c]);
-	if (sp.sessions > 1 && !cv.partial)
+	if (sp.sessions > 1)
 		fprintf(out, "<span class=\"spread\">sessions %.1f&ndash;%.1f%% (%d)</span>", sp.lo, sp.hi, sp.sessions);
 	else if (sp.sessions == 1)
 		fputs("<span class=\"spread\">1 session</span>", out);
@@ -158,7 +155,7 @@ static void rpt_profile_bounds(const struct cmp_set *s, const struct cmp_row *cl
 {
 	fputs("<ul class=\"bound\">\n", out);
 	for (size_t c = 0; c < s->ncols; c++) {
-		double v = result_profile_share(clearing, c);
+		double v = result_profile_share(s, clearing, c);
 
 		fputs("<li><b>", out);
 		rpt_html_escape(s->cols[c], out);

@@ -7,10 +7,9 @@
 #include <string.h>
 
 /* One value and its change from the base in percentage points ("" when either is missing). */
-static void sp_cell(const struct cmp_set *s, const struct result_profile *p, const struct cmp_row *r, size_t col,
-		    char *buf, size_t len)
+static void sp_cell(const struct cmp_set *s, const struct cmp_row *r, size_t col, char *buf, size_t len)
 {
-	double v = result_profile_share_of(p, r, col), b = result_profile_share_of(p, r, s->base);
+	double v = result_profile_share(s, r, col), b = result_profile_share(s, r, s->base);
 
 	if (isnan(v))
 		snprintf(buf, len, "-");
@@ -20,14 +19,13 @@ static void sp_cell(const struct cmp_set *s, const struct result_profile *p, con
 		snprintf(buf, len, "%.1f%% (%+.1f pp)", v, v - b);
 }
 
-static void sp_line(const struct cmp_set *s, const struct result_profile *p, const struct cmp_row *r,
-		    const char *label, FILE *out)
+static void sp_line(const struct cmp_set *s, const struct cmp_row *r, const char *label, FILE *out)
 {
 	char cell[64];
 
 	fprintf(out, "  %-36.36s", label);
 	for (size_t c = 0; c < s->ncols; c++) {
-		sp_cell(s, p, r, c, cell, sizeof(cell));
+		sp_cell(s, r, c, cell, sizeof(cell));
 		fprintf(out, "  %24s", cell);
 	}
 	fputc('\n', out);
@@ -40,7 +38,7 @@ static void sp_bound(const struct cmp_set *s, const struct cmp_row *clearing, FI
 
 	fprintf(out, "  %-36s", "bound: result moves at most");
 	for (size_t c = 0; c < s->ncols; c++) {
-		double v = result_profile_share(clearing, c);
+		double v = result_profile_share(s, clearing, c);
 
 		if (isnan(v))
 			snprintf(cell, sizeof(cell), "-");
@@ -118,11 +116,11 @@ static int sp_bench(const struct cmp_set *s, const struct result_profile *p, con
 	if (sp_sampled(s, p, envs, out))
 		return -ENOMEM;
 	if (p->clearing) {
-		sp_line(s, p, p->clearing, "clearing (page-clearing functions)", out);
+		sp_line(s, p->clearing, "clearing (page-clearing functions)", out);
 		sp_bound(s, p->clearing, out);
 	}
 	for (size_t i = 0; i < p->nsyms && i < RESULT_PROFILE_SHOWN; i++) {
-		sp_line(s, p, p->syms[i], result_profile_symbol(p->syms[i]), out);
+		sp_line(s, p->syms[i], result_profile_symbol(p->syms[i]), out);
 		sp_cover(s, p, p->syms[i], out);
 	}
 	return 0;

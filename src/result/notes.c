@@ -360,8 +360,42 @@ static int note_points(struct result_block *blk)
 		if (result_row_points(&blk->rows[r]))
 			return note_add(blk, RESULT_NOTE_LEGEND, 0,
 					"pp: a share's change in percentage points, the column's share minus the base's"
-					" (its mark is the same test as a per cent change's).");
+					" (its mark is the same test as a per cent change's); a share is over every"
+					" profiled run of its column, none set aside as an outlier.");
 	return 0;
+}
+
+/*
+ * Where a --profile symbol's share covers fewer runs than its column
+ * profiled (cmp_cell.absent): which, in how many, so that the share, which
+ * counts the others 0, does not pass for a mean over the runs that had it.
+ */
+static int note_absent(const struct result_view *v, struct result_block *blk)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	size_t n = 0;
+	int ret = 0;
+
+	if (!f)
+		return -ENOMEM;
+	for (size_t r = 0; r < blk->nrows; r++)
+		for (size_t c = 0; c < v->ncols; c++) {
+			const struct cmp_cell *src = blk->rows[r].cells[c].src;
+
+			if (src && src->absent)
+				fprintf(f, "%s%s in %zu of %zu runs of %s", n++ ? "; " : "", blk->rows[r].rclass,
+					src->n - src->absent, src->n, v->cols[c]);
+		}
+	if (fclose(f))
+		ret = -ENOMEM;
+	else if (n)
+		ret = note_add(blk, RESULT_NOTE_LEGEND, 0,
+			       "Partial shares: a run keeps the top five symbols of its profile, and a profiled run that"
+			       " did not keep one counts 0 in its share: %s.", text);
+	free(text);
+	return ret;
 }
 
 /* In human units: what perf's GB/sec is, where a row is a rate in bytes. */
@@ -391,6 +425,8 @@ static int note_block(const struct result_view *v, struct result_block *blk)
 		ret = note_units(blk);
 	if (!ret)
 		ret = note_points(blk);
+	if (!ret)
+		ret = note_absent(v, blk);
 	if (!ret)
 		ret = note_insufficient(blk, v->ncols);
 	if (!ret)

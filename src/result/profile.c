@@ -30,9 +30,19 @@ const char *result_profile_symbol(const struct cmp_row *r)
 	return sym ? sym : "";
 }
 
-double result_profile_share(const struct cmp_row *r, size_t col)
+double result_profile_share(const struct cmp_set *s, const struct cmp_row *r, size_t col)
 {
-	return r->cells[col].n ? r->cells[col].st.mean : NAN;
+	return r->cells[col].n ? result_cell_level(&r->cells[col], s->rule) : NAN;
+}
+
+double result_profile_share_in_runs(const struct cmp_row *r, size_t col)
+{
+	const struct cmp_cell *c = &r->cells[col];
+	double sum = 0;
+
+	for (size_t i = 0; i < c->n - c->absent; i++)
+		sum += c->values[i];
+	return c->n > c->absent ? sum / (double)(c->n - c->absent) : NAN;
 }
 
 bool result_profile_clearing_symbol(const char *name)
@@ -46,8 +56,8 @@ static double prof_profile_peak(const struct cmp_set *s, const struct cmp_row *r
 	double peak = -1;
 
 	for (size_t c = 0; c < s->ncols; c++)
-		if (!isnan(result_profile_share(r, c)) && result_profile_share(r, c) > peak)
-			peak = result_profile_share(r, c);
+		if (!isnan(result_profile_share(s, r, c)) && result_profile_share(s, r, c) > peak)
+			peak = result_profile_share(s, r, c);
 	return peak;
 }
 
@@ -128,27 +138,29 @@ void result_profiles_free(struct result_profile *p, size_t n)
 	free(p);
 }
 
+/* How many distinct sessions the values of @c the store holds (not the 0s of absent runs) come from. */
+static size_t prof_stored_sessions(const struct cmp_cell *c)
+{
+	size_t n = 0;
+
+	for (size_t u = 0; u < c->nuuids; u++)
+		for (size_t i = 0; i < c->n - c->absent; i++)
+			if (c->sessions[i] == (int)u) {
+				n++;
+				break;
+			}
+	return n;
+}
+
 struct result_profile_cover result_profile_cover_of(const struct result_profile *p, const struct cmp_row *r, size_t col)
 {
 	const struct cmp_cell *c = &r->cells[col], *all = p->clearing ? &p->clearing->cells[col] : NULL;
-	struct result_profile_cover v = { c->n, all ? all->n : c->n, c->nuuids, all ? all->nuuids : c->nuuids, false };
+	struct result_profile_cover v = { c->n - c->absent, all ? all->n : c->n, prof_stored_sessions(c),
+					  all ? all->nuuids : c->nuuids, false };
 
 	/* a symbol in no run of the column has no share there ("-"), not a partial one */
 	v.partial = v.runs && v.runs < v.of_runs;
 	return v;
-}
-
-double result_profile_share_of(const struct result_profile *p, const struct cmp_row *r, size_t col)
-{
-	const struct cmp_cell *c = &r->cells[col];
-	struct result_profile_cover cv = result_profile_cover_of(p, r, col);
-	double sum = 0;
-
-	if (!cv.partial)
-		return result_profile_share(r, col);
-	for (size_t i = 0; i < c->n; i++)
-		sum += c->values[i];
-	return sum / (double)cv.of_runs;
 }
 
 /* The profile's row @i: clearing first when stored, then the symbols. */
@@ -318,8 +330,8 @@ json_t *result_sampling_json(const struct result_sampling *s)
 static json_t *prof_profile_cell_json(const struct cmp_set *s, const struct result_profile *p, const struct cmp_row *r,
 				     size_t c)
 {
-	double v = result_profile_share_of(p, r, c), b = result_profile_share_of(p, r, s->base);
-	double in = result_profile_share(r, c);
+	double v = result_profile_share(s, r, c), b = result_profile_share(s, r, s->base);
+	double in = result_profile_share_in_runs(r, c);
 	struct result_profile_cover cv = result_profile_cover_of(p, r, c);
 
 	return json_pack("{s:s, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:b}", result_axis_name(s->axis), s->cols[c],
@@ -334,7 +346,7 @@ static json_t *prof_profile_cell_json(const struct cmp_set *s, const struct resu
 static json_t *prof_profile_col_json(const struct cmp_set *s, const struct result_profile *p, size_t c, const json_t *envs)
 {
 	struct result_sampling smp;
-	double v = p->clearing ? result_profile_share(p->clearing, c) : NAN;
+	double v = p->clearing ? result_profile_share(s, p->clearing, c) : NAN;
 
 	if (result_profile_sampling(s, p, c, envs, &smp))
 		return NULL;
@@ -404,7 +416,7 @@ json_t *result_profiles_json(const struct cmp_set *s, size_t b, const json_t *en
 
 struct result_spread result_spread_of(const struct cmp_cell *c)
 {
-	struct stats_sample_set set = { c->values, c->sessions, c->n };
+	struct stats_sample_set set = cmp_cell_samples(c);
 	struct result_spread s = { 0, NAN, NAN };
 	int *ids = c->n ? malloc(c->n * sizeof(*ids)) : NULL;
 	double *lv = c->n ? malloc(c->n * sizeof(*lv)) : NULL;

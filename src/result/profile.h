@@ -43,18 +43,19 @@ void result_profiles_free(struct result_profile *p, size_t n);
 /* The symbol of profile row @r ("clearing" for the category). */
 const char *result_profile_symbol(const struct cmp_row *r);
 
-/* Column @col's share in @r (its mean over the runs that stored it, percent of samples), NAN when it has none. */
-double result_profile_share(const struct cmp_row *r, size_t col);
-
 /*
- * Column @col's share in symbol row @r of @p over all the column's profiled
- * runs: a run keeps its top five symbols, so where some runs did not store
- * @r its share there counts 0 (what it was is below the fifth, unknown):
- * the number the summaries print, never above its category's (each run's
- * member share is at most that run's clearing share).  The mean over the
- * runs that had it (result_profile_share()) is larger.  NAN when none did.
+ * Column @col's share in profile row @r: the cell's level, the one estimate
+ * its table row prints (result_cell_level()), over every profiled run of
+ * the column: a run keeps its top five symbols, so where a run did not
+ * store @r its share there counts 0 (cmp_cell.absent; what it was is below
+ * the fifth, unknown).  So a member is never above its category (each
+ * run's member share is at most that run's clearing share).  NAN when no
+ * run of the column stored @r.
  */
-double result_profile_share_of(const struct result_profile *p, const struct cmp_row *r, size_t col);
+double result_profile_share(const struct cmp_set *s, const struct cmp_row *r, size_t col);
+
+/* The mean of @r's share over the runs of column @col that stored it (larger when some did not); NAN when none did. */
+double result_profile_share_in_runs(const struct cmp_row *r, size_t col);
 
 /*
  * Whether symbol @name is a page-clearing function of either architecture's
@@ -64,10 +65,10 @@ bool result_profile_clearing_symbol(const char *name);
 
 /*
  * How much of column @col's profile symbol row @r covers.  A run stores its
- * top five symbols, so a symbol's share is a mean over the runs that had it
- * there; the column's profiled runs are its clearing share's (every
- * profiled run stores one).  @partial: some but fewer than those, so the
- * share is not every run's (in none, the column has no share of it).
+ * top five symbols; the column's profiled runs are its clearing share's
+ * (every profiled run stores one).  @partial: some but fewer than those
+ * stored it, so its share counts the others 0 (in none, the column has no
+ * share of it).
  */
 struct result_profile_cover {
 	size_t runs, of_runs;		/* samples of @r's cell, and of the clearing share's */

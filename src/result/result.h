@@ -230,6 +230,12 @@ const char *result_axis_name(enum cmp_axis a);
 /* What a block is, as the JSON key and the title say it: "swprofile" for CMP_BY_SUT, else "sut". */
 const char *result_block_key(enum cmp_axis a);
 
+/*
+ * Cell @c's own level under @rule: its session levels' mean (nested) or its
+ * samples' mean (fastpath): the estimate a table prints for a column.
+ */
+double result_cell_level(const struct cmp_cell *c, enum stats_rule rule);
+
 /* Whether @row is a share in per cent (--profile's), whose changes read in percentage points. */
 bool result_row_points(const struct result_row *row);
 

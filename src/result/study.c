@@ -89,7 +89,7 @@ static bool study_nontemporal(const char *name)
 /* Each session's level of @c: its uuids' indices into @ids, levels into @lv (both c->n long); the count. */
 static int study_levels(const struct cmp_cell *c, int *ids, double *lv)
 {
-	struct stats_sample_set set = { c->values, c->sessions, c->n };
+	struct stats_sample_set set = cmp_cell_samples(c);
 
 	return stats_session_levels(&set, ids, lv);
 }

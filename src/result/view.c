@@ -60,8 +60,7 @@ static double view_on_base(double base, double pct)
 	return isfinite(base) && isfinite(pct) ? base * (1 + pct / 100) : NAN;
 }
 
-/* The column's own level under @rule: its session levels' mean (nested) or its samples' mean (fastpath). */
-static double view_own_level(const struct cmp_cell *c, enum stats_rule rule)
+double result_cell_level(const struct cmp_cell *c, enum stats_rule rule)
 {
 	return rule == STATS_RULE_FASTPATH ? c->st.mean : c->st.level;
 }
@@ -86,7 +85,7 @@ static void view_cell(const struct cmp_set *s, const struct cmp_row *row, size_t
 	rc->sessions = cell->st.sessions;
 	rc->outliers = cell->st.outliers;
 	rc->cv = cell->st.cv;
-	rc->level = view_own_level(cell, o->rule);
+	rc->level = result_cell_level(cell, o->rule);
 	if (c == s->base || !cell->has_change || isnan(cell->change.pct)) {
 		/* the base, or a column with nothing to compare with: its own level and interval */
 		rc->state = c == s->base ? RESULT_BASE : RESULT_ALONE;
@@ -104,9 +103,9 @@ static void view_cell(const struct cmp_set *s, const struct cmp_row *row, size_t
 	 */
 	rc->implied = cell->change.paired;
 	if (rc->implied)
-		rc->level = view_on_base(view_own_level(base, o->rule), cell->change.pct);
-	rc->level_low = view_on_base(view_own_level(base, o->rule), cell->change.ci_low);
-	rc->level_high = view_on_base(view_own_level(base, o->rule), cell->change.ci_high);
+		rc->level = view_on_base(result_cell_level(base, o->rule), cell->change.pct);
+	rc->level_low = view_on_base(result_cell_level(base, o->rule), cell->change.ci_low);
+	rc->level_high = view_on_base(result_cell_level(base, o->rule), cell->change.ci_high);
 }
 
 static void view_tally(struct result_tally *t, const struct result_cell *rc)

@@ -140,7 +140,7 @@ int stats_robust_levels(const struct stats_sample_set *s, int *ids, double *leve
 	for (size_t i = 0; i < s->n; i++)
 		o[i] = (struct stats_robs){ s->session ? s->session[i] : 0, i, s->values[i] };
 	qsort(o, s->n, sizeof(*o), stats_robs_cmp);
-	sigma = stats_within_scale(o, s->n, res);
+	sigma = s->keep_all ? NAN : stats_within_scale(o, s->n, res);
 	*sum = (struct stats_robust_sum){ 0 };
 	for (size_t i = 0, j; i < s->n; i = j, k++) {
 		j = stats_run_end(o, s->n, i);

@@ -60,6 +60,11 @@ struct stats_sample_set {
 	const double *values;
 	const int *session;	/* session id per value (any ints); NULL: all one session */
 	size_t n;
+	/*
+	 * No value is set aside as an outlier: shares of a --profile, where a
+	 * 0 (the symbol below a run's top five) is a value, not a wild sample.
+	 */
+	bool keep_all;
 };
 
 /*

@@ -79,7 +79,8 @@ means = {}
 for res in prof["blocks"][0]["results"]:
     name, sym = res["resultclass"].split(" :profile:")
     for c in res["columns"]:
-        means[(f"mem {name}", sym, c[cols])] = c["mean"] if c.get("n") else None
+        # the table's level: the one estimate of a share every output prints
+        means[(f"mem {name}", sym, c[cols])] = c["level"] if c.get("n") else None
 secs = re.findall(r'<section class="profile" id="[^"]*" data-benchmark="([^"]*)">(.*?)</section>', page, re.S)
 assert [b for b, _ in secs] == list(lines), ([b for b, _ in secs], list(lines))
 checked = 0
@@ -177,13 +178,17 @@ EOF
 	[[ $output == *"FAIL: mem mmap -p 4KB -f demand -s 64MB nt-clear: bound"*"does not follow"* ]]
 }
 
-@test "a symbol missing from some runs' top five says in how many runs its share was measured" {
-	need_cairo
+# partial_store: $D/p.db, the fixture where base's first run did not have exc_page_fault among its top five.
+partial_store() {
 	cp "$S/profile.db" "$D/p.db"
-	# base's first run did not have exc_page_fault among its top five
 	STORE="$D/p.db" store_sql "DELETE FROM sample WHERE id = (SELECT min(s.id) FROM sample s
 		JOIN resultclass r ON r.id = s.resultclass_id
 		WHERE r.name = 'mmap -p 4KB -f demand -s 64MB :profile:exc_page_fault')"
+}
+
+@test "a symbol missing from some runs' top five says in how many runs its share was measured" {
+	need_cairo
+	partial_store
 	"$CP" report --store "$D/p.db" -o "$D/p.html" >/dev/null
 	sed -n '/id="profile-profile-box-2"/,/<\/section>/p' "$D/p.html" >"$D/sec"
 	row=$(grep 'data-symbol="exc_page_fault"' "$D/sec")
@@ -209,6 +214,42 @@ assert [k for k, c in cells.items() if c["partial"]] == [("exc_page_fault", "bas
 assert abs(c["share_pct"] - c["share_in_runs_pct"] * 3 / 4) < 1e-9, c
 full = cells[("exc_page_fault", "nt-clear")]
 assert full["share_pct"] == full["share_in_runs_pct"], full'
+}
+
+@test "one share per symbol: the table row, its change, the summary, JSON and the report count a run without the symbol 0" {
+	need_cairo
+	partial_store
+	run --separate-stderr "$CP" show --store "$D/p.db" --profile --format grid
+	[ "$status" -eq 0 ]
+	row=$(grep -F '| mmap -p 4KB -f demand -s 64MB :profile:exc_page_fault (%)' <<<"$output" | tr -s ' ')
+	sum=$(sed -n '/^mem mmap -p 4KB -f demand -s 64MB$/,/^mem /p' <<<"$output" | grep '^  exc_page_fault ' | tr -s ' ')
+	# the summary's 13.6% (+5.5 pp) is the table's 13.61 (+5.49 pp), not the mean of the 3 runs that had it (18.04)
+	[[ $row == *"| 13.61 | "*" +5.49 pp |" ]] || { echo "$row"; return 1; }
+	[ "$sum" = " exc_page_fault 13.6% 19.1% (+5.5 pp)" ] || { echo "$sum"; return 1; }
+	# the table says which share is partial, and over how many runs
+	[[ $output == *$'
+Partial shares: '*'counts 0 in its share: mmap -p 4KB -f demand -s 64MB :profile:exc_page_fault in 3 of 4 runs of base.'* ]] ||
+		{ echo "$output"; return 1; }
+	[ "$(grep -c '^Partial shares' <<<"$output")" -eq 1 ]
+	run --separate-stderr "$CP" show --store "$D/p.db" --profile --format csv
+	[ "$status" -eq 0 ]
+	grep -F 'exc_page_fault' <<<"$output" | grep -v 'thp always' | grep -q '13\.6' || { echo "$output"; return 1; }
+	run --separate-stderr "$CP" show --store "$D/p.db" --profile --format json
+	[ "$status" -eq 0 ]
+	json_check '
+res = {r["resultclass"]: r for r in d["blocks"][0]["results"]}
+row = res["mmap -p 4KB -f demand -s 64MB :profile:exc_page_fault"]["columns"]
+p = [p for p in d["blocks"][0]["profiles"] if p["benchmark"] == "mem mmap -p 4KB -f demand -s 64MB"][0]
+cells = {(s["symbol"], c["swprofile"]): c for s in p["symbols"] for c in s["columns"]}
+for col in row:
+    c = cells[("exc_page_fault", col["swprofile"])]
+    assert abs(col["level"] - c["share_pct"]) < 1e-9, (col, c)
+assert abs(row[1]["change_pp"] - cells[("exc_page_fault", "nt-clear")]["change_pp"]) < 1e-9, row
+assert abs(row[0]["level"] - cells[("exc_page_fault", "base")]["share_in_runs_pct"] * 3 / 4) < 1e-9, row
+assert row[0]["n"] == 4, row[0]'
+	"$CP" report --store "$D/p.db" -o "$D/p.html" >/dev/null
+	sed -n '/id="profile-profile-box-2"/,/<\/section>/p' "$D/p.html" | grep 'data-symbol="exc_page_fault"' |
+		grep -q '>13\.6%<' || { grep exc_page_fault "$D/p.html"; return 1; }
 }
 
 @test "show --profile and the report say how each column was sampled: not recorded for imported shares" {

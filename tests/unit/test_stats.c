@@ -31,7 +31,7 @@
 
 static struct stats_cell cell_of(const double *v, const int *sess, size_t n)
 {
-	struct stats_sample_set s = { v, sess, n };
+	struct stats_sample_set s = { v, sess, n, false };
 	struct stats_cell c;
 
 	assert_int_equal(stats_cell_compute(&s, STATS_DEFAULT_ALPHA, &c), 0);
@@ -247,7 +247,7 @@ static void test_zero_variance(void **state)
 static void test_rejects_bad_input(void **state)
 {
 	double v[] = { 1, 2, 3 };
-	struct stats_sample_set s = { v, NULL, 3 };
+	struct stats_sample_set s = { v, NULL, 3, false };
 	struct stats_cell c, a = cell_made(100, 1, 5);
 	struct stats_change ch;
 
@@ -510,7 +510,7 @@ static void test_outlier_flagged_and_set_aside(void **state)
 {
 	static const double v[] = { 100, 100.4, 85.2, 101, 101.2, 100.8, 99, 99.5, 99.1, 100.5, 100.1, 100.3 };
 	static const int s[] = { 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4 };
-	struct stats_sample_set set = { v, s, 12 };
+	struct stats_sample_set set = { v, s, 12, false };
 	bool flags[12];
 	double levels[12];
 	int ids[12];

@@ -86,7 +86,7 @@ static void sim_fill(gsl_rng *r, const struct sim_cfg *cfg, double mean, const d
 	size_t hits = 0, caught = 0, flagged = 0;
 
 	col->n = sim_column(r, cfg, mean, boot, col->v, col->sess, col->hit);
-	s = (struct stats_sample_set){ col->v, col->sess, col->n };
+	s = (struct stats_sample_set){ col->v, col->sess, col->n, false };
 	assert_int_equal(stats_cell_compute(&s, STATS_DEFAULT_ALPHA, &col->c), 0);
 	assert_true(stats_outliers(&s, col->flag) >= 0);
 	for (size_t i = 0; i < col->n; i++) {
@@ -146,7 +146,7 @@ static bool sim_median_rule(const struct sim_col *b, const struct sim_col *o)
 /* The nested comparison: paired by session when the columns share sessions, else independent. */
 static struct stats_change sim_nested(const struct sim_cfg *cfg, const struct sim_col *b, const struct sim_col *o)
 {
-	struct stats_sample_set sb = { b->v, b->sess, b->n }, so = { o->v, o->sess, o->n };
+	struct stats_sample_set sb = { b->v, b->sess, b->n, false }, so = { o->v, o->sess, o->n, false };
 	double lb[SIM_MAX_SESSIONS], lo[SIM_MAX_SESSIONS];
 	int ib[SIM_MAX_SESSIONS], io[SIM_MAX_SESSIONS];
 	struct stats_change ch;
@@ -379,8 +379,8 @@ static double sim_sequential(double alpha_look, double effect, double *mean_sess
 		sim_fill(r, &cfg, SIM_MEAN, boot_b, &b, &unused);
 		sim_fill(r, &cfg, SIM_MEAN * (1 + effect), boot_o, &o, &unused);
 		for (int k = FIRST; k <= LAST; k++) {
-			struct stats_sample_set sb = { b.v, b.sess, (size_t)k * SIM_REPEATS },
-						so = { o.v, o.sess, (size_t)k * SIM_REPEATS };
+			struct stats_sample_set sb = { b.v, b.sess, (size_t)k * SIM_REPEATS, false },
+						so = { o.v, o.sess, (size_t)k * SIM_REPEATS, false };
 			struct stats_cell cb, co;
 			struct stats_change ch;
 

@@ -1,6 +1,7 @@
 /* bench_text: perf bench's text layouts, so people and scripts that read perf's output read ours. */
 #include "cli/bench_out.h"
 #include "util/size.h"
+#include "util/units.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -102,7 +103,7 @@ static void text_result(struct wl_sink *s, const struct wl_invocation *inv, cons
 	if (cyc) {
 		fprintf(t->out, " %14lf cycles/byte", cyc->value);
 	} else {
-		size_rate_scale(r->metrics[0].value, &v, &unit);
+		units_rate(r->metrics[0].value, &v, &unit);
 		fprintf(t->out, " %14lf %s", v, unit);
 	}
 	if (r->threads > 1)
@@ -115,7 +116,7 @@ static void text_result(struct wl_sink *s, const struct wl_invocation *inv, cons
 		if (m == cyc)
 			continue;
 		if (!strcmp(m->unit, "bytes/sec")) {
-			size_rate_scale(m->value, &v, &unit);
+			units_rate(m->value, &v, &unit);
 			fprintf(t->out, " %14lf %s (%s)\n", v, unit, m->name);
 		} else {
 			fprintf(t->out, " %14lf %s (%s)\n", m->value, m->unit, m->name);

@@ -122,21 +122,6 @@ int doctor_check_1gb(const struct doctor_ctx *ctx, struct doctor_report *rep)
 			  "the CPU has pdpe1gb but the kernel offers no hugepages-1048576kB pool");
 }
 
-/* @bytes for people: "21.4GB", "512.0MB" (memory amounts are never exact multiples). */
-static const char *doctor_human(uint64_t bytes, char *buf, size_t len)
-{
-	static const char *const units[] = { "B", "KB", "MB", "GB", "TB" };
-	double v = (double)bytes;
-	size_t u = 0;
-
-	while (v >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, len, u ? "%.1f%s" : "%.0f%s", v, units[u]);
-	return buf;
-}
-
 /* A "N kB" line of /proc/meminfo, in bytes.  0 or -errno. */
 static int doctor_meminfo(const char *key, uint64_t *bytes)
 {
@@ -161,8 +146,8 @@ int doctor_check_memory(const struct doctor_ctx *ctx, struct doctor_report *rep)
 	if (fit.verdict == MACHINE_UNREADABLE)
 		return doctor_add(rep, "memory", need ? DOCTOR_FAIL : DOCTOR_WARN, "unknown", NULL,
 				  "no MemAvailable in /proc/meminfo (kernel older than 3.14?)");
-	snprintf(value, sizeof(value), "MemAvailable %s", doctor_human(fit.avail, avail_s, sizeof(avail_s)));
-	doctor_human(need, need_s, sizeof(need_s));
+	snprintf(value, sizeof(value), "MemAvailable %s", size_human(fit.avail, avail_s, sizeof(avail_s)));
+	size_human(need, need_s, sizeof(need_s));
 	if (!fits)
 		return doctor_add(rep, "memory", DOCTOR_FAIL, value, "free memory, or use a smaller -s",
 				  "the runs need %s, and %lluMB stay free for the rest of the system", need_s,
@@ -183,7 +168,7 @@ int doctor_check_swap(const struct doctor_ctx *ctx, struct doctor_report *rep)
 		return doctor_add(rep, "swap", DOCTOR_WARN, "unknown", NULL, "no Swap lines in /proc/meminfo");
 	if (!total)
 		return doctor_add(rep, "swap", DOCTOR_PASS, "none", NULL, "no swap device");
-	snprintf(value, sizeof(value), "%s in use", doctor_human(total - free_b, used, sizeof(used)));
+	snprintf(value, sizeof(value), "%s in use", size_human(total - free_b, used, sizeof(used)));
 	if (total > free_b)
 		return doctor_add(rep, "swap", DOCTOR_WARN, value,
 				  "free memory, then swapoff -a && swapon -a to bring pages back",

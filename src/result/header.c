@@ -284,7 +284,7 @@ static int hdr_column(struct result_header_column *col, const struct cmp_set *s,
 /* The machine as one phrase ("Neoverse-V1 (aarch64), 64 cores, ..."), or NULL when nothing is known. */
 char *result_machine_text(const struct result_machine *m)
 {
-	char *out = NULL, llc[32];
+	char *out = NULL, llc[32], mem[32];
 	size_t len = 0;
 	FILE *f;
 
@@ -299,8 +299,9 @@ char *result_machine_text(const struct result_machine *m)
 		fprintf(f, ", %lld cores", m->cores);
 	if (m->sockets >= 0)
 		fprintf(f, ", %lld socket%s", m->sockets, m->sockets == 1 ? "" : "s");
+	/* in the GB sizes and doctor's MemAvailable are in (1024-based, perf's), never a second name for it */
 	if (m->memory >= 0)
-		fprintf(f, ", %.1f GiB memory", (double)m->memory / (1024.0 * 1024 * 1024));
+		fprintf(f, ", %s memory", size_human((uint64_t)m->memory, mem, sizeof(mem)));
 	if (m->numa_nodes >= 0)
 		fprintf(f, ", %lld NUMA node%s", m->numa_nodes, m->numa_nodes == 1 ? "" : "s");
 	if (m->llc > 0)

@@ -64,21 +64,16 @@ char *size_format(uint64_t bytes, char *buf, size_t len)
 	return buf;
 }
 
-void size_rate_scale(double bps, double *value, const char **unit)
+char *size_human(uint64_t bytes, char *buf, size_t len)
 {
-	const double k = 1024.0;
+	static const char *const units[] = { "B", "KB", "MB", "GB", "TB" };
+	double v = (double)bytes;
+	size_t u = 0;
 
-	if (bps < k) {
-		*value = bps;
-		*unit = "bytes/sec";
-	} else if (bps < k * k) {
-		*value = bps / k;
-		*unit = "KB/sec";
-	} else if (bps < k * k * k) {
-		*value = bps / k / k;
-		*unit = "MB/sec";
-	} else {
-		*value = bps / k / k / k;
-		*unit = "GB/sec";
+	while (v >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		v /= 1024;
+		u++;
 	}
+	snprintf(buf, len, u ? "%.1f%s" : "%.0f%s", v, units[u]);
+	return buf;
 }

@@ -23,7 +23,11 @@ int size_parse(const char *s, uint64_t *out);
  */
 char *size_format(uint64_t bytes, char *buf, size_t len);
 
-/* Human rate in perf's units: "12.345678 GB/sec" style scaling by 1024. */
-void size_rate_scale(double bytes_per_sec, double *value, const char **unit);
+/*
+ * @bytes for people, rounded, in the units sizes are given in (perf's
+ * 1024-based KB, MB, GB, TB: "21.4GB", "512.0MB", "800B") into @buf, for
+ * amounts that are no exact multiple (memory, MemAvailable).  Returns @buf.
+ */
+char *size_human(uint64_t bytes, char *buf, size_t len);
 
 #endif

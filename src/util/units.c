@@ -61,6 +61,12 @@ static int units_rate_scale(double *v)
 	return i;
 }
 
+void units_rate(double bytes_per_sec, double *value, const char **unit)
+{
+	*value = bytes_per_sec;
+	*unit = perf_rate[units_rate_scale(value)];
+}
+
 /* Write @v in @unit (scaled) into @buf, the unit name into @ubuf; either may be NULL. */
 static void units_format(double v, const char *unit, char *buf, size_t len, char *ubuf, size_t ulen)
 {

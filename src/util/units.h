@@ -25,6 +25,9 @@ void units_human(double v, const char *unit, char *buf, size_t len);
 /* The unit units_human() prints @v of @unit in ("GB/sec", "us", "faults/page"), into @buf. */
 void units_human_unit(double v, const char *unit, char *buf, size_t len);
 
+/* @bytes_per_sec in perf's unit for it (bytes/sec, KB/sec, MB/sec, GB/sec: 1024 each), as bench and units_human() print it. */
+void units_rate(double bytes_per_sec, double *value, const char **unit);
+
 /* Whether @unit is a rate in bytes that units_human() prints in perf's GB/sec. */
 bool units_is_byte_rate(const char *unit);
 

@@ -760,14 +760,14 @@ assert len(cols) == 3 and all(c["kernel_release"] == "6.18.0" and "ttyS0" in c["
 @test "show: --header names the machine once, each column's kernel, cmdline, THP, hugepages, sessions and dates" {
 	run "$CP" show --store "$S/header.db" --header --format grid
 	[ "$status" -eq 0 ]
-	[[ "$output" == *$'\nMachine: Neoverse-V1 (aarch64), 64 cores, 1 socket, 252.0 GiB memory, 1 NUMA node.\n'* ]]
-	[[ "$output" == *$'\nMachine: Ampere-1a (aarch64), 192 cores, 1 socket, 1024.0 GiB memory, 2 NUMA nodes.\n'* ]]
+	[[ "$output" == *$'\nMachine: Neoverse-V1 (aarch64), 64 cores, 1 socket, 252.0GB memory, 1 NUMA node.\n'* ]]
+	[[ "$output" == *$'\nMachine: Ampere-1a (aarch64), 192 cores, 1 socket, 1.0TB memory, 2 NUMA nodes.\n'* ]]
 	[[ "$output" == *$'\nMeasured: 8 sessions, 72 samples, from 2026-08-22 08:00 UTC to 2026-08-23 14:00 UTC.\n'* ]]
 	[[ "$output" == *$'\n'"$WITH: kernel 6.17.0-rc2-next-20260821-00001-gclearpage; 4 sessions, 36 samples, from 2026-08-23 08:00 UTC to 2026-08-23 14:00 UTC."$'\n'* ]]
 	[[ "$output" == *$'\n  THP enabled always, defrag madvise; hugepages 2MB: 0, 1GB: 32.\n'* ]]
 	[[ "$output" == *"transparent_hugepage=madvise"* ]]
 	# the header comes between the title and the table
-	[ "$(sed -n 2p <<< "$output")" = "Machine: Neoverse-V1 (aarch64), 64 cores, 1 socket, 252.0 GiB memory, 1 NUMA node." ]
+	[ "$(sed -n 2p <<< "$output")" = "Machine: Neoverse-V1 (aarch64), 64 cores, 1 socket, 252.0GB memory, 1 NUMA node." ]
 }
 
 @test "show: without --header the tables are as before; csv never carries it" {
@@ -791,8 +791,8 @@ assert len(cols) == 3 and all(c["kernel_release"] == "6.18.0" and "ttyS0" in c["
 	run "$CP" show --store "$S/header.db" --header --columns sut --format grid
 	[ "$status" -eq 0 ]
 	[[ "$output" != *$'\nMachine:'* ]]
-	[[ "$output" == *$'\n  Machine: aws-m7g.metal: Neoverse-V1 (aarch64), 64 cores, 1 socket, 252.0 GiB memory, 1 NUMA node.\n'* ]]
-	[[ "$output" == *$'\n  Machine: cesw-aarch64-ampereone-1s-a192-32x: Ampere-1a (aarch64), 192 cores, 1 socket, 1024.0 GiB memory, 2 NUMA nodes.\n'* ]]
+	[[ "$output" == *$'\n  Machine: aws-m7g.metal: Neoverse-V1 (aarch64), 64 cores, 1 socket, 252.0GB memory, 1 NUMA node.\n'* ]]
+	[[ "$output" == *$'\n  Machine: cesw-aarch64-ampereone-1s-a192-32x: Ampere-1a (aarch64), 192 cores, 1 socket, 1.0TB memory, 2 NUMA nodes.\n'* ]]
 }
 
 @test "show: --header in JSON is data: per block, per column, unknown values null" {

@@ -108,7 +108,7 @@ static void test_build(void **state)
 	assert_int_equal(old->machine.llc_level, 3);
 	char *text = result_machine_text(&old->machine);
 
-	assert_string_equal(text, "Neoverse-N1 (aarch64), 80 cores, 32.0 GiB memory, 32MB L3 cache");
+	assert_string_equal(text, "Neoverse-N1 (aarch64), 80 cores, 32.0GB memory, 32MB L3 cache");
 	free(text);
 	/* sessions that differ: every value, in the order first seen */
 	assert_string_equal(new->thp_enabled, "madvise, always");

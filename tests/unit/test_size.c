@@ -1,4 +1,4 @@
-/* test_size: size_parse/size_format/size_rate_scale against perf's accepted forms and the int64 limits. */
+/* test_size: size_parse/size_format/size_human and units_rate against perf's accepted forms and the int64 limits. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "util/size.h"
+#include "util/units.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -266,10 +267,10 @@ static void expect_rate(double bps, double value, const char *unit)
 	double v = -1;
 	const char *u = NULL;
 
-	size_rate_scale(bps, &v, &u);
+	units_rate(bps, &v, &u);
 	assert_non_null(u);
 	if (strcmp(u, unit) || v != value)
-		fail_msg("size_rate_scale(%f) = %f %s; expected %f %s", bps, v, u, value, unit);
+		fail_msg("units_rate(%f) = %f %s; expected %f %s", bps, v, u, value, unit);
 }
 
 /* perf scales by 1024 and stops at GB/sec (bench/mem-functions.c print_bps). */
@@ -288,6 +289,26 @@ static void test_rate_scale(void **state)
 	expect_rate(5 * k * k * k * k, 5 * k, "GB/sec");
 }
 
+static void expect_human(uint64_t bytes, const char *want)
+{
+	char buf[32];
+
+	assert_string_equal(size_human(bytes, buf, sizeof(buf)), want);
+}
+
+/* Amounts in the units sizes are given in, 1024-based with their names (doctor and --header print them). */
+static void test_human(void **state)
+{
+	(void)state;
+	expect_human(0, "0B");
+	expect_human(1023, "1023B");
+	expect_human(1536, "1.5KB");
+	expect_human(252ULL << 30, "252.0GB");
+	expect_human(1024ULL << 30, "1.0TB");
+	/* 1e9 bytes is 0.93 of perf's GB, never "1.0GB" */
+	expect_human(1000000000ULL, "953.7MB");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -300,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_format_truncates),
 		cmocka_unit_test(test_format_parse_round_trip),
 		cmocka_unit_test(test_rate_scale),
+		cmocka_unit_test(test_human),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -186,7 +186,11 @@ int campaign_pick(const char *store_url, const char *which, bool running, int64_
 /* The id of the newest campaign of the store at @store_url older than @after (0: the newest), into *@id, 0 when none is.  0 or an exit code. */
 int campaign_next(const char *store_url, int64_t after, int64_t *id);
 
-/* One line about @c for `campaign status --all`: id, state, boots done, its targets, where it was started. */
+/*
+ * One line about @c for `campaign status --all`: id, state, boots done, its
+ * targets, where it was started; under it, indented, its message when it has
+ * one (why it failed or stopped), as `campaign status` prints it.
+ */
 void campaign_print_summary(const struct campaign *c);
 void campaign_free(struct campaign *c);
 

@@ -199,4 +199,12 @@ void campaign_print_summary(const struct campaign *c)
 		printf("; started %s%s%s\n", c->row.created, c->row.controller ? " on " : "", c->row.controller && host ? host : "");
 		free(host);
 	}
+	/* why it failed (or stopped), as its own status says it: a list of failures without their reasons sends
+	 * a person to each campaign in turn */
+	if (c->row.message && *c->row.message) {
+		char *why = text_one_line_dup(c->row.message);
+
+		printf("  %s\n", why ? why : "?");
+		free(why);
+	}
 }

@@ -422,6 +422,13 @@ EOF
 	[ "$(sql "select message from campaign_boot")" = "the boot method failed" ]
 	[ ! -e "$D/units/clearpath-campaign.service" ]
 	[ "$(sql "select count(*) from session")" -eq 0 ]
+	# the list of campaigns says why it failed, as its own status does
+	run --separate-stderr "$CP" campaign status
+	[[ "$output" == *$'\nlocal: boot 1 (base): the boot method failed\n'* ]]
+	run --separate-stderr "$CP" campaign status --all
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "campaign 1: failed, 0 of 1 boots done, targets local; started "* ]]
+	[ "${lines[1]}" = "  local: boot 1 (base): the boot method failed" ] || { echo "$output"; return 1; }
 }
 
 @test "campaign start: a \$CLEARPATH_FAKE_BOOT that is a file is named, and no campaign is left running" {

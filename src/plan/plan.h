@@ -291,6 +291,9 @@ const char *plan_regex_cost(const char *re);
 /* Parse a duration ("90", "30s", "10m", "2h") into seconds.  0 or -EINVAL. */
 int plan_parse_duration(const char *s, unsigned *seconds);
 
+/* The edit distance between @a and @b (an upper bound beyond 64 characters). */
+size_t plan_distance(const char *a, const char *b);
+
 /*
  * Index of the string in @cands[0..n) closest to @word by edit distance
  * (the first on a tie), or -1 when @n is 0.  A word of any length has one.

@@ -592,13 +592,44 @@ static int plan_read_buffers(struct plan_file *f, yaml_node_t *v)
 	return 0;
 }
 
+/*
+ * A key of the top mapping that is none of its own but nearer one of a
+ * benchmark's protocol keys ("repeat:" for defaults' "repeats:"): named
+ * with that key and where it goes, rather than the nearest top key
+ * ("name"), which is no fix.  0 when there is none; else EXIT_USAGE.
+ */
+static int plan_top_misplaced(struct plan_file *f, yaml_node_t *root)
+{
+	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = plan_node(f, p->key);
+		const char *key = k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : NULL;
+		struct plan_loc loc = plan_node_loc(f, k);
+		int top, proto;
+
+		if (!key || strspn(key, "abcdefghijklmnopqrstuvwxyz_") != strlen(key) || strlen(key) > 64)
+			continue;
+		top = plan_nearest(key, plan_top_keys, PLAN_NKEYS(plan_top_keys));
+		proto = plan_nearest(key, plan_proto_keys, PLAN_NKEYS(plan_proto_keys));
+		if (!strcmp(key, plan_top_keys[top]) ||
+		    plan_distance(key, plan_proto_keys[proto]) >= plan_distance(key, plan_top_keys[top]))
+			continue;
+		if (!strcmp(key, plan_proto_keys[proto]))
+			return plan_err(&loc, "'%s' belongs under 'defaults:' (for every benchmark) or in a benchmark,"
+					" not at the top of a plan", key);
+		return plan_err(&loc, "unknown key '%s' in a plan; nearest valid key: '%s', which goes under"
+				" 'defaults:' (for every benchmark) or in a benchmark", key, plan_proto_keys[proto]);
+	}
+	return 0;
+}
+
 /* Walk the top mapping of one file in the order written, so includes land where they are named. */
 static int plan_read_root(struct plan_file *f, yaml_node_t *root, bool top)
 {
 	struct plan_protocol d = { PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET, PLAN_UNSET };
 	size_t first = f->rd->plan->nbench;
 	yaml_node_t *v;
-	int ret = plan_check_keys(f, root, "a plan", plan_top_keys, PLAN_NKEYS(plan_top_keys));
+	int ret = plan_expect(f, root, YAML_MAPPING_NODE, "a plan") ?: plan_top_misplaced(f, root) ?:
+		  plan_check_keys(f, root, "a plan", plan_top_keys, PLAN_NKEYS(plan_top_keys));
 
 	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; !ret && p < root->data.mapping.pairs.top; p++) {
 		const char *key = (const char *)plan_node(f, p->key)->data.scalar.value;

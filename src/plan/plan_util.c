@@ -35,7 +35,7 @@ int plan_parse_duration(const char *s, unsigned *seconds)
  * longer than 64 characters gets the longer length, an upper bound, so
  * plan_nearest() still has an answer for it.
  */
-static size_t plan_distance(const char *a, const char *b)
+size_t plan_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b), row[65];
 

@@ -115,6 +115,20 @@ setup() {
 	run "$CP" plan validate "$F/bad-function.yaml"
 	[ "$status" -eq 2 ]
 	echo "$output" | grep -F "'defualt' is not a function of 'bench mem memset'; nearest: 'default'"
+	# a protocol key misspelt (or put) at the top: the key it means and where it goes, never 'name'
+	local d=$BATS_TEST_TMPDIR
+	printf 'name: t\nrepeat: 2\nbenchmarks:\n  - bench: mem memset -s 4KB\n' >"$d/top.yaml"
+	run "$CP" plan validate "$d/top.yaml"
+	[ "$status" -eq 2 ]
+	[ "$output" = "clearpath: $d/top.yaml:2:1: unknown key 'repeat' in a plan; nearest valid key: 'repeats', which goes under 'defaults:' (for every benchmark) or in a benchmark" ]
+	printf 'warmups: 0\nbenchmarks:\n  - bench: mem memset -s 4KB\n' >"$d/top.yaml"
+	run "$CP" plan validate "$d/top.yaml"
+	[ "$status" -eq 2 ]
+	[ "$output" = "clearpath: $d/top.yaml:1:1: 'warmups' belongs under 'defaults:' (for every benchmark) or in a benchmark, not at the top of a plan" ]
+	# a top key misspelt still names the top key
+	printf 'nam: t\nbenchmarks:\n  - bench: mem memset -s 4KB\n' >"$d/top.yaml"
+	run "$CP" plan validate "$d/top.yaml"
+	[ "$output" = "clearpath: $d/top.yaml:1:1: unknown key 'nam' in a plan; nearest valid key: 'name'" ]
 }
 
 @test "odd keys are refused cleanly: 70 characters, empty, an anchor, a list (once read out of bounds)" {

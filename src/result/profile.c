@@ -32,7 +32,7 @@ const char *result_profile_symbol(const struct cmp_row *r)
 
 double result_profile_share(const struct cmp_set *s, const struct cmp_row *r, size_t col)
 {
-	return r->cells[col].n ? result_cell_level(&r->cells[col], s->rule) : NAN;
+	return result_level_of(s, r, col);
 }
 
 double result_profile_share_in_runs(const struct cmp_row *r, size_t col)

@@ -45,7 +45,7 @@ const char *result_profile_symbol(const struct cmp_row *r);
 
 /*
  * Column @col's share in profile row @r: the cell's level, the one estimate
- * its table row prints (result_cell_level()), over every profiled run of
+ * its table row prints (result_level_of()), over every profiled run of
  * the column: a run keeps its top five symbols, so where a run did not
  * store @r its share there counts 0 (cmp_cell.absent; what it was is below
  * the fifth, unknown).  So a member is never above its category (each

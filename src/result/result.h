@@ -236,6 +236,13 @@ const char *result_block_key(enum cmp_axis a);
  */
 double result_cell_level(const struct cmp_cell *c, enum stats_rule rule);
 
+/*
+ * Column @c's level in @row of @s as every output prints it: its own
+ * (result_cell_level()), or where it is paired with the base the level its
+ * within-session change implies, base x (1 + change).  NAN when empty.
+ */
+double result_level_of(const struct cmp_set *s, const struct cmp_row *row, size_t c);
+
 /* Whether @row is a share in per cent (--profile's), whose changes read in percentage points. */
 bool result_row_points(const struct result_row *row);
 

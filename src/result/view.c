@@ -65,6 +65,22 @@ double result_cell_level(const struct cmp_cell *c, enum stats_rule rule)
 	return rule == STATS_RULE_FASTPATH ? c->st.mean : c->st.level;
 }
 
+double result_level_of(const struct cmp_set *s, const struct cmp_row *row, size_t c)
+{
+	const struct cmp_cell *cell = &row->cells[c], *base = &row->cells[s->base];
+
+	if (!cell->n)
+		return NAN;
+	/*
+	 * independent: the change is the levels' (level / base - 1), so this is
+	 * the column's own level up to rounding; paired: the level the
+	 * within-session change implies
+	 */
+	if (c != s->base && cell->has_change && !isnan(cell->change.pct) && cell->change.paired)
+		return view_on_base(result_cell_level(base, s->rule), cell->change.pct);
+	return result_cell_level(cell, s->rule);
+}
+
 static const struct stats_estimate *view_estimate(const struct cmp_cell *c, enum stats_rule rule)
 {
 	return rule == STATS_RULE_FASTPATH ? &c->st.pooled : &c->st.robust;
@@ -85,7 +101,7 @@ static void view_cell(const struct cmp_set *s, const struct cmp_row *row, size_t
 	rc->sessions = cell->st.sessions;
 	rc->outliers = cell->st.outliers;
 	rc->cv = cell->st.cv;
-	rc->level = result_cell_level(cell, o->rule);
+	rc->level = result_level_of(s, row, c);
 	if (c == s->base || !cell->has_change || isnan(cell->change.pct)) {
 		/* the base, or a column with nothing to compare with: its own level and interval */
 		rc->state = c == s->base ? RESULT_BASE : RESULT_ALONE;
@@ -96,14 +112,7 @@ static void view_cell(const struct cmp_set *s, const struct cmp_row *row, size_t
 	}
 	rc->change = &cell->change;
 	rc->state = view_state(&cell->change, o->rule);
-	/*
-	 * independent: the change is the levels' (level / base - 1), so this is
-	 * the column's own level up to rounding; paired: the level the
-	 * within-session change implies
-	 */
 	rc->implied = cell->change.paired;
-	if (rc->implied)
-		rc->level = view_on_base(result_cell_level(base, o->rule), cell->change.pct);
 	rc->level_low = view_on_base(result_cell_level(base, o->rule), cell->change.ci_low);
 	rc->level_high = view_on_base(result_cell_level(base, o->rule), cell->change.ci_high);
 }

@@ -252,6 +252,47 @@ assert row[0]["n"] == 4, row[0]'
 		grep -q '>13\.6%<' || { grep exc_page_fault "$D/p.html"; return 1; }
 }
 
+@test "one share per symbol when columns share sessions (--columns param:f, paired): the summary's is the table's level" {
+	# the fixture's nt-clear runs as a second -f of base's sessions: -f demand and -f populate measured together
+	python3 - "$BATS_TEST_DIRNAME/../fixtures/show/profile.csv" >"$D/paired.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+w = csv.writer(sys.stdout, lineterminator="\n")
+w.writerow(rows[0])
+started = {r[2]: r[10] for r in rows[1:] if r[1] == "base"}
+for r in rows[1:]:
+    if "--thp" in r[3] or "memset" in r[3]:
+        continue
+    if r[1] == "nt-clear":
+        r[1], r[2] = "base", r[2][:-1] + {"3": "1", "4": "2"}[r[2][-1]]
+        r[10] = started[r[2]]
+        r[3], r[4] = r[3].replace("-f demand", "-f populate"), r[4].replace("-f demand", "-f populate")
+    w.writerow(r)
+PY
+	"$CP" import --store "$D/p.db" "$D/paired.csv" >/dev/null
+	# populate's first run did not keep exc_page_fault
+	STORE="$D/p.db" store_sql "DELETE FROM sample WHERE id = (SELECT min(s.id) FROM sample s
+		JOIN resultclass r ON r.id = s.resultclass_id
+		WHERE r.name = 'mmap -p 4KB -f populate -s 64MB :profile:exc_page_fault')"
+	run --separate-stderr "$CP" show --store "$D/p.db" --profile --columns param:f --format json
+	[ "$status" -eq 0 ] || { echo "$stderr"; return 1; }
+	json_check '
+(b,) = d["blocks"]
+res = {r["resultclass"].split(" :profile:")[1]: r["columns"] for r in b["results"]}
+(p,) = b["profiles"]
+implied = 0
+for s in p["symbols"]:
+    for c in s["columns"]:
+        col = [x for x in res[s["symbol"]] if x["value"] == c["value"]][0]
+        assert (c["share_pct"] is None) == ("level" not in col), (s["symbol"], c, col)
+        if c["share_pct"] is not None:
+            assert abs(c["share_pct"] - col["level"]) < 1e-9, (s["symbol"], c, col)
+            assert (c["change_pp"] is None) == ("change_pp" not in col), (s["symbol"], c, col)
+            assert c["change_pp"] is None or abs(c["change_pp"] - col["change_pp"]) < 1e-9, (s["symbol"], c, col)
+            implied += col["level_implied"] and abs(col["level"] - col["mean"]) > 1e-6
+assert implied > 0, "no paired cell whose implied level differs from its own: the test checks nothing"'
+}
+
 @test "show --profile and the report say how each column was sampled: not recorded for imported shares" {
 	need_cairo
 	run --separate-stderr "$CP" show --profile --format grid

@@ -46,6 +46,14 @@ static const struct campaign_method *methods_lookup(const struct plan_swprofile 
 	const struct campaign_method *m;
 	char list[256];
 
+	/* "methd: command": the key misspelt, not the method missing */
+	for (size_t i = 0; !sw->method && i < sw->nboot; i++)
+		if (strspn(sw->boot[i].key, "abcdefghijklmnopqrstuvwxyz_") == strlen(sw->boot[i].key) &&
+		    plan_distance(sw->boot[i].key, "method") <= 2) {
+			plan_err(&sw->boot[i].key_loc, "unknown key '%s' in boot; nearest valid key: 'method' (%s)",
+				 sw->boot[i].key, methods_list(list, sizeof(list)));
+			return NULL;
+		}
 	if (!sw->method) {
 		plan_err(&sw->method_loc, "boot needs a method: %s", methods_list(list, sizeof(list)));
 		return NULL;

@@ -456,6 +456,9 @@ benchmarks:
 		refused 2 "$2"
 	}
 	check 'a: {boot: {method: kexek}}' "unknown boot method 'kexek'; nearest: 'kexec'"
+	# the key misspelt is named as such, not as a missing method
+	check 'a: {boot: {methd: command, commands: ["true"]}}' "unknown key 'methd' in boot; nearest valid key: 'method' (kexec, grub, command, lava or fake)"
+	check 'a: {boot: {commands: ["true"]}}' "boot needs a method: kexec, grub, command, lava or fake"
 	check 'a: {boot: {method: kexec}}' "boot method kexec needs 'kernel'"
 	check 'a: {boot: {method: grub}}' "boot method grub needs 'entry'"
 	check 'a: {boot: {method: command}}' "boot method command needs 'commands'"

@@ -172,6 +172,13 @@ int campaign_make_dry(const struct campaign_start *s, struct plan *p, const char
 int campaign_load(const char *store_url, int64_t id, bool running, struct campaign *c);
 
 /*
+ * campaign_load() of what the store holds alone, c->plan NULL: all that
+ * `campaign status` reads, so a campaign whose plan is gone or was edited
+ * (after it ended, say) still tells its state.  The same returns.
+ */
+int campaign_load_state(const char *store_url, int64_t id, bool running, struct campaign *c);
+
+/*
  * The campaign @which names in the store at @store_url: its id ("3"), or
  * one of its targets as written at start ("local", "root@box1"), or with
  * @which NULL this machine's: one with a target on this machine, or started

@@ -354,12 +354,21 @@ static int record_load(const char *store_url, int64_t id, bool running, struct c
 		log_hint("its rows (tables campaign, campaign_boot) were written by hand or by another program");
 		return EXIT_USAGE;
 	}
-	return record_load_plan(c);
+	return 0;
+}
+
+int campaign_load_state(const char *store_url, int64_t id, bool running, struct campaign *c)
+{
+	int ret = record_load(store_url, id, running, c);
+
+	if (ret)
+		campaign_free(c);
+	return ret;
 }
 
 int campaign_load(const char *store_url, int64_t id, bool running, struct campaign *c)
 {
-	int ret = record_load(store_url, id, running, c);
+	int ret = record_load(store_url, id, running, c) ?: record_load_plan(c);
 
 	/* a load that failed part way (a plan changed since the campaign started) keeps nothing */
 	if (ret)

@@ -660,7 +660,7 @@ static int ca_status_all(const char *url, bool json)
 	while (!ret && !(ret = campaign_next(url, id, &id)) && id) {
 		struct campaign c;
 
-		if ((ret = campaign_load(url, id, false, &c)))
+		if ((ret = campaign_load_state(url, id, false, &c)))
 			break;
 		if (json && json_array_append_new(all, campaign_status_json(&c)))
 			ret = EXIT_INTERNAL;
@@ -691,7 +691,7 @@ static int ca_status(int argc, char **argv)
 		ret = campaign_pick(url, optind < argc ? argv[optind] : NULL, false, &id);
 	if (ret)
 		return ret;
-	ret = campaign_load(url, id, false, &c);
+	ret = campaign_load_state(url, id, false, &c);
 	if (!ret && o.json)
 		ret = ca_print_json(&c);
 	else if (!ret)

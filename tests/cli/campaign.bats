@@ -1169,3 +1169,28 @@ EOF2
 	[ "$(grep -c '^local: boot ' <<<"$output")" -eq 1 ]
 	[ "$(sql "select count(*) from session where complete = 1")" -eq 2 ]
 }
+
+@test "campaign status: a finished campaign's status comes from the store alone; its plan may be gone or edited" {
+	ab_plan
+	run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3
+	[ "$status" -eq 0 ] || { echo "$output"; echo "$stderr"; return 1; }
+	run --separate-stderr "$CP" campaign status
+	[ "$status" -eq 0 ]
+	local text=$output
+	# edited after the end: status reads what the store holds, not the file
+	sed -i 's/6.18.0-patch/6.18.1-patch/' "$D/ab.yaml"
+	run --separate-stderr "$CP" campaign status
+	[ "$status" -eq 0 ] || { echo "edited: $stderr"; return 1; }
+	[ "$output" = "$text" ]
+	# gone: status, its JSON and --all still answer
+	rm "$D/ab.yaml"
+	run --separate-stderr "$CP" campaign status
+	[ "$status" -eq 0 ] || { echo "gone: $stderr"; return 1; }
+	[ "$output" = "$text" ]
+	run --separate-stderr "$CP" campaign status 1 --format json
+	[ "$status" -eq 0 ] || { echo "gone, json: $stderr"; return 1; }
+	[ "$(jq -r '.state' <<<"$output")" = done ]
+	run --separate-stderr "$CP" campaign status --all
+	[ "$status" -eq 0 ] || { echo "gone, --all: $stderr"; return 1; }
+	[[ "$output" == *"done"* ]]
+}

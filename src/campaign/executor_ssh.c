@@ -43,6 +43,7 @@ struct rx {
 	const struct plan *src;	/* the controller's plan: its files are copied */
 	char *plan;		/* the top plan's copy on the host */
 	char *fake;		/* the host's $CLEARPATH_FAKE_BOOT (quoted), or NULL */
+	char sut[256];		/* the host's SUT class, from its facts at open: its sessions must carry it */
 	unsigned boot_timeout;
 	bool dry_run;
 	bool installed;		/* a dry run: the copies were printed */
@@ -336,7 +337,7 @@ static int rx_bring_back(struct rx *x, const struct campaign *c, const struct st
 	else
 		log_err("out of memory");
 	if (!ret)
-		ret = campaign_ssh_accept(c, b, local, dir, accepted, sizeof(accepted));
+		ret = campaign_ssh_accept(c, b, x->sut, local, dir, accepted, sizeof(accepted));
 	if (!ret && !(in = fopen(accepted, "r"))) {
 		log_err("cannot read %s: %s", accepted, strerror(errno));
 		ret = EXIT_INTERNAL;
@@ -685,7 +686,7 @@ static int rx_check(const struct plan *p, const json_t *spec, const char *target
 			remote_host_free(&h);
 			return EXIT_USAGE;
 		}
-	ret = campaign_ssh_check(&h, p, dry_run, &reached);
+	ret = campaign_ssh_check(&h, p, dry_run, &reached, NULL, 0);
 	if (!reached && ret == EXIT_RESOURCE) {
 		log_warn("%s: whether the plan fits it is checked when the campaign reaches it", h.dest);
 		ret = 0;
@@ -739,7 +740,7 @@ static int rx_open(struct campaign_executor *ex, const struct campaign *c, const
 	 */
 	ret = rx_install(x);
 	if (!ret)
-		ret = campaign_ssh_check(&x->h, c->plan, false, NULL);
+		ret = campaign_ssh_check(&x->h, c->plan, false, NULL, x->sut, sizeof(x->sut));
 	if (ret)
 		rx_close(ex);
 	return ret;

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The SUT class of @target's sessions brought back before in @c ("" none yet), into @buf. */
-static int accept_sut_of(const struct campaign *c, const char *target, char *buf, size_t len)
+/* The SUT class of @target's sessions brought back before in @c (@facts' when none is yet), into @buf. */
+static int accept_sut_of(const struct campaign *c, const char *target, const char *facts, char *buf, size_t len)
 {
 	const struct store_campaign_boot *prev = NULL;
 	struct store *st;
@@ -21,7 +21,7 @@ static int accept_sut_of(const struct campaign *c, const char *target, char *buf
 	size_t i;
 	int ret;
 
-	buf[0] = '\0';
+	snprintf(buf, len, "%s", facts);
 	for (size_t k = 0; !prev && k < c->nboots; k++)
 		if (!strcmp(c->boots[k].target, target) && c->boots[k].session[0])
 			prev = &c->boots[k];
@@ -57,7 +57,7 @@ static const char *accept_why(const json_t *all, const struct store_campaign_boo
 	else if (!got_sw || strcmp(got_sw, b->swprofile))
 		snprintf(why, len, "its session is filed under swprofile '%s', not '%s', the swprofile of this boot",
 			 got_sw ? got_sw : "", b->swprofile);
-	else if (sut[0] && (!got_sut || strcmp(got_sut, sut)))
+	else if (!got_sut || strcmp(got_sut, sut))
 		snprintf(why, len, "its session is filed under SUT class '%s', not '%s', this host's",
 			 got_sut ? got_sut : "", sut);
 	else
@@ -108,8 +108,8 @@ static int accept_write(const char *scratch, const char *uuid, const char *out)
 	return err ? EXIT_INTERNAL : 0;
 }
 
-int campaign_ssh_accept(const struct campaign *c, const struct store_campaign_boot *b, const char *file,
-			const char *dir, char *out, size_t len)
+int campaign_ssh_accept(const struct campaign *c, const struct store_campaign_boot *b, const char *host_sut,
+			const char *file, const char *dir, char *out, size_t len)
 {
 	char scratch[4096], sut[256], why[1024];
 	json_t *all = NULL;
@@ -118,7 +118,7 @@ int campaign_ssh_accept(const struct campaign *c, const struct store_campaign_bo
 	snprintf(scratch, sizeof(scratch), "%s/check.db", dir);
 	if ((size_t)snprintf(out, len, "%s/accepted.csv", dir) >= len)
 		return EXIT_INTERNAL;
-	if ((ret = accept_sut_of(c, b->target, sut, sizeof(sut))))
+	if ((ret = accept_sut_of(c, b->target, host_sut, sut, sizeof(sut))))
 		return ret;
 	if ((ret = accept_load(file, scratch, &all))) {
 		log_err("%s: what the host handed back for boot %d (%s) is no session clearpath can read", b->target,

@@ -3,6 +3,7 @@
 #include "campaign/campaign.h"
 #include "campaign/method.h"
 #include "campaign/ssh.h"
+#include "harness/fingerprint.h"
 #include "remote/remote.h"
 #include "util/log.h"
 #include "util/sysfs.h"
@@ -30,7 +31,7 @@
 	"for f in \"$R\"/proc/meminfo \"$R\"/sys/kernel/mm/transparent_hugepage/* " \
 	"\"$R\"/sys/kernel/mm/hugepages/hugepages-*/nr_hugepages " \
 	"\"$R\"/sys/kernel/mm/hugepages/hugepages-*/free_hugepages " \
-	"\"$R\"/etc/default/grub \"$R\"/etc/default/grub.d/*.cfg; do " \
+	"\"$R\"/etc/default/grub \"$R\"/etc/default/grub.d/*.cfg \"$R\"/sys/class/dmi/id/product_name; do " \
 	"[ -f \"$f\" ] && [ -r \"$f\" ] || continue; printf '@%s\\n' \"${f#\"$R\"}\"; sed 's/^/|/' \"$f\"; echo; done; " \
 	"printf '@/proc/cpuinfo\\n'; sed -n '/^[[:space:]]*$/q; s/^/|/p' \"$R\"/proc/cpuinfo 2>/dev/null; " \
 	"printf '@/proc/self/smaps\\n'; grep -m1 '^KernelPageSize:' \"$R\"/proc/self/smaps 2>/dev/null | sed 's/^/|/'; " \
@@ -113,7 +114,8 @@ static int facts_rm(const char *path, const struct stat *st, int flag, struct FT
 	return remove(path);
 }
 
-int campaign_ssh_check(const struct remote_host *h, const struct plan *p, bool dry_run, bool *reached)
+int campaign_ssh_check(const struct remote_host *h, const struct plan *p, bool dry_run, bool *reached, char *sut,
+		       size_t sut_len)
 {
 	char dir[] = "/tmp/clearpath-facts.XXXXXX";
 	const char *sysroot = getenv("CLEARPATH_SYSROOT");
@@ -133,6 +135,8 @@ int campaign_ssh_check(const struct remote_host *h, const struct plan *p, bool d
 		struct campaign_target_env env = { h->dest, false, dry_run, dry_run ? log_warn : log_err };
 
 		sysfs_set_root(dir);
+		if (sut)
+			fp_sut_class(sut, sut_len);
 		ret = campaign_target_check(p, &env);
 		sysfs_set_root(sysroot);
 	}

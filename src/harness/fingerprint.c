@@ -46,11 +46,21 @@ static const char *fp_virtualisation(void)
 	return "hypervisor";
 }
 
+void fp_sut_class(char *name, size_t len)
+{
+	char product[256];
+
+	if (!sysfs_read_line("/sys/class/dmi/id/product_name", product, sizeof(product)) && product[0])
+		snprintf(name, len, "%s", product);
+	else
+		fp_cpu_model(name, len);
+}
+
 json_t *fp_sut(char *name, size_t len)
 {
 	json_t *o = json_object();
 	struct utsname u;
-	char model[256], host[256] = "", product[256];
+	char model[256], host[256] = "";
 	uint64_t llc;
 	unsigned level;
 
@@ -74,10 +84,7 @@ json_t *fp_sut(char *name, size_t len)
 		json_object_set_new(o, "llc_level", json_integer(level));
 	}
 	json_object_set_new(o, "virtualisation", json_string(fp_virtualisation()));
-	if (!sysfs_read_line("/sys/class/dmi/id/product_name", product, sizeof(product)) && product[0])
-		snprintf(name, len, "%s", product);
-	else
-		snprintf(name, len, "%s", model);
+	fp_sut_class(name, len);
 	return o;
 }
 

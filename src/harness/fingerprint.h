@@ -14,6 +14,13 @@
 json_t *fp_sut(char *name, size_t len);
 
 /*
+ * The default class name alone into @name, as fp_sut() gives it: the DMI
+ * product name, else the CPU model, read through util/sysfs's root (a
+ * host's facts copied under a directory give that host's class).
+ */
+void fp_sut_class(char *name, size_t len);
+
+/*
  * The swprofile fingerprint: kernel release and version, /proc/cmdline, THP
  * enabled/defrag, the hugetlb page sizes offered with their overcommit limits
  * (not the pools' page counts: live state, in the environment), libc version,

@@ -365,6 +365,8 @@ if [ "\$1 \$2" = "plan run" ]; then
 	# the second session under another machine's class
 	sut) if [ -e '$D/sut-once' ]; then exec '$real' plan run --sut forged "\${@:3}"; fi
 	     touch '$D/sut-once';;
+	# the first session already under another machine's class: no earlier session to compare with
+	sut-first) if [ ! -e '$D/sut-once' ]; then touch '$D/sut-once'; exec '$real' plan run --sut forged "\${@:3}"; fi;;
 	# the terminal's title and screen, through the session's output
 	chatter) printf '\\033]0;owned\\007\\033[2Jrate\\n';;
 	esac
@@ -378,7 +380,7 @@ EOF2
 @test "campaign remote: a hostile host's session is refused unless it is exactly the one its boot was to give" {
 	hostile_host
 	local mode want
-	for mode in extra relabel sut; do
+	for mode in extra relabel sut sut-first; do
 		echo "$mode" >"$D/mode"
 		rm -f "$STORE" "$D/sut-once"
 		run --separate-stderr "$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --host "$A_DEST" --ssh-config "$CFG"
@@ -386,7 +388,7 @@ EOF2
 		case $mode in
 		extra) want="it holds 2 sessions, not the one of this boot";;
 		relabel) want="its session is filed under swprofile 'base', not 'patch', the swprofile of this boot";;
-		sut) want="its session is filed under SUT class 'forged', not";;
+		sut|sut-first) want="its session is filed under SUT class 'forged', not";;
 		esac
 		[[ "$stderr" == *"the session the host handed back for boot "*" is refused: $want"* ]] || { echo "$mode: $stderr"; return 1; }
 		[ "$(sql "select status from campaign")" = failed ]

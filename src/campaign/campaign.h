@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "plan/plan.h"
 #include "store/campaign.h"
@@ -48,6 +49,9 @@
 #define CAMPAIGN_TARGET_MAX 255		/* characters of a target's name (a host as given) */
 #define CAMPAIGN_BOOT_TIMEOUT_DEFAULT 900	/* seconds a host may take to come back from a boot */
 
+#define CAMPAIGN_HOLD_KIDS 512		/* target processes a controller names in its hold (hosts, lab devices) */
+#define CAMPAIGN_HOLDER_LEN (256 + 48 * CAMPAIGN_HOLD_KIDS)	/* a hold's token: the controller and its target processes */
+
 /* What a target says about the boot it runs. */
 struct campaign_facts {
 	char boot_id[64];	/* /proc/sys/kernel/random/boot_id (or the fake boot's) */
@@ -65,7 +69,7 @@ struct campaign {
 	const char *plan_path;	/* row.plan */
 	char *store_url;	/* the store it lives in, as given to campaign_load() */
 	bool dry_run;		/* made in memory by the dry run: no store is read or written */
-	char holder[512];	/* this controller's token while it holds the campaign (campaign_hold()), "" */
+	char holder[CAMPAIGN_HOLDER_LEN];	/* this controller's token while it holds the campaign (campaign_hold()), "" */
 	bool halted;		/* a boot did not come up: stopped for a person, running still (campaign_advance()) */
 };
 
@@ -322,6 +326,16 @@ int campaign_hold(struct campaign *c);
  * EXIT_RESOURCE after log_err() when another controller took it over.
  */
 int campaign_holding(struct campaign *c, char *status, size_t len);
+
+/*
+ * The hold of @c (this controller's, campaign_hold()) made to name the
+ * processes @kids[0..@n) too (a pid <= 0 is none), each advancing one
+ * target: a controller killed while they run still holds the campaign until
+ * the last of them ends, so no other advances a target they run.  c->holder
+ * is the new token, which each of them takes as its own.  0, or an exit
+ * code after log_err().
+ */
+int campaign_hold_kids(struct campaign *c, const pid_t *kids, size_t n);
 
 /* Let @c go (nothing when it is not held by this controller). */
 void campaign_unhold(struct campaign *c);

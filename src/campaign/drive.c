@@ -3,6 +3,7 @@
 #include "campaign/executor.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,36 +112,108 @@ static int drive_wait(const pid_t *pids, size_t n)
 	return worst;
 }
 
-/* Every target in a process of its own, each with its own store connections and ssh processes. */
+/* Close each of the @n pipes @fds (two ends each) but the read end of @keep (n: none). */
+static void drive_close_pipes(int *fds, size_t n, size_t keep)
+{
+	for (size_t i = 0; i < 2 * n; i++)
+		if (fds[i] >= 0 && i != 2 * keep)
+			close(fds[i]);
+}
+
+/*
+ * In a target's process: the hold the controller took for every target's
+ * process (campaign_hold_kids()), read from @fd into c->holder.  Nothing
+ * (the controller could not take it, or died first): this process does nothing.
+ */
+static bool drive_kid_holder(struct campaign *c, int fd)
+{
+	size_t n = 0;
+	ssize_t r;
+
+	while (n < sizeof(c->holder) - 1 &&
+	       ((r = read(fd, c->holder + n, sizeof(c->holder) - 1 - n)) > 0 || (r < 0 && errno == EINTR)))
+		n += r > 0 ? (size_t)r : 0;
+	c->holder[n] = '\0';
+	close(fd);
+	return n > 0;
+}
+
+/* The token c->holder written whole to @fd (a target's process waits for it). */
+static void drive_give_holder(const struct campaign *c, int fd)
+{
+	size_t len = strlen(c->holder), n = 0;
+	/* a process killed before it read it is no reason for this controller to die */
+	void (*was)(int) = signal(SIGPIPE, SIG_IGN);
+	ssize_t r;
+
+	while (n < len && ((r = write(fd, c->holder + n, len - n)) > 0 || (r < 0 && errno == EINTR)))
+		n += r > 0 ? (size_t)r : 0;
+	signal(SIGPIPE, was);
+}
+
+/* Target @target's process: it waits for the hold naming every target's process, then advances its target. */
+static void drive_kid(struct campaign *c, const struct campaign_executor_kind *k, const char *target, int *fds,
+		      size_t n, size_t i)
+{
+	bool detached;
+	int err = EXIT_RESOURCE;
+
+	drive_close_pipes(fds, n, i);
+	harness_stop_catch();
+	if (drive_kid_holder(c, fds[2 * i]))
+		err = drive_target(c, k, target, &detached);
+	fflush(NULL);
+	_exit(err);
+}
+
+/*
+ * Every target in a process of its own, each with its own store connections
+ * and ssh processes; the hold names them all, so a controller killed alone
+ * still holds the campaign while they run.
+ */
 static int drive_parallel(struct campaign *c, const struct campaign_executor_kind *k, json_t *targets)
 {
 	size_t n = json_array_size(targets);
 	pid_t *pids = calloc(n ? n : 1, sizeof(*pids));
-	int ret = 0, err;
+	int *fds = malloc(2 * (n ? n : 1) * sizeof(*fds)), ret = 0, err;
 
-	if (!pids) {
+	if (!pids || !fds) {
 		log_err("out of memory");
+		free(pids);
+		free(fds);
 		return EXIT_INTERNAL;
 	}
+	for (size_t i = 0; i < n; i++)
+		if (pipe(fds + 2 * i)) {
+			log_err("cannot make a pipe: %s", strerror(errno));
+			fds[2 * i] = fds[2 * i + 1] = -1;
+			ret = EXIT_INTERNAL;
+		}
 	fflush(NULL);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; !ret && i < n; i++) {
 		const char *target = json_string_value(json_array_get(targets, i));
-		bool detached;
 
 		pids[i] = fork();
-		if (pids[i] == 0) {
-			harness_stop_catch();
-			err = drive_target(c, k, target, &detached);
-			fflush(NULL);
-			_exit(err);
-		}
+		if (pids[i] == 0)
+			drive_kid(c, k, target, fds, n, i);
 		if (pids[i] < 0) {
 			log_err("cannot start the process for %s: %s", target, strerror(errno));
 			ret = EXIT_INTERNAL;
 		}
 	}
+	for (size_t i = 0; i < n; i++)
+		if (fds[2 * i] >= 0)
+			close(fds[2 * i]);
+	/* a process that is not given the hold (closed unwritten) does nothing */
+	if (!ret && !(ret = campaign_hold_kids(c, pids, n)))
+		for (size_t i = 0; i < n; i++)
+			drive_give_holder(c, fds[2 * i + 1]);
+	for (size_t i = 0; i < n; i++)
+		if (fds[2 * i + 1] >= 0)
+			close(fds[2 * i + 1]);
 	err = drive_wait(pids, n);
 	free(pids);
+	free(fds);
 	return ret ? ret : err;
 }
 

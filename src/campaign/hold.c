@@ -24,11 +24,19 @@
  */
 #define HOLD_FOREIGN_STALE (24 * 3600)
 
+/* One process: its pid and start time. */
+struct hold_proc {
+	long pid;
+	unsigned long long start;
+};
+
 struct hold_who {
 	char host[256];
 	char boot[64];
 	long pid;
 	unsigned long long start;
+	struct hold_proc kids[CAMPAIGN_HOLD_KIDS];	/* its processes for each target, which outlive it when it is killed */
+	size_t nkids;
 };
 
 /*
@@ -67,18 +75,48 @@ static void hold_me(struct hold_who *w)
 	w->start = hold_start_of(w->pid);
 }
 
+/* @w's target processes as the token names them ([] none), or NULL when out of memory. */
+static json_t *hold_kids_json(const struct hold_who *w)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < w->nkids; i++)
+		if (json_array_append_new(a, json_pack("{s:I, s:I}", "pid", (json_int_t)w->kids[i].pid, "start",
+						       (json_int_t)w->kids[i].start))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
 static int hold_token(const struct hold_who *w, char *buf, size_t len)
 {
+	json_t *kids = w->nkids ? hold_kids_json(w) : NULL;
 	json_t *o = json_pack("{s:s, s:s, s:I, s:I}", "host", w->host, "boot", w->boot, "pid", (json_int_t)w->pid,
 			      "start", (json_int_t)w->start);
-	char *s = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	char *s = o && (!w->nkids || (kids && !json_object_set(o, "kids", kids))) ?
+		  json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	int ret = s && strlen(s) < len ? 0 : -ENOMEM;
 
 	if (!ret)
 		snprintf(buf, len, "%s", s);
 	free(s);
+	json_decref(kids);
 	json_decref(o);
 	return ret;
+}
+
+/* The target processes the token's object @o names into @w (none when it names none). */
+static void hold_parse_kids(const json_t *o, struct hold_who *w)
+{
+	const json_t *k;
+	size_t i;
+
+	json_array_foreach(json_object_get(o, "kids"), i, k)
+		if (w->nkids < CAMPAIGN_HOLD_KIDS && json_is_integer(json_object_get(k, "pid"))) {
+			w->kids[w->nkids].pid = (long)json_integer_value(json_object_get(k, "pid"));
+			w->kids[w->nkids++].start = (unsigned long long)json_integer_value(json_object_get(k, "start"));
+		}
 }
 
 /* @token read back; false when it is none of ours (then it is taken as a controller that runs). */
@@ -94,6 +132,7 @@ static bool hold_parse(const char *token, struct hold_who *w)
 		snprintf(w->boot, sizeof(w->boot), "%s", boot);
 		w->pid = (long)json_integer_value(json_object_get(o, "pid"));
 		w->start = (unsigned long long)json_integer_value(json_object_get(o, "start"));
+		hold_parse_kids(o, w);
 	}
 	json_decref(o);
 	return ok;
@@ -108,7 +147,16 @@ static double hold_age(const char *t)
 	return end ? difftime(time(NULL), timegm(&tm)) : 0;
 }
 
-/* Whether the controller @w still holds the campaign for real: it runs (this machine), or might (another). */
+/* Whether process @pid, started at @start, runs on this machine (not another that took its pid since). */
+static bool hold_runs(long pid, unsigned long long start)
+{
+	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM) && hold_start_of(pid) == start;
+}
+
+/*
+ * Whether the controller @w still holds the campaign for real: it or one of
+ * its target processes runs (this machine), or might (another).
+ */
 static bool hold_alive(const struct hold_who *w, const struct hold_who *me, const char *since)
 {
 	if (strcmp(w->host, me->host))
@@ -116,7 +164,13 @@ static bool hold_alive(const struct hold_who *w, const struct hold_who *me, cons
 	/* this machine booted since: that controller went down with the boot it ran in */
 	if (strcmp(w->boot, me->boot))
 		return false;
-	return w->pid > 0 && (kill((pid_t)w->pid, 0) == 0 || errno == EPERM) && hold_start_of(w->pid) == w->start;
+	if (hold_runs(w->pid, w->start))
+		return true;
+	/* killed alone, it left its processes advancing their targets: they hold it until they end */
+	for (size_t i = 0; i < w->nkids; i++)
+		if (hold_runs(w->kids[i].pid, w->kids[i].start))
+			return true;
+	return false;
 }
 
 int campaign_hold(struct campaign *c)
@@ -159,6 +213,37 @@ int campaign_hold(struct campaign *c)
 		log_warn("campaign %lld: its last controller (pid %ld on %s) is gone; going on where it stopped",
 			 (long long)c->row.id, them.pid, them.host);
 	return store_exit_code(err);
+}
+
+int campaign_hold_kids(struct campaign *c, const pid_t *kids, size_t n)
+{
+	struct hold_who me;
+	char token[CAMPAIGN_HOLDER_LEN];
+	struct store *st;
+	int ret, err;
+
+	if (c->dry_run)
+		return 0;
+	hold_me(&me);
+	for (size_t i = 0; i < n && me.nkids < CAMPAIGN_HOLD_KIDS; i++)
+		if (kids[i] > 0) {
+			me.kids[me.nkids].pid = (long)kids[i];
+			me.kids[me.nkids++].start = hold_start_of((long)kids[i]);
+		}
+	if (n > CAMPAIGN_HOLD_KIDS || hold_token(&me, token, sizeof(token))) {
+		log_err(n > CAMPAIGN_HOLD_KIDS ? "at most %d targets run at once" : "out of memory", CAMPAIGN_HOLD_KIDS);
+		return EXIT_INTERNAL;
+	}
+	if ((ret = campaign_store_open(c->store_url, &st)))
+		return ret;
+	err = store_campaign_hold(st, c->row.id, c->holder, token);
+	store_close(st);
+	if (err == -EBUSY || err == -ESTALE)
+		log_err(err == -EBUSY ? "campaign %lld was taken by another controller just now" :
+			"campaign %lld no longer runs", (long long)c->row.id);
+	if (!err)
+		snprintf(c->holder, sizeof(c->holder), "%s", token);
+	return err == -EBUSY ? EXIT_RESOURCE : err == -ESTALE ? EXIT_USAGE : store_exit_code(err);
 }
 
 int campaign_holding(struct campaign *c, char *status, size_t len)

@@ -498,3 +498,33 @@ c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute("BEGIN EXCLUSI
 	# the state directory sshd's own SetEnv named first was not the one used
 	[ ! -e "$D/nostate/state/clearpath" ]
 }
+
+@test "campaign remote: continue while a killed controller's process for a host still runs is refused; no host runs twice" {
+	# the first session on the host says it runs, then waits until the test lets it go
+	cat >"$D/linger.sh" <<-EOF2
+		if [ ! -e '$D/reached' ]; then
+			touch '$D/reached'
+			i=0; while [ ! -e '$D/go' ] && [ \$i -lt 600 ]; do sleep 0.1; i=\$((i + 1)); done
+		fi
+		echo rate 42.5
+	EOF2
+	sed -i "s|command: \"echo rate 42.5\"|command: \"sh '$D/linger.sh'\"|" "$D/ab.yaml"
+	"$CP" campaign start "$D/ab.yaml" --boots 1 --seed 3 --host "$A_DEST" --ssh-config "$CFG" >"$D/out" 2>"$D/err" &
+	local ctl=$! kid
+	wait_reached || { touch "$D/go"; cat "$D/out" "$D/err"; return 1; }
+	# the controller alone is killed: its process for the host goes on with the session
+	kill -KILL "$ctl"
+	wait "$ctl" || true
+	run --separate-stderr "$CP" campaign continue
+	touch "$D/go"
+	refused 3 "campaign 1 is being advanced by another controller: pid $ctl on $(hostname)"
+	# the host's process finishes its boots (the campaign's last), then ends
+	kid=$(sql "select json_extract(owner, '$.kids[0].pid') from campaign")
+	[ -n "$kid" ] && [ "$kid" != "$ctl" ]
+	while kill -0 "$kid" 2>/dev/null; do sleep 0.1; done
+	[ "$(sql "select status from campaign")" = done ] || { cat "$D/out" "$D/err"; return 1; }
+	# each boot measured once: two sessions, no other ran on the host
+	[ "$(sql "select count(*) from session")" -eq 2 ]
+	[ "$(sql "select count(*) from campaign_boot b join session s on s.uuid = b.session and s.boot_id = b.boot_id")" -eq 2 ]
+	[ "$(grep -c 'session of' "$D/out")" -eq 2 ]
+}

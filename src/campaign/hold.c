@@ -41,7 +41,7 @@ struct hold_who {
 
 /*
  * The start time of process @pid (field 22 of its main thread's stat), or 0 when it does not
- * run.  Through task/PID, not /proc/PID/stat: qemu-user answers a process's reads of its own
+ * run (a zombie does not).  Through task/PID, not /proc/PID/stat: qemu-user answers a process's reads of its own
  * /proc/PID/stat itself, a clock tick off the kernel's, so an emulated controller read its own
  * start one way and another controller read it the other, and took it for gone.
  */
@@ -49,14 +49,18 @@ static unsigned long long hold_start_of(long pid)
 {
 	char path[64], buf[1024], *p;
 	unsigned long long start = 0;
+	char state = 'Z';
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/stat", pid, pid);
 	if (!(f = fopen(path, "r")))
 		return 0;
-	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
-	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-		   &start) != 1)
+	if (!fgets(buf, sizeof(buf), f) || !(p = strrchr(buf, ')')) ||
+	    sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+		   &state, &start) != 2)
+		start = 0;
+	/* killed, not yet reaped (an orphan waits for its reaper): it runs no more */
+	if (state == 'Z' || state == 'X')
 		start = 0;
 	fclose(f);
 	return start;

@@ -587,13 +587,38 @@ static time_t rx_now(void)
 	return ts.tv_sec;
 }
 
+/*
+ * Ask the host for its facts until it answers, with a boot id other than
+ * @left (unless NULL), into *@f, or until x->boot_timeout seconds passed or
+ * a stop signal came.  *@back: it did answer so.  Otherwise the last try's
+ * exit code (0: it answered, still with @left), why it failed in @why.
+ */
+static int rx_poll(struct rx *x, const char *left, struct campaign_facts *f, bool *back, char *why, size_t len)
+{
+	time_t deadline = rx_now() + x->boot_timeout;
+	int ret;
+
+	*back = false;
+	for (;;) {
+		/* while it reboots the host refuses or times out: that is the wait, not an error */
+		ret = rx_facts_run(x, f, why, len);
+		if (!ret && (!left || strcmp(f->boot_id, left))) {
+			*back = true;
+			return 0;
+		}
+		if (harness_stop_signal() || rx_now() >= deadline)
+			return ret;
+		sleep(RX_POLL_SECONDS);
+	}
+}
+
 static int rx_wait(struct campaign_executor *ex, const struct plan_swprofile *sw, const struct campaign_facts *before,
 		   enum campaign_wait *how)
 {
 	struct rx *x = ex->priv;
 	struct campaign_facts f;
-	time_t deadline = rx_now() + x->boot_timeout;
 	char why[512] = "";
+	bool back;
 	int ret;
 
 	*how = CAMPAIGN_BACK;
@@ -603,19 +628,13 @@ static int rx_wait(struct campaign_executor *ex, const struct plan_swprofile *sw
 			       "boot gets clearpath and the plan again\n", x->h.dest, x->boot_timeout, RX_DRY_DIR);
 		return 0;
 	}
-	for (;;) {
-		/* while it reboots the host refuses or times out: that is the wait, not an error */
-		ret = rx_facts_run(x, &f, why, sizeof(why));
-		if (!ret && strcmp(f.boot_id, before->boot_id)) {
-			x->recheck = campaign_method_of(sw)->reboots;
-			return 0;
-		}
-		if (harness_stop_signal())
-			return EXIT_RESOURCE;
-		if (rx_now() >= deadline)
-			break;
-		sleep(RX_POLL_SECONDS);
+	ret = rx_poll(x, before->boot_id, &f, &back, why, sizeof(why));
+	if (back) {
+		x->recheck = campaign_method_of(sw)->reboots;
+		return 0;
 	}
+	if (harness_stop_signal())
+		return EXIT_RESOURCE;
 	/* it answers, with the boot it left: the boot never happened, and is taken again */
 	if (!ret) {
 		*how = CAMPAIGN_NOT_BOOTED;
@@ -623,6 +642,33 @@ static int rx_wait(struct campaign_executor *ex, const struct plan_swprofile *sw
 	}
 	log_err("%s: did not come back from the boot within %u seconds (%s)", x->h.dest, x->boot_timeout,
 		ret ? "unreachable" : "still the boot it left");
+	return EXIT_RESOURCE;
+}
+
+/*
+ * A controller that stopped while the host rebooted left its boot booting:
+ * this one waits for the host to answer again (it may still be coming
+ * back), as long as a boot may take, before anything is asked of it.
+ */
+static int rx_back(struct rx *x, const struct campaign *c, const char *target)
+{
+	size_t total;
+	const struct store_campaign_boot *b = campaign_next_boot(c, target, &total);
+	struct campaign_facts f;
+	char why[512] = "";
+	bool back;
+
+	if (!b || strcmp(b->status, STORE_BOOT_BOOTING))
+		return 0;
+	printf("%s: boot %d of %zu (%s) was started: waiting for it to come back, at most %u seconds\n", x->h.dest,
+	       b->pos + 1, total, b->swprofile, x->boot_timeout);
+	fflush(stdout);
+	rx_poll(x, NULL, &f, &back, why, sizeof(why));
+	if (back || harness_stop_signal())
+		return back ? 0 : EXIT_RESOURCE;
+	log_err("%s: did not come back from boot %d within %u seconds (%s)", x->h.dest, b->pos + 1, x->boot_timeout,
+		why);
+	log_hint("'clearpath campaign continue' checks the boot once %s answers again", x->h.dest);
 	return EXIT_RESOURCE;
 }
 
@@ -738,7 +784,9 @@ static int rx_open(struct campaign_executor *ex, const struct campaign *c, const
 	 * stay pending and 'campaign continue' tries it again.  Whether the plan
 	 * fits the host is known once it is reached: checked before each drive.
 	 */
-	ret = rx_install(x);
+	ret = rx_back(x, c, target);
+	if (!ret)
+		ret = rx_install(x);
 	if (!ret)
 		ret = campaign_ssh_check(&x->h, c->plan, false, NULL, x->sut, sizeof(x->sut));
 	if (ret)

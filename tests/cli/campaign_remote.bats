@@ -528,3 +528,52 @@ c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute("BEGIN EXCLUSI
 	[ "$(sql "select count(*) from campaign_boot b join session s on s.uuid = b.session and s.boot_id = b.boot_id")" -eq 2 ]
 	[ "$(grep -c 'session of' "$D/out")" -eq 2 ]
 }
+
+@test "campaign remote: continue while the host still reboots waits for it to come back, within the boot timeout" {
+	third_host slow
+	local slow=$THIRD sshd_pid=${GONE_PIDS##* } i
+	# its boot: simulated, then its sshd stops (the host goes down) and the connection with it
+	local down="kill \$(cat '$D/slow/sshd.pid'); kill \$PPID"
+	{
+		echo "name: slow"
+		echo "swprofiles:"
+		echo "  base:"
+		echo "    boot:"
+		echo "      method: command"
+		echo "      commands:"
+		printf '        - %s\n' "$(yaml_str "'$CP' campaign fake-boot --release 6.18.0-base")" "$(yaml_str "$down")"
+		echo "    expect: {release: 6.18.0-base}"
+		echo "benchmarks:"
+		echo "  - exec: {name: rate, command: \"echo rate 42.5\", regex: 'rate ([0-9.]+)', unit: GB/sec, higher_is_better: true}"
+	} > "$D/slow.yaml"
+	set -m	# the controller in a process group of its own, to kill it whole
+	"$CP" campaign start "$D/slow.yaml" --boots 1 --yes --host "$slow" --ssh-config "$D/cfg" --boot-timeout 120 \
+		>"$D/out" 2>"$D/err" &
+	local ctl=$!
+	set +m
+	# the host went down: the controller waits for it, and is killed there
+	wait "$sshd_pid" || true
+	for ((i = 0; i < 600; i++)); do [ "$(sql "select status from campaign_boot")" != booting ] || break; sleep 0.1; done
+	local kid
+	kid=$(sql "select json_extract(owner, '$.kids[0].pid') from campaign")
+	kill -KILL -- "-$ctl"
+	wait "$ctl" || true
+	# its process for the host is gone too (at most a zombie nobody reaped yet)
+	while ps -o stat= -p "$kid" | grep -qv Z; do sleep 0.1; done
+	[ "$(sql "select status from campaign_boot")" = booting ] || { cat "$D/out" "$D/err"; return 1; }
+	# the next controller waits for the host; once it says so, the host comes back up
+	"$CP" campaign continue >"$D/out2" 2>"$D/err2" &
+	local cont=$! rc=0
+	for ((i = 0; i < 600; i++)); do
+		! grep -q "was started: waiting for it to come back, at most 120 seconds" "$D/out2" || break
+		ps -o stat= -p "$cont" | grep -qv Z || break
+		sleep 0.1
+	done
+	/usr/sbin/sshd -D -e -f "$D/slow/sshd_config" </dev/null >/dev/null 2>"$D/slow/sshd.log" 3>&- &
+	GONE_PIDS="$GONE_PIDS $!"
+	wait "$cont" || rc=$?
+	[ "$rc" -eq 0 ] || { echo "rc $rc"; cat "$D/out2" "$D/err2"; return 1; }
+	grep -q "campaign 1 done: 1 boots, one session each" "$D/out2"
+	[ "$(sql "select status from campaign_boot")" = done ]
+	[ "$(sql "select count(*) from session where complete = 1")" -eq 1 ]
+}

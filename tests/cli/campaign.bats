@@ -871,6 +871,13 @@ EOF2
 		[[ "$output" == *"campaign 1 done: 2 boots"* ]] || { echo "$sig: $output"; return 1; }
 		[ "$(sql "select count(*) from session where complete = 1")" -eq 2 ]
 	done
+	# started with SIGINT ignored (nohup, `cmd &` in a script) it stays ignored: the boot goes on to the wait
+	rm -f "$STORE" "$D/sent" "$D/units/clearpath-campaign.service" "$D/units/multi-user.target.wants/"*
+	boot_plan INT
+	run setsid -w env --ignore-signal=INT "$CP" campaign start "$D/sig.yaml" --boots 1 --seed 2 --yes
+	[ -e "$D/sent" ]
+	[ "$status" -eq 0 ] || { echo "ignored INT: $output"; return 1; }
+	[[ "$output" == *"rebooting; the clearpath-campaign.service unit runs"* ]] || { echo "ignored INT: $output"; return 1; }
 }
 
 @test "campaign: the shutdown a boot starts stops the controller (in the boot command or the wait): the boot is checked, not taken again" {

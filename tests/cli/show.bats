@@ -1145,3 +1145,61 @@ assert all(s["change_pct"] is not None for f in d["fleet"] for s in f["suts"]), 
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"Fleet summary"* ]] || { echo "$output"; return 1; }
 }
+
+# Store $1 of SUT class box, memset -s 1GB: base has 8 sessions whose levels alternate between
+# 100 and 108 (+0.1 per pair) unless $2 is "one" (then 104 + 0.2 * (s % 3)), patch 6 around 107.
+# Every session has 3 samples of level -0.1, level, level +0.1 (GB/sec).  Prints the gap between the
+# two modes' mean levels in % of the lower, as the note prints it ("%.2f").
+two_mode_store() {
+	python3 - "$1.csv" "${2:-two}" <<'EOF2'
+import sys
+out, shape = sys.argv[1:]
+rows = ["sut,swprofile,session,benchmark,resultclass,unit,higher_is_better,iteration,warmup,value,"
+        "session_started,sample_time"]
+base = [(100, 108)[s % 2] + 0.1 * (s // 2) if shape == "two" else 104 + 0.2 * (s % 3) for s in range(8)]
+patch = [107 + 0.2 * (s % 3) for s in range(6)]
+n = 0
+for col, levels in (("base", base), ("patch", patch)):
+    for level in levels:
+        n += 1
+        for it, d in enumerate((-0.1, 0, 0.1)):
+            rows.append("box,%s,00000000-0000-4000-8000-%012d,mem/memset memset -s 1GB,memset -s 1GB,bytes/sec,1,"
+                        "%d,0,%r,2026-08-%02dT08:00:00Z,2026-08-%02dT08:00:1%dZ"
+                        % (col, n, it, (level + d) * 1e9, n, n, it))
+open(out, "w").write("\n".join(rows) + "\n")
+lo, hi = sorted(base)[:4], sorted(base)[4:]
+print("%.2f" % (100 * (sum(hi) / 4 - sum(lo) / 4) / (sum(lo) / 4)))
+EOF2
+	"$CP" import --store "$1" "$1.csv" >/dev/null
+}
+
+@test "show and report: a column whose sessions fall into 2 modes gets a line under the table; one mode none" {
+	local st="$D/modes.db" gap note
+	gap=$(two_mode_store "$st")
+	[ "$gap" = 7.99 ] # the fixture: 4 sessions around 100.15, 4 around 108.15
+	note="Sessions of base in memset -s 1GB fall into 2 modes $gap% apart (4 and 4 sessions): it takes more boots"
+	run --separate-stderr "$CP" show --store "$st" --format grid
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$note"* ]] || { echo "$output"; return 1; }
+	run --separate-stderr "$CP" show --store "$st" --format json
+	[ "$status" -eq 0 ]
+	# the base's modes make the patch's spread the row's: +3% on 6 tight sessions is then no verdict
+	json_check 'base, patch = d["blocks"][0]["results"][0]["columns"]
+assert base["modes"] == 2 and patch["modes"] == 1, (base, patch)
+assert patch["modes_shared"] and not patch["decided"] and patch["verdict"] == "none", patch
+assert any(n["kind"] == "warning" and n["text"].startswith(sys.argv[1]) for n in d["blocks"][0]["notes"]), d["blocks"][0]["notes"]' "$note"
+	run --separate-stderr "$CP" report --store "$st" -o "$D/modes.html"
+	[ "$status" -eq 0 ]
+	grep -qF "<li class=\"warning\">$note" "$D/modes.html" || { grep -n 'li' "$D/modes.html"; return 1; }
+	# one mode: no such line anywhere, and the same patch is decided on its own spread
+	st="$D/one.db"
+	two_mode_store "$st" one >/dev/null
+	run --separate-stderr "$CP" show --store "$st" --format grid
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"modes"* ]] || { echo "$output"; return 1; }
+	run --separate-stderr "$CP" show --store "$st" --format json
+	json_check 'base, patch = d["blocks"][0]["results"][0]["columns"]
+assert base["modes"] == 1 and not patch["modes_shared"] and patch["verdict"] == "improvement", (base, patch)'
+	"$CP" report --store "$st" -o "$D/one.html" 2>/dev/null
+	! grep -q "fall into 2 modes" "$D/one.html"
+}

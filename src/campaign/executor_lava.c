@@ -399,8 +399,9 @@ static const char *lx_failed(struct lx *x, char *why, size_t len)
 		return NULL;
 	snprintf(detail, sizeof(detail), "%s%.200s", x->job.failure[0] ? ": " : "", x->job.failure);
 	if (x->job.health == LAVA_CANCELED && !x->job.device[0])
-		snprintf(why, len, "try %d: job %ld was canceled in the queue (no free device of type %s within %u minutes, "
-			 "or canceled by hand)%s", x->try_, x->job.id, x->device_type, x->queue_minutes, detail);
+		snprintf(why, len, "try %d: job %ld was canceled in the queue (no free device of type %s within %u minute%s, "
+			 "or canceled by hand)%s", x->try_, x->job.id, x->device_type, x->queue_minutes,
+			 x->queue_minutes == 1 ? "" : "s", detail);
 	else if (x->job.health == LAVA_CANCELED)
 		snprintf(why, len, "try %d: job %ld was canceled on %s%s", x->try_, x->job.id, x->job.device, detail);
 	else if (x->job.health == LAVA_INCOMPLETE)
@@ -483,8 +484,8 @@ static int lx_run(struct lx *x, struct store_campaign_boot *b)
 		log_warn("%s: boot %d (%s): %s", x->target, b->pos + 1, b->swprofile, why);
 		lx_note_once(x, b, why);
 		if (x->tries_here > (int)x->retries) {
-			log_err("%s: boot %d (%s): no session after %d tries here; the boot waits for 'clearpath campaign continue'",
-				x->target, b->pos + 1, b->swprofile, x->tries_here);
+			log_err("%s: boot %d (%s): no session after %d tr%s here; the boot waits for 'clearpath campaign continue'",
+				x->target, b->pos + 1, b->swprofile, x->tries_here, x->tries_here == 1 ? "y" : "ies");
 			return EXIT_RESOURCE;
 		}
 		if ((ret = lx_submit(x, b, x->try_ + 1)))
@@ -791,7 +792,7 @@ static int lx_check(const struct plan *p, const json_t *spec, const char *target
 	if (!ret)
 		ret = lava_devices(l, type, tags, &usable, &total);
 	if (!ret && !usable) {
-		log_err("%s: the lab has %s device of type %s%s usable (%zu in all)", target, total ? "no" : "no",
+		log_err("%s: the lab has no device of type %s%s usable (%zu in all)", target,
 			type, tags[0] ? " with those tags" : "", total);
 		log_hint("lavacli devices list shows the lab's devices and their health");
 		ret = EXIT_RESOURCE;

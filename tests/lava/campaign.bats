@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # campaign.bats: `clearpath campaign start --lava` through the real LAVA lab of setup_suite.bash: a 2x2 campaign on two
 # devices at once with two Debian kernels, the job YAML against LAVA's schema, and the faults (a bogus kernel URL,
-# the worker stopped mid-job, the controller killed mid-campaign), each completed by `campaign continue`.
+# the worker stopped mid-job, the controller killed mid-campaign, a job left in the queue past its timeout), each
+# completed by `campaign continue`; and a lab whose devices are all in maintenance refused at start.
 
 bats_require_minimum_version 1.5.0
 load ../cli/helpers
@@ -9,6 +10,34 @@ load helpers
 
 setup() {
 	setup_store
+}
+
+# Whatever a test took out of service comes back, even when it failed midway.
+teardown() {
+	[ ! -e "$D/worker-down" ] || worker_health ACTIVE
+	[ ! -e "$D/devices-down" ] || devices_health GOOD
+}
+
+# Set the lab worker's health (ACTIVE, MAINTENANCE): LAVA schedules nothing on a worker in maintenance.
+# Through the model, as `workers update --health` would: in LAVA 2023.01 that command fails with a
+# TypeError (it calls go_health_maintenance() without the user its model now takes).
+worker_health() {
+	"$LAVA_TOP/tests/lava/lab" manage "$LAB" shell -c "from django.db import transaction
+from lava_scheduler_app.models import Worker
+with transaction.atomic():
+    w = Worker.objects.select_for_update().get(hostname='$(cat "$LAB/worker")')
+    getattr(w, 'go_health_' + '$1'.lower())(None, 'clearpath test')
+    w.save()" >/dev/null || return 1
+	if [ "$1" = ACTIVE ]; then rm -f "$D/worker-down"; else touch "$D/worker-down"; fi
+}
+
+# Set the health of every device of the lab (GOOD, MAINTENANCE).
+devices_health() {
+	local dev
+	while read -r dev; do
+		"$LAVA_TOP/tests/lava/lab" manage "$LAB" devices update --health "$1" "$dev" >/dev/null || return 1
+	done <"$LAB/devices.list"
+	if [ "$1" = GOOD ]; then rm -f "$D/devices-down"; else touch "$D/devices-down"; fi
 }
 
 # tests/lava/plans/$1.yaml.in with the lab's kernels, into $D/$1.yaml.
@@ -195,4 +224,63 @@ assert "try 1: job " in b["error"], b'
 
 @test "lava campaign: the server lost mid-job; the controller waits for it and brings the session back" {
 	MEASURE=fault-server-lost-20s fault_mid_job lab_pause server 20
+}
+
+@test "lava campaign: every device in maintenance: start is refused with the reason, nothing submitted or recorded" {
+	plan one
+	devices_health MAINTENANCE
+	run --separate-stderr start "$D/one.yaml" --boots 1 --seed 1
+	devices_health GOOD
+	[ "$status" -eq 3 ] || { echo "$output"; echo "$stderr"; false; }
+	[[ "$stderr" == *"the lab has no device of type qemu usable (2 in all)"* ]] || { echo "$stderr"; false; }
+	[[ "$stderr" == *"lavacli devices list shows the lab's devices and their health"* ]]
+	[ ! -s "$STORE" ] || [ "$(store_sql "select count(*) from campaign")" = 0 ]
+}
+
+@test "lava campaign: a job left in the queue (worker in maintenance) is canceled by its queue timeout; the reason kept, 'continue' completes it" {
+	local t0
+	plan one
+	worker_health MAINTENANCE
+	t0=$(date +%s)
+	run --separate-stderr start "$D/one.yaml" --boots 1 --seed 1 --lava-retries 0 --lava-queue-timeout 1
+	measured fault-queue-timeout-1min "$(($(date +%s) - t0))"
+	worker_health ACTIVE
+	[ "$status" -eq 3 ] || { echo "$output"; echo "$stderr"; false; }
+	[[ "$stderr" == *"was canceled in the queue (no free device of type qemu within 1 minute, or canceled by hand)"* ]] ||
+		{ echo "$stderr"; false; }
+	[[ "$stderr" == *"no session after 1 try here; the boot waits for 'clearpath campaign continue'"* ]]
+	status_json
+	json_check 'b = d["boots"][0]
+assert d["state"] == "running" and b["status"] == "booting", d
+assert "try 1: job " in b["error"] and "canceled in the queue" in b["error"], b'
+	run campaign_jobs
+	[ "$(printf '%s\n' "$output" | grep -c ' Finished Canceled ')" -eq 1 ] || { echo "$output"; false; }
+	# the worker is back: continue submits the boot again and it completes, one session
+	run --separate-stderr "$CP" campaign continue --store "$STORE"
+	[ "$status" -eq 0 ] || { echo "$output"; echo "$stderr"; false; }
+	status_json
+	json_check 'b = d["boots"][0]
+assert d["state"] == "done" and b["status"] == "done", d'
+	run store_sql "select count(*) from session"
+	[ "$output" = 1 ]
+	run campaign_jobs
+	[ "$(printf '%s\n' "$output" | grep -c ' Finished Complete ')" -eq 1 ] || { echo "$output"; false; }
+}
+
+# Cancel, as the lab's user, the campaign's job that runs now.
+cancel_running() {
+	local id
+	id=$(campaign_jobs | awk '$2 == "Running" { print $1; exit }')
+	[ -n "$id" ] || { echo "no running job to cancel" >&2; return 1; }
+	lavacli -i lab jobs cancel "$id"
+}
+
+@test "lava campaign: a job canceled by hand on its device is tried again with the reason kept, and the campaign completes" {
+	MEASURE=fault-canceled-by-hand fault_mid_job cancel_running
+	status_json
+	json_check 'b = d["boots"][0]
+assert "try 1: job " in b["error"] and " was canceled on " in b["error"], b'
+	run campaign_jobs
+	[ "$(printf '%s\n' "$output" | grep -c ' Finished Canceled ')" -eq 1 ] || { echo "$output"; false; }
+	[ "$(printf '%s\n' "$output" | grep -c ' Finished Complete ')" -eq 1 ] || { echo "$output"; false; }
 }

@@ -899,6 +899,9 @@ static void test_identity_display(void **state)
 	expect_identity("mem/memset", "-s 1MB --bogus", "-s 1MB --bogus", "-s 1MB --bogus");
 	expect_identity("exec/marker", "sh -c 'echo 1'", "sh -c 'echo 1'", "sh -c 'echo 1'");
 	expect_identity("mem/nosuch", "-s 1MB", "-s 1MB", "-s 1MB");
+	/* an empty -f names no function anywhere: its text, not "-f " that reads back as another benchmark */
+	expect_identity("mem/mmap", "--f=", "--f=", "--f=");
+	expect_identity("mem/memset", "-s 1MB --function=", "-s 1MB --function=", "-s 1MB --function=");
 }
 
 int main(void)

@@ -240,11 +240,14 @@ static int inv_profile_opt(struct wl_parsed *p, int c, const char *arg)
 	return ret;
 }
 
+/* What every -f error points at. */
+#define INV_FUNCTIONS_HINT "'-f help' lists the functions; '-f all' runs perf's, '-f all+' every one"
+
 /* -f with no function name in it. */
 static int inv_no_function(void)
 {
 	log_err("-f needs at least one function name");
-	log_hint("'-f help' lists the functions; '-f all' runs perf's set");
+	log_hint(INV_FUNCTIONS_HINT);
 	return EXIT_USAGE;
 }
 
@@ -361,7 +364,7 @@ static int inv_select(const struct workload *wl, const char *spec, const struct 
 		if (!hit) {
 			log_err("unknown function '%.*s' for 'bench %s %s'", (int)len, p,
 				wl->collection, wl->name);
-			log_hint("'-f help' lists the functions; '-f all' runs perf's, '-f all+' every one");
+			log_hint(INV_FUNCTIONS_HINT);
 			return EXIT_USAGE;
 		}
 		if (hit->why_not) {

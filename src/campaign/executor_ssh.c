@@ -640,8 +640,9 @@ static int rx_wait(struct campaign_executor *ex, const struct plan_swprofile *sw
 		*how = CAMPAIGN_NOT_BOOTED;
 		return 0;
 	}
-	log_err("%s: did not come back from the boot within %u seconds (%s)", x->h.dest, x->boot_timeout,
-		ret ? "unreachable" : "still the boot it left");
+	/* what ssh last said (refused, timed out, a changed host key) is what a lab admin acts on */
+	log_err("%s: did not come back from the boot within %u seconds (%s%s%s)", x->h.dest, x->boot_timeout,
+		ret ? "unreachable" : "still the boot it left", ret && why[0] ? ": " : "", ret ? why : "");
 	return EXIT_RESOURCE;
 }
 

@@ -43,13 +43,25 @@ vm_setup_local() {
 	install -m 755 "${STATIC_BIN:?the static clearpath (make static)}" "$D/data/clearpath"
 }
 
-# vm_teardown: on failure, say where the serial console log is.
+# vm_teardown: on failure, say where the serial console log is, and print its qemu runs and its
+# tail: a CI machine's logs are gone with it, so the TAP must carry what the guest last said.
 vm_teardown() {
 	[ -z "${BATS_TEST_COMPLETED:-}" ] || return 0
 	echo "# serial console log: ${SERIAL:-none}" >&3
+	[ ! -s "${SERIAL:-}" ] || vm_serial_tail "${VM_TAIL_LINES:-80}" | sed 's/^/#   /' >&3
 	# what came back from the guest, beside it
 	[ ! -e "${STORE:-}" ] || cp "$STORE" "${SERIAL%.serial}.store.db"
 	[ ! -e "$D/boots" ] || cp "$D/boots" "${SERIAL%.serial}.boots"
+}
+
+# vm_serial_tail LINES: $SERIAL's qemu start/end markers, its kexec and vmtest lines, then its last
+# LINES lines, without terminal escapes.
+vm_serial_tail() {
+	sed 's/\x1b\[[0-9;]*[A-Za-z]//g; s/\r$//' "$SERIAL" >"$D/serial.txt"
+	echo "serial console, its qemu runs, boots and kexecs:"
+	grep -a -E '^=== qemu|vmtest:|kexec|Linux version|Kernel panic' "$D/serial.txt" | cut -c1-160
+	echo "serial console, its last $1 lines:"
+	tail -n "$1" "$D/serial.txt" | cut -c1-160
 }
 
 # vm_data_pack [SIZE]: $D/data/ into the data disk $D/data.img (96M unless told).
